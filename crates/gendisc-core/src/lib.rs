@@ -1,0 +1,29 @@
+//! # gendisc-core
+//!
+//! The vocabulary shared by every gendisc crate:
+//!
+//! * the traits [`Classifier`], [`ConditionalModel`], [`Generative`] and
+//!   [`FactorisedGenerative`], with the posterior of every generative model by Bayes' rule in
+//!   log space ([`bayes_log_posterior`]);
+//! * the validated params → fit → model flow ([`ParamGuard`], [`Fit`], [`FitWeighted`]);
+//! * [`ClassLabels`], the map between user labels and class indices `0..K`;
+//! * the typed [`Error`];
+//! * numerics for log-space work ([`numerics`]);
+//! * the dense linear-algebra facade ([`linalg`]): pure Rust by default, LAPACK (system
+//!   OpenBLAS) with the `lapack` feature.
+//!
+//! Everything is `f64`.
+
+pub mod error;
+pub mod labels;
+pub mod linalg;
+pub mod numerics;
+pub mod traits;
+pub mod validate;
+
+pub use error::{Error, Result};
+pub use labels::ClassLabels;
+pub use traits::{
+    argmax_rows, bayes_log_posterior, bayes_predict, Classifier, ConditionalModel,
+    FactorisedGenerative, Fit, FitWeighted, Generative, ParamGuard,
+};

@@ -1,0 +1,387 @@
+//! The dense linear-algebra facade: the few factorisations the estimators need, behind one API.
+//!
+//! By default the work is done in pure Rust by `linfa-linalg`, so the default build needs no
+//! system library. With the feature `lapack` the same functions call LAPACK through
+//! `ndarray-linalg` (system OpenBLAS). Both backends are always compiled under that feature,
+//! and the tests check that they agree.
+//!
+//! Every function validates its input (square, finite) and reports failure as a typed
+//! [`Error`]: a matrix that is not positive definite is [`Error::NotPositiveDefinite`].
+
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+
+use crate::error::{Error, Result};
+use crate::validate::check_finite_matrix;
+
+/// The Cholesky factorisation `A = L Lᵀ` of a symmetric positive definite matrix, with the
+/// solves, inverse and log-determinant that follow from it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cholesky {
+    l: Array2<f64>,
+}
+
+impl Cholesky {
+    /// Factorises `a` (only its lower triangle is read). `what` names the matrix in errors.
+    pub fn new(a: ArrayView2<'_, f64>, what: &str) -> Result<Self> {
+        check_square(a, what)?;
+        check_finite_matrix(a, what)?;
+        let l = backend::cholesky_lower(a).map_err(|detail| Error::NotPositiveDefinite {
+            what: what.into(),
+            detail: Some(detail),
+        })?;
+        // Backends accept tiny or denormal pivots; a zero or non-finite diagonal would make
+        // every later solve produce inf/NaN, so it is refused here.
+        if let Some(i) = l.diag().iter().position(|&d| !(d > 0.0 && d.is_finite())) {
+            return Err(Error::NotPositiveDefinite {
+                what: what.into(),
+                detail: Some(format!("pivot {i} is {}", l[[i, i]])),
+            });
+        }
+        Ok(Self { l })
+    }
+
+    /// The lower-triangular factor `L`.
+    pub fn factor(&self) -> ArrayView2<'_, f64> {
+        self.l.view()
+    }
+
+    /// Consumes the factorisation and returns `L`.
+    pub fn into_factor(self) -> Array2<f64> {
+        self.l
+    }
+
+    /// Dimension of the matrix.
+    pub fn dim(&self) -> usize {
+        self.l.nrows()
+    }
+
+    /// `log det A = 2 Σ_i log L_ii`.
+    pub fn log_det(&self) -> f64 {
+        2.0 * self.l.diag().iter().map(|d| d.ln()).sum::<f64>()
+    }
+
+    /// Solves `L z = b` (forward substitution).
+    pub fn solve_lower(&self, b: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        self.check_rhs(b.nrows())?;
+        backend::solve_triangular(self.l.view(), b, Triangle::Lower)
+    }
+
+    /// Solves `Lᵀ z = b` (back substitution).
+    pub fn solve_upper(&self, b: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        self.check_rhs(b.nrows())?;
+        backend::solve_triangular(self.l.t(), b, Triangle::Upper)
+    }
+
+    /// Solves `A X = B` for a matrix right-hand side.
+    pub fn solve(&self, b: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        let z = self.solve_lower(b)?;
+        self.solve_upper(z.view())
+    }
+
+    /// Solves `A x = b` for a vector right-hand side.
+    pub fn solve_vec(&self, b: ArrayView1<'_, f64>) -> Result<Array1<f64>> {
+        let x = self.solve(b.insert_axis(Axis(1)))?;
+        Ok(x.remove_axis(Axis(1)))
+    }
+
+    /// `A⁻¹`, symmetric.
+    pub fn inverse(&self) -> Result<Array2<f64>> {
+        let n = self.dim();
+        let mut inv = self.solve(Array2::eye(n).view())?;
+        // Round-off leaves the two triangles a few ulps apart; make the result exactly symmetric.
+        for i in 0..n {
+            for j in 0..i {
+                let m = 0.5 * (inv[[i, j]] + inv[[j, i]]);
+                inv[[i, j]] = m;
+                inv[[j, i]] = m;
+            }
+        }
+        Ok(inv)
+    }
+
+    /// The squared Mahalanobis norm `bᵀ A⁻¹ b = ‖L⁻¹ b‖²` of each column of `b`.
+    pub fn inv_quadratic_forms(&self, b: ArrayView2<'_, f64>) -> Result<Array1<f64>> {
+        let z = self.solve_lower(b)?;
+        Ok(z.map_axis(Axis(0), |c| c.dot(&c)))
+    }
+
+    fn check_rhs(&self, rows: usize) -> Result<()> {
+        if rows != self.dim() {
+            return Err(Error::shape_mismatch(
+                "rows of right-hand side vs Cholesky dimension",
+                self.dim(),
+                rows,
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The eigen-decomposition `A = V diag(λ) Vᵀ` of a symmetric matrix.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SymmetricEigen {
+    /// Eigenvalues `λ`, ascending.
+    pub eigenvalues: Array1<f64>,
+    /// Orthonormal eigenvectors, one per column, in the order of `eigenvalues`.
+    pub eigenvectors: Array2<f64>,
+}
+
+/// Lower Cholesky factor `L` of a symmetric positive definite `a` (`a = L Lᵀ`).
+pub fn cholesky(a: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+    Ok(Cholesky::new(a, "matrix")?.into_factor())
+}
+
+/// Solves `a x = b` for symmetric positive definite `a`.
+pub fn solve_spd(a: ArrayView2<'_, f64>, b: ArrayView1<'_, f64>) -> Result<Array1<f64>> {
+    Cholesky::new(a, "matrix")?.solve_vec(b)
+}
+
+/// `a⁻¹` for symmetric positive definite `a`.
+pub fn inverse_spd(a: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+    Cholesky::new(a, "matrix")?.inverse()
+}
+
+/// `log det a` for symmetric positive definite `a`.
+pub fn log_det_spd(a: ArrayView2<'_, f64>) -> Result<f64> {
+    Ok(Cholesky::new(a, "matrix")?.log_det())
+}
+
+/// Eigenvalues (ascending) and eigenvectors of a symmetric matrix; only the lower triangle is
+/// guaranteed to be read, so pass a symmetric matrix.
+pub fn eigh(a: ArrayView2<'_, f64>) -> Result<SymmetricEigen> {
+    check_square(a, "matrix")?;
+    check_finite_matrix(a, "matrix")?;
+    let (eigenvalues, eigenvectors) =
+        backend::eigh_ascending(a).map_err(|detail| Error::Linalg {
+            what: "symmetric eigen-decomposition".into(),
+            detail,
+        })?;
+    Ok(SymmetricEigen {
+        eigenvalues,
+        eigenvectors,
+    })
+}
+
+fn check_square(a: ArrayView2<'_, f64>, what: &str) -> Result<()> {
+    if a.nrows() != a.ncols() {
+        return Err(Error::shape_mismatch(
+            format!("columns of {what} (must be square)"),
+            a.nrows(),
+            a.ncols(),
+        ));
+    }
+    if a.is_empty() {
+        return Err(Error::Empty { what: what.into() });
+    }
+    Ok(())
+}
+
+/// Which triangle a triangular solve uses.
+#[derive(Debug, Clone, Copy)]
+enum Triangle {
+    Lower,
+    Upper,
+}
+
+#[cfg(not(feature = "lapack"))]
+use pure as backend;
+
+#[cfg(feature = "lapack")]
+use lapack as backend;
+
+/// The pure-Rust backend (linfa-linalg). Under `lapack` it is kept for the agreement tests.
+#[cfg_attr(feature = "lapack", allow(dead_code))]
+mod pure {
+    use linfa_linalg::cholesky::Cholesky as _;
+    use linfa_linalg::eigh::{EigSort as _, Eigh as _};
+    use linfa_linalg::triangular::SolveTriangular as _;
+    use linfa_linalg::triangular::UPLO;
+    use ndarray::{Array1, Array2, ArrayView2};
+
+    use super::Triangle;
+    use crate::error::{Error, Result};
+
+    pub(super) fn cholesky_lower(a: ArrayView2<'_, f64>) -> Result<Array2<f64>, String> {
+        a.cholesky().map_err(|e| e.to_string())
+    }
+
+    pub(super) fn solve_triangular(
+        t: ArrayView2<'_, f64>,
+        b: ArrayView2<'_, f64>,
+        triangle: Triangle,
+    ) -> Result<Array2<f64>> {
+        let uplo = match triangle {
+            Triangle::Lower => UPLO::Lower,
+            Triangle::Upper => UPLO::Upper,
+        };
+        t.solve_triangular(&b, uplo).map_err(|e| Error::Linalg {
+            what: "triangular solve".into(),
+            detail: e.to_string(),
+        })
+    }
+
+    pub(super) fn eigh_ascending(
+        a: ArrayView2<'_, f64>,
+    ) -> Result<(Array1<f64>, Array2<f64>), String> {
+        a.eigh().map(|e| e.sort_eig_asc()).map_err(|e| e.to_string())
+    }
+}
+
+/// The LAPACK backend (ndarray-linalg over system OpenBLAS).
+#[cfg(feature = "lapack")]
+mod lapack {
+    use ndarray::{Array1, Array2, ArrayView2};
+    use ndarray_linalg::{Cholesky as _, Diag, Eigh as _, SolveTriangular as _, UPLO};
+
+    use super::Triangle;
+    use crate::error::{Error, Result};
+
+    pub(super) fn cholesky_lower(a: ArrayView2<'_, f64>) -> Result<Array2<f64>, String> {
+        a.cholesky(UPLO::Lower).map_err(|e| e.to_string())
+    }
+
+    pub(super) fn solve_triangular(
+        t: ArrayView2<'_, f64>,
+        b: ArrayView2<'_, f64>,
+        triangle: Triangle,
+    ) -> Result<Array2<f64>> {
+        let uplo = match triangle {
+            Triangle::Lower => UPLO::Lower,
+            Triangle::Upper => UPLO::Upper,
+        };
+        // LAPACK wants a contiguous layout; `t` may be a transposed view.
+        let t = t.as_standard_layout();
+        let b = b.as_standard_layout();
+        t.solve_triangular(uplo, Diag::NonUnit, &b)
+            .map_err(|e| Error::Linalg {
+                what: "triangular solve".into(),
+                detail: e.to_string(),
+            })
+    }
+
+    pub(super) fn eigh_ascending(
+        a: ArrayView2<'_, f64>,
+    ) -> Result<(Array1<f64>, Array2<f64>), String> {
+        a.as_standard_layout()
+            .eigh(UPLO::Lower)
+            .map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_abs_diff_eq;
+    use ndarray::array;
+    use proptest::prelude::*;
+
+    fn spd_from(entries: &[f64], n: usize) -> Array2<f64> {
+        // A = M Mᵀ + n I is symmetric positive definite for any M.
+        let m = Array2::from_shape_vec((n, n), entries.to_vec()).unwrap();
+        m.dot(&m.t()) + Array2::<f64>::eye(n) * n as f64
+    }
+
+    #[test]
+    fn known_factorisation() {
+        let a = array![[4.0, 2.0], [2.0, 3.0]];
+        let c = Cholesky::new(a.view(), "a").unwrap();
+        assert_abs_diff_eq!(c.factor(), array![[2.0, 0.0], [1.0, 2f64.sqrt()]], epsilon = 1e-14);
+        assert_abs_diff_eq!(c.log_det(), 8f64.ln(), epsilon = 1e-14);
+        let x = c.solve_vec(array![2.0, 1.0].view()).unwrap();
+        assert_abs_diff_eq!(a.dot(&x), array![2.0, 1.0], epsilon = 1e-14);
+        assert_abs_diff_eq!(
+            c.inv_quadratic_forms(array![[2.0], [1.0]].view()).unwrap()[0],
+            array![2.0, 1.0].dot(&x),
+            epsilon = 1e-14
+        );
+    }
+
+    #[test]
+    fn errors_are_typed() {
+        let indefinite = array![[1.0, 2.0], [2.0, 1.0]];
+        assert!(matches!(
+            Cholesky::new(indefinite.view(), "Σ"),
+            Err(Error::NotPositiveDefinite { .. })
+        ));
+        let singular = array![[1.0, 1.0], [1.0, 1.0]];
+        assert!(matches!(
+            Cholesky::new(singular.view(), "Σ"),
+            Err(Error::NotPositiveDefinite { .. })
+        ));
+        assert!(matches!(
+            Cholesky::new(array![[1.0, 2.0, 3.0]].view(), "Σ"),
+            Err(Error::ShapeMismatch { .. })
+        ));
+        assert!(matches!(
+            Cholesky::new(array![[f64::NAN]].view(), "Σ"),
+            Err(Error::NonFinite { .. })
+        ));
+        assert!(eigh(Array2::zeros((0, 0)).view()).is_err());
+        let c = Cholesky::new(array![[1.0]].view(), "a").unwrap();
+        assert!(c.solve(array![[1.0], [2.0]].view()).is_err());
+    }
+
+    #[test]
+    fn eigen_decomposition_is_sorted_and_reconstructs() {
+        let a = array![[2.0, 1.0, 0.0], [1.0, 2.0, 0.0], [0.0, 0.0, 5.0]];
+        let e = eigh(a.view()).unwrap();
+        assert_abs_diff_eq!(e.eigenvalues, array![1.0, 3.0, 5.0], epsilon = 1e-12);
+        let v = &e.eigenvectors;
+        let rebuilt = v.dot(&Array2::from_diag(&e.eigenvalues)).dot(&v.t());
+        assert_abs_diff_eq!(rebuilt, a, epsilon = 1e-12);
+    }
+
+    proptest! {
+        #[test]
+        fn spd_identities(entries in prop::collection::vec(-3.0f64..3.0, 16)) {
+            let a = spd_from(&entries, 4);
+            let c = Cholesky::new(a.view(), "a").unwrap();
+            let l = c.factor();
+            prop_assert!((l.dot(&l.t()) - &a).iter().all(|d| d.abs() < 1e-10));
+            let inv = c.inverse().unwrap();
+            prop_assert!((inv.dot(&a) - Array2::<f64>::eye(4)).iter().all(|d| d.abs() < 1e-10));
+            let e = eigh(a.view()).unwrap();
+            let log_det_eig: f64 = e.eigenvalues.iter().map(|v| v.ln()).sum();
+            prop_assert!((log_det_eig - c.log_det()).abs() < 1e-9);
+            prop_assert!(e.eigenvalues.windows(2).into_iter().all(|w| w[0] <= w[1]));
+        }
+    }
+
+    /// With the `lapack` feature both backends are compiled: they must agree.
+    #[cfg(feature = "lapack")]
+    mod backends_agree {
+        use super::super::{lapack, pure, Triangle};
+        use super::spd_from;
+        use proptest::prelude::*;
+
+        fn close(a: &ndarray::Array2<f64>, b: &ndarray::Array2<f64>, tol: f64) -> bool {
+            a.shape() == b.shape() && a.iter().zip(b.iter()).all(|(x, y)| (x - y).abs() <= tol)
+        }
+
+        proptest! {
+            #[test]
+            fn cholesky_solves_and_eigen(entries in prop::collection::vec(-3.0f64..3.0, 25),
+                                         rhs in prop::collection::vec(-5.0f64..5.0, 10)) {
+                let a = spd_from(&entries, 5);
+                let b = ndarray::Array2::from_shape_vec((5, 2), rhs).unwrap();
+                let lp = pure::cholesky_lower(a.view()).unwrap();
+                let ll = lapack::cholesky_lower(a.view()).unwrap();
+                prop_assert!(close(&lp, &ll, 1e-10));
+                for tri in [Triangle::Lower, Triangle::Upper] {
+                    let t = match tri { Triangle::Lower => lp.clone(), Triangle::Upper => lp.t().to_owned() };
+                    let xp = pure::solve_triangular(t.view(), b.view(), tri).unwrap();
+                    let xl = lapack::solve_triangular(t.view(), b.view(), tri).unwrap();
+                    prop_assert!(close(&xp, &xl, 1e-10));
+                }
+                let (vp, ep) = pure::eigh_ascending(a.view()).unwrap();
+                let (vl, el) = lapack::eigh_ascending(a.view()).unwrap();
+                prop_assert!(vp.iter().zip(vl.iter()).all(|(x, y)| (x - y).abs() < 1e-9));
+                // Eigenvectors are defined up to sign: compare |⟨u, v⟩| = 1 column by column.
+                for j in 0..5 {
+                    let dot = ep.column(j).dot(&el.column(j)).abs();
+                    prop_assert!((dot - 1.0).abs() < 1e-8, "column {} dot {}", j, dot);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! Numerically stable building blocks for log-space probability work.
+//!
+//! All functions are `f64` and follow IEEE semantics at the edges: a NaN input gives NaN,
+//! `log_sum_exp` of all `-∞` is `-∞` (the log of an empty sum), and `+∞` dominates.
+
+use ndarray::{Array2, ArrayView1, ArrayViewMut1, Axis};
+
+/// `log Σ_i exp(a_i)`, shifted by the maximum so that no term overflows.
+///
+/// Returns `-∞` for an empty slice or when every term is `-∞`, `+∞` when any term is `+∞`
+/// and NaN when any term is NaN.
+pub fn log_sum_exp(values: &[f64]) -> f64 {
+    log_sum_exp_iter(values.iter().copied())
+}
+
+/// [`log_sum_exp`] over an ndarray view (any stride).
+pub fn log_sum_exp_view(values: ArrayView1<'_, f64>) -> f64 {
+    match values.as_slice() {
+        Some(s) => log_sum_exp(s),
+        None => log_sum_exp_iter(values.iter().copied()),
+    }
+}
+
+fn log_sum_exp_iter<I: Iterator<Item = f64> + Clone>(values: I) -> f64 {
+    let mut max = f64::NEG_INFINITY;
+    for v in values.clone() {
+        if v.is_nan() {
+            return f64::NAN;
+        }
+        if v > max {
+            max = v;
+        }
+    }
+    if !max.is_finite() {
+        // -∞: every term is exp(-∞) = 0; +∞: the sum is infinite.
+        return max;
+    }
+    let sum: f64 = values.map(|v| (v - max).exp()).sum();
+    max + sum.ln()
+}
+
+/// Replaces a vector of log-weights by its log-softmax in place, `a_i − log Σ_j exp(a_j)`,
+/// and returns the normaliser that was subtracted.
+///
+/// A row that is entirely `-∞` has no normaliser; it is left as is (all `-∞`) and `-∞` is
+/// returned, so callers can detect it.
+pub fn log_softmax_in_place(mut row: ArrayViewMut1<'_, f64>) -> f64 {
+    let norm = log_sum_exp_view(row.view());
+    if norm.is_finite() {
+        row.mapv_inplace(|v| v - norm);
+    }
+    norm
+}
+
+/// Row-wise log-softmax of an `n × K` matrix of log-weights, each row shifted by its own
+/// maximum (never a global one).
+pub fn log_softmax_rows(mut scores: Array2<f64>) -> Array2<f64> {
+    for row in scores.axis_iter_mut(Axis(0)) {
+        log_softmax_in_place(row);
+    }
+    scores
+}
+
+/// `log(1 + exp(x))` without overflow or loss of precision.
+///
+/// Uses the branch points of Mächler (2012), *Accurately computing log(1 − exp(−|a|))*:
+/// `exp(x)` for `x ≤ −37`, `log1p(exp(x))` up to 18, `x + exp(−x)` up to 33.3, and `x` beyond.
+pub fn log1pexp(x: f64) -> f64 {
+    if x <= -37.0 {
+        x.exp()
+    } else if x <= 18.0 {
+        x.exp().ln_1p()
+    } else if x <= 33.3 {
+        x + (-x).exp()
+    } else {
+        x
+    }
+}
+
+/// The logistic function `1 / (1 + exp(−x))`, evaluated without overflow for any `x`.
+pub fn sigmoid(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        let e = x.exp();
+        e / (1.0 + e)
+    }
+}
+
+/// `log σ(x) = −log(1 + exp(−x))`, accurate in both tails.
+pub fn log_sigmoid(x: f64) -> f64 {
+    -log1pexp(-x)
+}
+
+/// Index of the largest entry, ties going to the lowest index; `None` for an empty row or one
+/// that contains NaN.
+pub fn argmax(row: ArrayView1<'_, f64>) -> Option<usize> {
+    let mut best: Option<(usize, f64)> = None;
+    for (i, &v) in row.iter().enumerate() {
+        if v.is_nan() {
+            return None;
+        }
+        match best {
+            Some((_, b)) if v <= b => {}
+            _ => best = Some((i, v)),
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+    use ndarray::{array, Array1};
+    use proptest::prelude::*;
+
+    #[test]
+    fn log_sum_exp_edges() {
+        assert_eq!(log_sum_exp(&[]), f64::NEG_INFINITY);
+        assert_eq!(
+            log_sum_exp(&[f64::NEG_INFINITY, f64::NEG_INFINITY]),
+            f64::NEG_INFINITY
+        );
+        assert_eq!(log_sum_exp(&[1.0, f64::INFINITY]), f64::INFINITY);
+        assert!(log_sum_exp(&[1.0, f64::NAN]).is_nan());
+        assert_relative_eq!(log_sum_exp(&[1000.0, 1000.0]), 1000.0 + 2f64.ln());
+        assert_relative_eq!(log_sum_exp(&[-1000.0, -1000.0]), -1000.0 + 2f64.ln());
+        assert_eq!(log_sum_exp(&[f64::NEG_INFINITY, 3.0]), 3.0);
+    }
+
+    #[test]
+    fn log1pexp_matches_definition_and_tails() {
+        for &x in &[-50.0, -37.0, -5.0, 0.0, 1e-10, 5.0, 18.0, 25.0, 33.3, 40.0] {
+            let naive = (1.0 + f64::exp(x)).ln();
+            assert_relative_eq!(log1pexp(x), naive, max_relative = 1e-15);
+        }
+        assert_eq!(log1pexp(800.0), 800.0);
+        assert!(log1pexp(-800.0) >= 0.0);
+    }
+
+    #[test]
+    fn sigmoid_extremes_are_finite() {
+        assert_eq!(sigmoid(-1000.0), 0.0);
+        assert_eq!(sigmoid(1000.0), 1.0);
+        assert_eq!(sigmoid(0.0), 0.5);
+        assert_relative_eq!(log_sigmoid(-800.0), -800.0);
+    }
+
+    #[test]
+    fn argmax_breaks_ties_low_and_refuses_nan() {
+        assert_eq!(argmax(array![1.0, 3.0, 3.0].view()), Some(1));
+        assert_eq!(argmax(array![f64::NEG_INFINITY].view()), Some(0));
+        assert_eq!(argmax(array![1.0, f64::NAN].view()), None);
+        assert_eq!(argmax(Array1::<f64>::zeros(0).view()), None);
+    }
+
+    #[test]
+    fn all_minus_infinity_row_is_left_alone() {
+        let out = log_softmax_rows(array![[f64::NEG_INFINITY, f64::NEG_INFINITY], [0.0, 0.0]]);
+        assert!(out.row(0).iter().all(|v| *v == f64::NEG_INFINITY));
+        assert_relative_eq!(out[[1, 0]], -(2f64.ln()));
+    }
+
+    proptest! {
+        #[test]
+        fn log_sum_exp_agrees_with_naive_formula(v in prop::collection::vec(-300.0f64..300.0, 1..20)) {
+            let naive = v.iter().map(|x| x.exp()).sum::<f64>().ln();
+            prop_assert!((log_sum_exp(&v) - naive).abs() <= 1e-12 * naive.abs().max(1.0));
+        }
+
+        #[test]
+        fn log_sum_exp_is_shift_equivariant(v in prop::collection::vec(-1e3f64..1e3, 1..20), c in -1e4f64..1e4) {
+            let shifted: Vec<f64> = v.iter().map(|x| x + c).collect();
+            let lhs = log_sum_exp(&shifted);
+            let rhs = log_sum_exp(&v) + c;
+            prop_assert!((lhs - rhs).abs() <= 1e-9 * rhs.abs().max(1.0));
+        }
+
+        #[test]
+        fn log_softmax_rows_sum_to_one(
+            rows in prop::collection::vec(prop::collection::vec(-1e4f64..1e4, 3), 1..10)
+        ) {
+            let n = rows.len();
+            let flat: Vec<f64> = rows.into_iter().flatten().collect();
+            let out = log_softmax_rows(Array2::from_shape_vec((n, 3), flat).unwrap());
+            for row in out.rows() {
+                let total: f64 = row.iter().map(|v| v.exp()).sum();
+                prop_assert!((total - 1.0).abs() < 1e-12);
+                prop_assert!(row.iter().all(|v| *v <= 0.0));
+            }
+        }
+
+        #[test]
+        fn sigmoid_is_symmetric(x in -800.0f64..800.0) {
+            prop_assert!((sigmoid(x) + sigmoid(-x) - 1.0).abs() < 1e-15);
+            prop_assert!((0.0..=1.0).contains(&sigmoid(x)));
+        }
+
+        #[test]
+        fn log_sigmoid_is_log_of_sigmoid(x in -30.0f64..30.0) {
+            prop_assert!((log_sigmoid(x) - sigmoid(x).ln()).abs() < 1e-14);
+        }
+
+        #[test]
+        fn log1pexp_identity(x in -700.0f64..700.0) {
+            // log(1 + e^x) − log(1 + e^−x) = x
+            prop_assert!((log1pexp(x) - log1pexp(-x) - x).abs() <= 1e-12 * x.abs().max(1.0));
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! Input checks shared by every public entry point.
+//!
+//! Each check returns the first offending entry as a typed [`Error`] that names the argument,
+//! the row and the column, so that models can validate with one line per argument.
+
+use ndarray::{ArrayView1, ArrayView2};
+
+use crate::error::{Error, Result};
+
+/// Every entry of `x` is finite; `what` names the argument in the error.
+pub fn check_finite_matrix(x: ArrayView2<'_, f64>, what: &str) -> Result<()> {
+    for ((row, column), &value) in x.indexed_iter() {
+        if !value.is_finite() {
+            return Err(Error::NonFinite {
+                what: what.into(),
+                row,
+                column,
+                value,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Every entry of `v` is finite.
+pub fn check_finite_vector(v: ArrayView1<'_, f64>, what: &str) -> Result<()> {
+    for (row, &value) in v.indexed_iter() {
+        if !value.is_finite() {
+            return Err(Error::NonFinite {
+                what: what.into(),
+                row,
+                column: 0,
+                value,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A design matrix for fitting: at least one row and one column, all finite.
+pub fn check_training_matrix(x: ArrayView2<'_, f64>) -> Result<()> {
+    if x.nrows() == 0 {
+        return Err(Error::Empty {
+            what: "x (no rows)".into(),
+        });
+    }
+    if x.ncols() == 0 {
+        return Err(Error::Empty {
+            what: "x (no columns)".into(),
+        });
+    }
+    check_finite_matrix(x, "x")
+}
+
+/// A matrix given to a fitted model: the number of columns it was fitted with, all finite.
+/// Zero rows are allowed (the answer is then empty).
+pub fn check_prediction_matrix(x: ArrayView2<'_, f64>, n_features: usize) -> Result<()> {
+    if x.ncols() != n_features {
+        return Err(Error::shape_mismatch(
+            "columns of x vs features of the fitted model",
+            n_features,
+            x.ncols(),
+        ));
+    }
+    check_finite_matrix(x, "x")
+}
+
+/// Labels: as many as rows of `x`, each in `0..n_classes`.
+pub fn check_labels(y: ArrayView1<'_, usize>, n_rows: usize, n_classes: usize) -> Result<()> {
+    if y.len() != n_rows {
+        return Err(Error::shape_mismatch("length of y vs rows of x", n_rows, y.len()));
+    }
+    for (row, &label) in y.indexed_iter() {
+        if label >= n_classes {
+            return Err(Error::LabelOutOfRange {
+                row,
+                label,
+                n_classes,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Sample weights: as many as rows, finite, non-negative, not all zero.
+pub fn check_weights(w: ArrayView1<'_, f64>, n_rows: usize) -> Result<()> {
+    if w.len() != n_rows {
+        return Err(Error::shape_mismatch(
+            "length of sample weights vs rows of x",
+            n_rows,
+            w.len(),
+        ));
+    }
+    check_finite_vector(w, "sample weights")?;
+    for (row, &value) in w.indexed_iter() {
+        if value < 0.0 {
+            return Err(Error::InvalidValue {
+                what: "sample weights".into(),
+                row,
+                column: 0,
+                value,
+                reason: "weights must be non-negative".into(),
+            });
+        }
+    }
+    if w.iter().all(|&v| v == 0.0) {
+        return Err(Error::InvalidValue {
+            what: "sample weights".into(),
+            row: 0,
+            column: 0,
+            value: 0.0,
+            reason: "all weights are zero".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Weighted class totals `Σ_{i: y_i = k} w_i` (unit weights when `w` is `None`); fails with
+/// [`Error::EmptyClass`] naming the first class whose total is zero.
+pub fn class_totals(
+    y: ArrayView1<'_, usize>,
+    w: Option<ArrayView1<'_, f64>>,
+    n_classes: usize,
+) -> Result<Vec<f64>> {
+    let mut totals = vec![0.0; n_classes];
+    match w {
+        Some(w) => y.iter().zip(w.iter()).for_each(|(&k, &wi)| totals[k] += wi),
+        None => y.iter().for_each(|&k| totals[k] += 1.0),
+    }
+    if let Some(class) = totals.iter().position(|&t| t <= 0.0) {
+        return Err(Error::EmptyClass {
+            class,
+            detail: None,
+        });
+    }
+    Ok(totals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn finite_check_names_row_and_column() {
+        let x = array![[1.0, 2.0], [3.0, f64::NAN]];
+        match check_training_matrix(x.view()).unwrap_err() {
+            Error::NonFinite { row, column, .. } => assert_eq!((row, column), (1, 1)),
+            e => panic!("unexpected {e}"),
+        }
+    }
+
+    #[test]
+    fn prediction_matrix_must_match_features() {
+        let x = array![[1.0, 2.0, 3.0]];
+        assert!(matches!(
+            check_prediction_matrix(x.view(), 2),
+            Err(Error::ShapeMismatch {
+                expected: 2,
+                found: 3,
+                ..
+            })
+        ));
+        assert!(check_prediction_matrix(ndarray::Array2::zeros((0, 2)).view(), 2).is_ok());
+    }
+
+    #[test]
+    fn labels_and_weights() {
+        assert!(matches!(
+            check_labels(array![0, 2].view(), 2, 2),
+            Err(Error::LabelOutOfRange { row: 1, label: 2, .. })
+        ));
+        assert!(check_labels(array![0].view(), 2, 2).is_err());
+        assert!(check_weights(array![1.0, -1.0].view(), 2).is_err());
+        assert!(check_weights(array![0.0, 0.0].view(), 2).is_err());
+        assert!(check_weights(array![0.0, 2.0].view(), 2).is_ok());
+    }
+
+    #[test]
+    fn empty_class_is_reported() {
+        let y = array![0, 0, 2];
+        assert!(matches!(
+            class_totals(y.view(), None, 3),
+            Err(Error::EmptyClass { class: 1, .. })
+        ));
+        let w = array![1.0, 0.5, 0.0];
+        assert!(matches!(
+            class_totals(y.view(), Some(w.view()), 3),
+            Err(Error::EmptyClass { class: 1, .. })
+        ));
+        assert_eq!(class_totals(array![0, 1, 1].view(), None, 2).unwrap(), vec![1.0, 2.0]);
+    }
+}
