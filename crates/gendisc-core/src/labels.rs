@@ -3,6 +3,7 @@
 //! Classes are ordered by the labels' `Ord` (as scikit-learn's `classes_`), so class `k` is the
 //! `k`-th smallest label whatever order the data came in, and probability columns follow it.
 
+use std::borrow::Borrow;
 use std::fmt::Debug;
 
 use ndarray::Array1;
@@ -57,9 +58,13 @@ impl<L: Ord + Clone + Debug> ClassLabels<L> {
         &self.labels
     }
 
-    /// The class index of one label.
-    pub fn index_of(&self, label: &L) -> Option<usize> {
-        self.labels.binary_search(label).ok()
+    /// The class index of one label; accepts any borrowed form (`&str` for `String` labels).
+    pub fn index_of<Q>(&self, label: &Q) -> Option<usize>
+    where
+        L: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        self.labels.binary_search_by(|l| l.borrow().cmp(label)).ok()
     }
 
     /// Encodes labels as class indices; an unseen label is an error naming its position.
@@ -113,6 +118,8 @@ mod tests {
         let err = classes.decode(&[0, 2]).unwrap_err();
         assert!(matches!(err, Error::LabelOutOfRange { row: 1, label: 2, n_classes: 2 }));
         assert!(ClassLabels::<i32>::new([]).is_err());
+        let names = ClassLabels::new(["b".to_string(), "a".to_string()]).unwrap();
+        assert_eq!(names.index_of("b"), Some(1));
     }
 
     #[test]

@@ -1,0 +1,718 @@
+//! [`TableReader`]: one builder for the three tabular text formats (UCI `.data`, CSV with a
+//! header, ARFF), and the typing of raw cells into a [`Table`].
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use gendisc_core::{ClassLabels, Error, Result};
+
+use super::cells::{Declared, RawCells};
+use super::source::{parse_error, read_text};
+use super::table::{Categorical, Column, ColumnValues, Table};
+use super::{arff, csv_header, delimited};
+
+/// A column of a file, by position or by name.
+///
+/// Positions are 0-based, as everywhere in Rust (errors, which point into files, count fields
+/// from 1 as editors do). Names come from the CSV header, the ARFF declarations, or
+/// [`TableReader::column_names`]; without those, columns are called `V1`, `V2`, … (1-based, as
+/// R's `read.table`).
+///
+/// ```
+/// use gendisc_data::loaders::ColumnRef;
+/// assert_eq!(ColumnRef::from(0), ColumnRef::Index(0));
+/// assert_eq!(ColumnRef::from("class"), ColumnRef::Name("class".into()));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ColumnRef {
+    /// The first field.
+    First,
+    /// The last field.
+    Last,
+    /// The field at this 0-based position.
+    Index(usize),
+    /// The field with this name.
+    Name(String),
+}
+
+impl From<usize> for ColumnRef {
+    fn from(index: usize) -> Self {
+        ColumnRef::Index(index)
+    }
+}
+
+impl From<&str> for ColumnRef {
+    fn from(name: &str) -> Self {
+        ColumnRef::Name(name.to_string())
+    }
+}
+
+impl From<String> for ColumnRef {
+    fn from(name: String) -> Self {
+        ColumnRef::Name(name)
+    }
+}
+
+/// The kind of a feature column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnType {
+    /// Finite `f64` values.
+    Numeric,
+    /// Strings with a sorted set of levels.
+    Categorical,
+}
+
+/// How fields are separated in a UCI `.data` file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Separator {
+    /// A comma; spaces and tabs around each field are trimmed (adult writes `, `, promoters
+    /// writes `,\t\t`).
+    Comma,
+    /// Any run of spaces and tabs; leading and trailing blanks are ignored (Statlog files, lenses,
+    /// Boston housing, and the padded class names `van ` of vehicle).
+    Whitespace,
+    /// Another single character (for example `'\t'` or `';'`); blanks around fields are trimmed.
+    Char(char),
+}
+
+/// The text formats [`TableReader`] understands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableFormat {
+    /// UCI / Statlog `.data` files: no header, no quoting, one row per non-blank line.
+    Uci(Separator),
+    /// CSV with a header row naming the columns, read with the `csv` crate (RFC 4180 quoting;
+    /// blanks around fields are trimmed).
+    Csv {
+        /// The field delimiter, usually `b','`.
+        delimiter: u8,
+    },
+    /// Weka ARFF: `@relation`, `@attribute` declarations, `@data` rows, `%` comments.
+    ///
+    /// Declared types are used unless overridden. `numeric`, `real` and `integer` are numeric;
+    /// a nominal set `{a, b}` is categorical with exactly those levels (values outside the set are
+    /// errors); `string` is categorical with the levels seen. A "nominal set" of one type keyword,
+    /// `{integer}`, `{real}` or `{numeric}`, is read as numeric: that is how `sick.arff` declares
+    /// its numeric attributes. Sparse rows (`{0 X, 3 Y}`), `date` and `relational` attributes
+    /// are not supported and reported as errors.
+    Arff,
+}
+
+/// Reads a delimited text file into a [`Table`].
+///
+/// Defaults: the class is the last column; `?` marks a missing value; feature types are
+/// inferred (a column is numeric if every non-missing value parses as a finite `f64`,
+/// categorical otherwise; a column with no values at all is numeric); no column is ignored.
+/// Blank lines are skipped anywhere, CRLF line ends and a missing final newline are accepted.
+///
+/// Every malformed input is an [`Error::Parse`] naming file, 1-based line and 1-based field:
+/// a row with the wrong number of fields, a value that is not a number in a column typed
+/// numeric, a missing class, an unknown column name, an empty file. I/O failures are
+/// [`Error::Io`] naming the file.
+///
+/// ```
+/// use gendisc_data::loaders::{ColumnRef, Separator, TableReader};
+///
+/// // Lenses: whitespace separated, an instance id first, the class last.
+/// let table = TableReader::uci(Separator::Whitespace)
+///     .ignore_columns([0])
+///     .read_str("1  1  1  1  1  3\n2  1  1  1  2  2\n", "lenses.data")?;
+/// assert_eq!(table.column_names(), ["V2", "V3", "V4", "V5"]);
+/// assert_eq!(table.classes().labels(), &["2", "3"]);
+///
+/// // A CSV file whose target is named in the header.
+/// let table = TableReader::csv()
+///     .class_column("species")
+///     .read_str("length,species,colour\n1.5,a,red\n2.5,b,blue\n", "toy.csv")?;
+/// assert_eq!(table.column_names(), ["length", "colour"]);
+/// # Ok::<(), gendisc_core::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableReader {
+    format: TableFormat,
+    class_column: ColumnRef,
+    ignored: Vec<ColumnRef>,
+    types: Vec<(ColumnRef, ColumnType)>,
+    all_columns_type: Option<ColumnType>,
+    missing_marker: Option<String>,
+    class_suffix: Option<String>,
+    column_names: Option<Vec<String>>,
+}
+
+impl TableReader {
+    /// A reader for `format` with the defaults above.
+    pub fn new(format: TableFormat) -> Self {
+        TableReader {
+            format,
+            class_column: ColumnRef::Last,
+            ignored: Vec::new(),
+            types: Vec::new(),
+            all_columns_type: None,
+            missing_marker: Some("?".to_string()),
+            class_suffix: None,
+            column_names: None,
+        }
+    }
+
+    /// A reader for UCI / Statlog `.data` files separated by `separator`.
+    pub fn uci(separator: Separator) -> Self {
+        Self::new(TableFormat::Uci(separator))
+    }
+
+    /// A reader for comma-separated files with a header row.
+    pub fn csv() -> Self {
+        Self::new(TableFormat::Csv { delimiter: b',' })
+    }
+
+    /// A reader for ARFF files (see [`TableFormat::Arff`]).
+    pub fn arff() -> Self {
+        Self::new(TableFormat::Arff)
+    }
+
+    /// The class column (default [`ColumnRef::Last`]).
+    pub fn class_column(mut self, column: impl Into<ColumnRef>) -> Self {
+        self.class_column = column.into();
+        self
+    }
+
+    /// Columns to leave out of the table, such as an instance id or name.
+    pub fn ignore_columns<C: Into<ColumnRef>>(
+        mut self,
+        columns: impl IntoIterator<Item = C>,
+    ) -> Self {
+        self.ignored.extend(columns.into_iter().map(Into::into));
+        self
+    }
+
+    /// Gives the type of one column instead of inferring it (or using the ARFF declaration).
+    /// Takes precedence over [`all_columns`](Self::all_columns).
+    pub fn column_type(mut self, column: impl Into<ColumnRef>, kind: ColumnType) -> Self {
+        self.types.push((column.into(), kind));
+        self
+    }
+
+    /// Gives one type to every feature column without its own [`column_type`](Self::column_type),
+    /// e.g. categorical for integer-coded attributes such as lymphography's.
+    pub fn all_columns(mut self, kind: ColumnType) -> Self {
+        self.all_columns_type = Some(kind);
+        self
+    }
+
+    /// The text that marks a missing value (default `?`), compared with the trimmed field.
+    pub fn missing_marker(mut self, marker: impl Into<String>) -> Self {
+        self.missing_marker = Some(marker.into());
+        self
+    }
+
+    /// No marker: every value is data. For house-votes-84, where `?` ("did not vote") is a
+    /// genuine third answer, this keeps it as a level.
+    pub fn no_missing_marker(mut self) -> Self {
+        self.missing_marker = None;
+        self
+    }
+
+    /// Removes `suffix` from the end of every class label that has it: `"."` makes adult's test
+    /// classes `<=50K.` and `>50K.` equal to the training classes.
+    pub fn strip_class_suffix(mut self, suffix: impl Into<String>) -> Self {
+        self.class_suffix = Some(suffix.into());
+        self
+    }
+
+    /// Names for all fields of the file, in file order (class and ignored columns included);
+    /// they replace any names from a header or ARFF declarations. Their number must equal the
+    /// number of fields.
+    pub fn column_names<S: Into<String>>(mut self, names: impl IntoIterator<Item = S>) -> Self {
+        self.column_names = Some(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Reads one file.
+    pub fn read(&self, path: impl AsRef<Path>) -> Result<Table> {
+        self.read_files(&[path])
+    }
+
+    /// Reads several files as one table, rows in file order (the Statlog vehicle data comes as
+    /// `xaa.dat` … `xai.dat`). Every file must have the same number of fields (and, for CSV and
+    /// ARFF, the same header); errors name the file they concern. Types are inferred over all
+    /// rows together.
+    pub fn read_files<P: AsRef<Path>>(&self, paths: &[P]) -> Result<Table> {
+        if paths.is_empty() {
+            return Err(Error::invalid_parameter("paths", "no file to read"));
+        }
+        let mut cells = RawCells::default();
+        for (source, path) in paths.iter().enumerate() {
+            let text = read_text(path.as_ref())?;
+            cells.sources.push(path.as_ref().to_path_buf());
+            self.parse_into(&text, source, &mut cells)?;
+        }
+        self.assemble(&cells)
+    }
+
+    /// Reads text already in memory; `path` names it in errors.
+    pub fn read_str(&self, text: &str, path: impl AsRef<Path>) -> Result<Table> {
+        let mut cells = RawCells::default();
+        cells.sources.push(path.as_ref().to_path_buf());
+        self.parse_into(text, 0, &mut cells)?;
+        self.assemble(&cells)
+    }
+
+    fn parse_into(&self, text: &str, source: usize, cells: &mut RawCells) -> Result<()> {
+        match self.format {
+            TableFormat::Uci(separator) => delimited::parse_into(text, separator, source, cells),
+            TableFormat::Csv { delimiter } => {
+                csv_header::parse_into(text, delimiter, source, cells)
+            }
+            TableFormat::Arff => arff::parse_into(text, source, cells),
+        }
+    }
+
+    /// Types the raw cells into columns and encodes the class.
+    fn assemble(&self, cells: &RawCells) -> Result<Table> {
+        let n_fields = cells.n_fields();
+        let (layout_path, layout_line) = cells.layout_position();
+        let layout_error = |message: String| parse_error(layout_path, layout_line, 1, message);
+        if n_fields == 0 {
+            return Err(layout_error("the data has no fields".to_string()));
+        }
+
+        let names: Vec<String> = match (&self.column_names, &cells.names) {
+            (Some(given), _) if given.len() != n_fields => {
+                return Err(layout_error(format!(
+                    "{} column names were given but the data has {n_fields} fields",
+                    given.len()
+                )))
+            }
+            (Some(given), _) => given.clone(),
+            (None, Some(from_file)) => from_file.clone(),
+            (None, None) => (1..=n_fields).map(|k| format!("V{k}")).collect(),
+        };
+        let resolve = |column: &ColumnRef| -> Result<usize> {
+            match column {
+                ColumnRef::First => Ok(0),
+                ColumnRef::Last => Ok(n_fields - 1),
+                ColumnRef::Index(i) if *i < n_fields => Ok(*i),
+                ColumnRef::Index(i) => Err(layout_error(format!(
+                    "there is no column at position {i} (0-based): the data has {n_fields} fields"
+                ))),
+                ColumnRef::Name(name) => names.iter().position(|n| n == name).ok_or_else(|| {
+                    layout_error(format!(
+                        "there is no column named '{name}'; the columns are: {}",
+                        names.join(", ")
+                    ))
+                }),
+            }
+        };
+
+        let class_field = resolve(&self.class_column)?;
+        let mut ignored = vec![false; n_fields];
+        for column in &self.ignored {
+            let field = resolve(column)?;
+            if field == class_field {
+                return Err(Error::invalid_parameter(
+                    "ignore_columns",
+                    format!("column '{}' is the class column", names[field]),
+                ));
+            }
+            ignored[field] = true;
+        }
+        let mut kinds: Vec<Option<ColumnType>> = vec![self.all_columns_type; n_fields];
+        for (column, kind) in &self.types {
+            let field = resolve(column)?;
+            if field == class_field {
+                return Err(Error::invalid_parameter(
+                    "column_type",
+                    format!(
+                        "column '{}' is the class column, whose labels are always strings",
+                        names[field]
+                    ),
+                ));
+            }
+            kinds[field] = Some(*kind);
+        }
+        let mut seen = BTreeSet::new();
+        for field in (0..n_fields).filter(|&f| !ignored[f]) {
+            if !seen.insert(names[field].as_str()) {
+                return Err(parse_error(
+                    layout_path,
+                    layout_line,
+                    field + 1,
+                    format!("duplicate column name '{}'", names[field]),
+                ));
+            }
+        }
+
+        let columns = (0..n_fields)
+            .filter(|&field| field != class_field && !ignored[field])
+            .map(|field| self.typed_column(cells, field, &names[field], kinds[field]))
+            .collect::<Result<Vec<_>>>()?;
+        let (classes, targets) =
+            self.class_column_values(cells, class_field, &names[class_field])?;
+        Ok(Table {
+            columns,
+            class_name: names[class_field].clone(),
+            class_field: class_field + 1,
+            classes,
+            targets: targets.into(),
+            sources: cells.sources.clone(),
+            origins: cells.origins.clone(),
+        })
+    }
+
+    fn is_missing(&self, cell: &str) -> bool {
+        self.missing_marker.as_deref() == Some(cell)
+    }
+
+    fn cell_error(&self, cells: &RawCells, row: usize, field: usize, message: String) -> Error {
+        let origin = cells.origins[row];
+        parse_error(
+            &cells.sources[origin.source],
+            origin.line,
+            field + 1,
+            message,
+        )
+    }
+
+    /// Column `field` typed by: its own type, else the type for all columns, else its ARFF
+    /// declaration, else inference (numeric if every present value is a finite number).
+    fn typed_column(
+        &self,
+        cells: &RawCells,
+        field: usize,
+        name: &str,
+        kind: Option<ColumnType>,
+    ) -> Result<Column> {
+        let declared = cells.declared.as_ref().map(|d| &d[field]);
+        let kind = kind.or(match declared {
+            Some(Declared::Numeric) => Some(ColumnType::Numeric),
+            Some(Declared::Nominal(_) | Declared::Text) => Some(ColumnType::Categorical),
+            None => None,
+        });
+        let values = match kind {
+            Some(ColumnType::Numeric) => {
+                let values = self.numeric_values(cells, field).map_err(|row| {
+                    let cell = cells.cell(row, field);
+                    self.cell_error(
+                        cells,
+                        row,
+                        field,
+                        format!("'{cell}' is not a finite number (column '{name}' is numeric)"),
+                    )
+                })?;
+                ColumnValues::Numeric(values)
+            }
+            Some(ColumnType::Categorical) => {
+                ColumnValues::Categorical(self.categorical_values(cells, field, name, declared)?)
+            }
+            None => match self.numeric_values(cells, field) {
+                Ok(values) => ColumnValues::Numeric(values),
+                Err(_) => {
+                    ColumnValues::Categorical(self.categorical_values(cells, field, name, None)?)
+                }
+            },
+        };
+        Ok(Column {
+            name: name.to_string(),
+            field: field + 1,
+            values,
+        })
+    }
+
+    /// The values of column `field` as numbers, or the first row whose value is not one.
+    fn numeric_values(&self, cells: &RawCells, field: usize) -> Result<Vec<Option<f64>>, usize> {
+        (0..cells.n_rows())
+            .map(|row| {
+                let cell = cells.cell(row, field);
+                if self.is_missing(cell) {
+                    Ok(None)
+                } else {
+                    parse_number(cell).map(Some).ok_or(row)
+                }
+            })
+            .collect()
+    }
+
+    /// The values of column `field` as codes into its levels: the declared values of a nominal
+    /// ARFF attribute (a value outside them is an error), else the values seen.
+    fn categorical_values(
+        &self,
+        cells: &RawCells,
+        field: usize,
+        name: &str,
+        declared: Option<&Declared>,
+    ) -> Result<Categorical> {
+        let levels = match declared {
+            Some(Declared::Nominal(declared)) => {
+                sorted_distinct(declared.iter().map(String::as_str))
+            }
+            _ => sorted_distinct(
+                (0..cells.n_rows())
+                    .map(|row| cells.cell(row, field))
+                    .filter(|cell| !self.is_missing(cell)),
+            ),
+        };
+        let codes = (0..cells.n_rows())
+            .map(|row| {
+                let cell = cells.cell(row, field);
+                if self.is_missing(cell) {
+                    return Ok(None);
+                }
+                find_level(&levels, cell).map(Some).ok_or_else(|| {
+                    self.cell_error(
+                        cells,
+                        row,
+                        field,
+                        format!(
+                            "'{cell}' is not one of the values declared for attribute '{name}': \
+                             {{{}}}",
+                            levels.join(", ")
+                        ),
+                    )
+                })
+            })
+            .collect::<Result<_>>()?;
+        Ok(Categorical { levels, codes })
+    }
+
+    /// The class labels (after stripping the suffix) and each row's class index. Labels are the
+    /// ARFF-declared values of a nominal class, else the labels seen.
+    fn class_column_values(
+        &self,
+        cells: &RawCells,
+        field: usize,
+        name: &str,
+    ) -> Result<(ClassLabels<String>, Vec<usize>)> {
+        let label = |row: usize| {
+            let cell = cells.cell(row, field);
+            match &self.class_suffix {
+                Some(suffix) => cell.strip_suffix(suffix.as_str()).unwrap_or(cell),
+                None => cell,
+            }
+        };
+        for row in 0..cells.n_rows() {
+            let cell = cells.cell(row, field);
+            if self.is_missing(cell) || label(row).is_empty() {
+                return Err(self.cell_error(
+                    cells,
+                    row,
+                    field,
+                    format!("missing class label in class column '{name}'"),
+                ));
+            }
+        }
+        let levels = match cells.declared.as_ref().map(|d| &d[field]) {
+            Some(Declared::Nominal(declared)) => {
+                sorted_distinct(declared.iter().map(String::as_str))
+            }
+            _ => sorted_distinct((0..cells.n_rows()).map(label)),
+        };
+        let mut targets = Vec::with_capacity(cells.n_rows());
+        for row in 0..cells.n_rows() {
+            let code = find_level(&levels, label(row)).ok_or_else(|| {
+                self.cell_error(
+                    cells,
+                    row,
+                    field,
+                    format!(
+                        "class '{}' is not one of the values declared for attribute '{name}': \
+                         {{{}}}",
+                        label(row),
+                        levels.join(", ")
+                    ),
+                )
+            })?;
+            targets.push(code);
+        }
+        Ok((ClassLabels::new(levels)?, targets))
+    }
+}
+
+/// A finite number, or `None` (Rust's parser also accepts `inf` and `NaN`, which are not data).
+pub(crate) fn parse_number(text: &str) -> Option<f64> {
+    text.parse::<f64>().ok().filter(|value| value.is_finite())
+}
+
+fn sorted_distinct<'a>(values: impl Iterator<Item = &'a str>) -> Vec<String> {
+    values
+        .collect::<BTreeSet<&str>>()
+        .into_iter()
+        .map(str::to_string)
+        .collect()
+}
+
+fn find_level(levels: &[String], value: &str) -> Option<usize> {
+    levels
+        .binary_search_by(|level| level.as_str().cmp(value))
+        .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_err(result: Result<Table>) -> (usize, usize, String) {
+        match result {
+            Err(Error::Parse {
+                line,
+                column,
+                message,
+                ..
+            }) => (line, column, message),
+            Err(other) => panic!("expected a parse error, got {other}"),
+            Ok(table) => panic!("expected a parse error, got a table {table:?}"),
+        }
+    }
+
+    #[test]
+    fn numbers_exclude_non_finite_spellings() {
+        assert_eq!(parse_number("1e3"), Some(1000.0));
+        assert_eq!(parse_number("-.5"), Some(-0.5));
+        assert_eq!(parse_number("inf"), None);
+        assert_eq!(parse_number("NaN"), None);
+        assert_eq!(parse_number(""), None);
+        assert_eq!(parse_number("1,5"), None);
+    }
+
+    #[test]
+    fn inference_types_each_column_from_its_present_values() {
+        let table = TableReader::uci(Separator::Comma)
+            .read_str("1,a,?,x\n2,?,?,y\n3.5,b,?,x\n", "t.data")
+            .unwrap();
+        let kinds: Vec<bool> = table.columns().iter().map(Column::is_numeric).collect();
+        assert_eq!(kinds, vec![true, false, true]);
+        let ColumnValues::Categorical(c) = table.columns()[1].values() else {
+            panic!()
+        };
+        assert_eq!(c.levels(), ["a", "b"]);
+        assert_eq!(c.codes(), [Some(0), None, Some(1)]);
+        assert_eq!(table.columns()[2].missing_count(), 3);
+    }
+
+    #[test]
+    fn explicit_types_override_inference_and_report_bad_numbers() {
+        let table = TableReader::uci(Separator::Comma)
+            .column_type(0, ColumnType::Categorical)
+            .read_str("1,x\n2,y\n", "t.data")
+            .unwrap();
+        assert!(!table.columns()[0].is_numeric());
+        let (line, column, message) = parse_err(
+            TableReader::uci(Separator::Comma)
+                .all_columns(ColumnType::Numeric)
+                .read_str("1,2,x\n3,oops,y\n", "t.data"),
+        );
+        assert_eq!((line, column), (2, 2));
+        assert!(
+            message.contains("'oops' is not a finite number"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn column_references_resolve_or_fail_with_the_layout_line() {
+        let reader = TableReader::uci(Separator::Comma).column_names(["a", "b", "c"]);
+        let table = reader
+            .clone()
+            .class_column("b")
+            .read_str("1,x,2\n", "t")
+            .unwrap();
+        assert_eq!(
+            (table.class_name(), table.column_names()),
+            ("b", vec!["a", "c"])
+        );
+        let (line, _, message) =
+            parse_err(reader.clone().class_column("z").read_str("\n1,x,2\n", "t"));
+        assert_eq!(line, 2);
+        assert!(message.contains("no column named 'z'"), "{message}");
+        let (_, _, message) = parse_err(reader.clone().class_column(3).read_str("1,x,2\n", "t"));
+        assert!(message.contains("no column at position 3"), "{message}");
+        let (_, _, message) = parse_err(
+            TableReader::uci(Separator::Comma)
+                .column_names(["a", "b"])
+                .read_str("1,x,2\n", "t"),
+        );
+        assert!(message.contains("2 column names were given"), "{message}");
+        let (_, column, message) = parse_err(
+            TableReader::uci(Separator::Comma)
+                .column_names(["a", "a", "c"])
+                .read_str("1,x,2\n", "t"),
+        );
+        assert_eq!(column, 2);
+        assert!(message.contains("duplicate column name 'a'"), "{message}");
+        // A duplicate name in an ignored column does not matter.
+        TableReader::uci(Separator::Comma)
+            .column_names(["a", "a", "c"])
+            .ignore_columns([1])
+            .read_str("1,x,2\n", "t")
+            .unwrap();
+    }
+
+    #[test]
+    fn the_class_column_cannot_be_ignored_or_typed() {
+        let err = TableReader::uci(Separator::Comma)
+            .ignore_columns([ColumnRef::Last])
+            .read_str("1,2\n", "t")
+            .unwrap_err();
+        assert!(matches!(
+            err,
+            Error::InvalidParameter {
+                name: "ignore_columns",
+                ..
+            }
+        ));
+        let err = TableReader::uci(Separator::Comma)
+            .column_type(ColumnRef::Last, ColumnType::Numeric)
+            .read_str("1,2\n", "t")
+            .unwrap_err();
+        assert!(matches!(
+            err,
+            Error::InvalidParameter {
+                name: "column_type",
+                ..
+            }
+        ));
+        let err = TableReader::uci(Separator::Comma)
+            .read_files::<&str>(&[])
+            .unwrap_err();
+        assert!(matches!(err, Error::InvalidParameter { name: "paths", .. }));
+    }
+
+    #[test]
+    fn classes_are_sorted_strings_with_optional_suffix_stripping() {
+        let reader = TableReader::uci(Separator::Comma).class_column(ColumnRef::First);
+        let table = reader.read_str("b.,1\na.,2\nb,3\n", "t").unwrap();
+        assert_eq!(table.classes().labels(), ["a.", "b", "b."]);
+        let table = reader
+            .clone()
+            .strip_class_suffix(".")
+            .read_str("b.,1\na.,2\nb,3\n", "t")
+            .unwrap();
+        assert_eq!(table.classes().labels(), ["a", "b"]);
+        assert_eq!(table.targets().to_vec(), vec![1, 0, 1]);
+        assert_eq!(table.class_counts(), vec![1, 2]);
+        let (line, column, message) = parse_err(reader.read_str("a,1\n?,2\n", "t"));
+        assert_eq!((line, column), (2, 1));
+        assert!(message.contains("missing class label"), "{message}");
+        let (line, ..) = parse_err(
+            TableReader::uci(Separator::Comma)
+                .strip_class_suffix(".")
+                .read_str("1,a\n2,.\n", "t"),
+        );
+        assert_eq!(line, 2);
+    }
+
+    #[test]
+    fn a_custom_or_absent_missing_marker() {
+        let table = TableReader::uci(Separator::Comma)
+            .missing_marker("NA")
+            .read_str("NA,?,a\n1,x,b\n", "t")
+            .unwrap();
+        assert_eq!(table.columns()[0].missing_count(), 1);
+        assert_eq!(table.columns()[1].missing_count(), 0);
+        let table = TableReader::uci(Separator::Comma)
+            .no_missing_marker()
+            .read_str("y,a\n?,b\n", "t")
+            .unwrap();
+        let ColumnValues::Categorical(c) = table.columns()[0].values() else {
+            panic!()
+        };
+        assert_eq!(c.levels(), ["?", "y"]);
+    }
+}
