@@ -1,1 +1,82 @@
-fn main() {}
+//! gendisc's task runner.
+//!
+//! * `cargo xtask reproduce [STUDY…] [--quick]` — re-runs the papers' experiments (all available
+//!   studies when none is named) and writes their results under `results/<study>/`.
+//! * `cargo xtask test [--lapack]` — the whole test suite, then every example.
+//! * `cargo xtask bench [ARGS…]` — the criterion benchmarks of every crate.
+//!
+//! `cargo xtask` is an alias (see `.cargo/config.toml`) that builds this crate with `--release`,
+//! so heavy work always runs optimised.
+
+mod cargo;
+mod reproduce;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", about = "gendisc's task runner")]
+struct Cli {
+    #[command(subcommand)]
+    command: Task,
+}
+
+#[derive(Debug, Subcommand)]
+enum Task {
+    /// Re-run the experiments of the papers; with no study named, every study whose code and
+    /// data are present.
+    Reproduce(reproduce::Args),
+    /// Run every test of the workspace, then every example.
+    Test {
+        /// Use LAPACK (system OpenBLAS, `libopenblas-dev`) for dense linear algebra instead of the
+        /// pure-Rust default.
+        #[arg(long)]
+        lapack: bool,
+    },
+    /// Run the criterion benchmarks (extra arguments go to `cargo bench`).
+    Bench {
+        /// Arguments passed through to `cargo bench`, e.g. `-p gendisc-generative`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}
+
+fn main() -> Result<()> {
+    match Cli::parse().command {
+        Task::Reproduce(args) => reproduce::run(&args),
+        Task::Test { lapack } => test(lapack),
+        Task::Bench { args } => {
+            let mut command = cargo::cargo();
+            command.arg("bench").args(&args);
+            if args.is_empty() {
+                command.arg("--workspace");
+            }
+            cargo::run(command)
+        }
+    }
+}
+
+/// `cargo test` over the workspace, then each example, all with the same features.
+fn test(lapack: bool) -> Result<()> {
+    let features: &[&str] = if lapack {
+        &["--features", "gendisc-core/lapack"]
+    } else {
+        &[]
+    };
+    let mut command = cargo::cargo();
+    command.args(["test", "--workspace"]).args(features);
+    cargo::run(command)?;
+
+    let examples = cargo::workspace_examples()?;
+    eprintln!("running {} examples", examples.len());
+    for example in &examples {
+        eprintln!("example {}/{}", example.package, example.name);
+        let mut command = cargo::cargo();
+        command
+            .args(["run", "--quiet", "--package", &example.package])
+            .args(["--example", &example.name])
+            .args(features);
+        cargo::run(command)?;
+    }
+    Ok(())
+}
