@@ -1,0 +1,449 @@
+//! Metrics on predicted class distributions: logistic loss, Brier score and calibration.
+//!
+//! Every function takes the `n × K` matrix of conditional log-probabilities
+//! `log p(y = k | x_i)` that `ConditionalModel::predict_log_proba` returns, and the true classes
+//! `y_i ∈ 0..K`. Working from log-probabilities keeps the logistic loss exact where a
+//! probability would round to 0 or 1. The matrix is validated: no NaN, no `+∞` (a `−∞` entry is
+//! a zero probability and is allowed), and every row must log-sum-exp to 0 within
+//! [`LOG_PROBA_NORMALISATION_TOLERANCE`](crate::LOG_PROBA_NORMALISATION_TOLERANCE).
+
+use gendisc_core::{Error, Result};
+use ndarray::{ArrayView1, ArrayView2};
+use serde::{Deserialize, Serialize};
+
+use crate::checks::{check_log_proba, top_label, CompensatedSum};
+
+/// The logistic loss summed over rows, `LL = Σ_i −log p(y_i | x_i)`: the negative conditional
+/// log-likelihood, as defined by Xue & Titterington (§3.1.3) and reported (as a median over
+/// replicates) in their Figures 1–4. It is `≥ 0`.
+///
+/// A row that gives its true class probability zero (`log p = −∞`) makes the loss `+∞`; this
+/// is the correct value, not an error. Fails on a length mismatch, an empty matrix, NaN or
+/// `+∞` entries, a row that does not log-sum-exp to 0, or a label outside `0..K`.
+///
+/// ```
+/// use gendisc_metrics::logistic_loss_sum;
+/// use ndarray::array;
+/// let log_proba = array![[0.75_f64.ln(), 0.25_f64.ln()], [0.5_f64.ln(), 0.5_f64.ln()]];
+/// let ll = logistic_loss_sum(log_proba.view(), array![0, 1].view()).unwrap();
+/// assert!((ll - (-(0.75_f64.ln()) + 2_f64.ln())).abs() < 1e-15);
+/// ```
+pub fn logistic_loss_sum(
+    log_proba: ArrayView2<'_, f64>,
+    y_true: ArrayView1<'_, usize>,
+) -> Result<f64> {
+    check_log_proba(log_proba, y_true)?;
+    let total: CompensatedSum = y_true
+        .iter()
+        .enumerate()
+        .map(|(i, &label)| -log_proba[[i, label]])
+        .collect();
+    Ok(total.value())
+}
+
+/// The logistic loss averaged over rows, `(1/n) Σ_i −log p(y_i | x_i)`: scikit-learn's
+/// `log_loss` (which clips probabilities, where this function is exact) and Bouchard & Triggs'
+/// test-set logistic loss (Figure 1). Same validation and `+∞` behaviour as
+/// [`logistic_loss_sum`].
+pub fn logistic_loss_mean(
+    log_proba: ArrayView2<'_, f64>,
+    y_true: ArrayView1<'_, usize>,
+) -> Result<f64> {
+    Ok(logistic_loss_sum(log_proba, y_true)? / y_true.len() as f64)
+}
+
+/// The multi-class Brier score `(1/n) Σ_i Σ_k (p_ik − 1{y_i = k})²`, in `[0, 2]` (Brier 1950).
+///
+/// For `K = 2` this is **twice** the binary Brier score `(1/n) Σ_i (p_i1 − 1{y_i = 1})²` that
+/// scikit-learn's `brier_score_loss` computes, because both classes contribute the same squared
+/// error; use [`binary_brier_score`] for that convention. Same validation as
+/// [`logistic_loss_sum`].
+///
+/// ```
+/// use gendisc_metrics::{binary_brier_score, brier_score};
+/// use ndarray::array;
+/// let log_proba = array![[0.8_f64.ln(), 0.2_f64.ln()]];
+/// let y = array![1];
+/// // (0.8 − 0)² + (0.2 − 1)² = 1.28, and the binary score is 0.64.
+/// assert!((brier_score(log_proba.view(), y.view()).unwrap() - 1.28).abs() < 1e-15);
+/// assert!((binary_brier_score(log_proba.view(), y.view()).unwrap() - 0.64).abs() < 1e-15);
+/// ```
+pub fn brier_score(log_proba: ArrayView2<'_, f64>, y_true: ArrayView1<'_, usize>) -> Result<f64> {
+    check_log_proba(log_proba, y_true)?;
+    let total: CompensatedSum = log_proba
+        .outer_iter()
+        .zip(y_true.iter())
+        .map(|(row, &label)| {
+            row.iter()
+                .enumerate()
+                .map(|(k, &log_p)| {
+                    let residual = log_p.exp() - if k == label { 1.0 } else { 0.0 };
+                    residual * residual
+                })
+                .sum::<f64>()
+        })
+        .collect();
+    Ok(total.value() / y_true.len() as f64)
+}
+
+/// The binary Brier score `(1/n) Σ_i (p(y = 1 | x_i) − 1{y_i = 1})²`, in `[0, 1]`: scikit-learn's
+/// `brier_score_loss` with class 1 as the positive class, and half of [`brier_score`].
+///
+/// Fails with [`Error::NotBinary`] unless `log_proba` has two columns, otherwise as
+/// [`brier_score`].
+pub fn binary_brier_score(
+    log_proba: ArrayView2<'_, f64>,
+    y_true: ArrayView1<'_, usize>,
+) -> Result<f64> {
+    if log_proba.ncols() != 2 {
+        return Err(Error::NotBinary {
+            what: "binary_brier_score".into(),
+            n_classes: log_proba.ncols(),
+        });
+    }
+    check_log_proba(log_proba, y_true)?;
+    let total: CompensatedSum = log_proba
+        .column(1)
+        .iter()
+        .zip(y_true.iter())
+        .map(|(&log_p1, &label)| {
+            let residual = log_p1.exp() - if label == 1 { 1.0 } else { 0.0 };
+            residual * residual
+        })
+        .collect();
+    Ok(total.value() / y_true.len() as f64)
+}
+
+/// The number of equal-width confidence bins conventionally used for the expected calibration
+/// error (Guo et al. 2017); pass it to [`expected_calibration_error`] for the default.
+pub const DEFAULT_CALIBRATION_BINS: usize = 10;
+
+/// One non-empty bin of a reliability diagram: the rows whose top-label confidence lies in
+/// `(lower, upper]` (the first bin also holds a confidence of exactly 0).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CalibrationBin {
+    /// Lower edge of the bin (exclusive).
+    pub lower: f64,
+    /// Upper edge of the bin (inclusive).
+    pub upper: f64,
+    /// Number of rows in the bin (at least one).
+    pub count: usize,
+    /// Mean top-label confidence `max_k p(k | x_i)` of those rows.
+    pub mean_confidence: f64,
+    /// Fraction of those rows whose top label is the true class.
+    pub accuracy: f64,
+}
+
+/// The reliability diagram: rows grouped by top-label confidence `c_i = max_k p(k | x_i)` into
+/// `n_bins` equal-width bins `((b − 1)/B, b/B]`, with each bin's mean confidence and accuracy.
+///
+/// The top label is the most probable class (ties go to the lowest class, as
+/// `Classifier::predict`). A confidence on a bin edge belongs to the lower bin, the edge being
+/// compared in floating point as `⌈c·B⌉`; a confidence that exceeds one by rounding is clamped
+/// to one. Empty bins are left out, so every reported mean is defined; bins come in increasing
+/// order. Fails on `n_bins = 0` and otherwise as [`logistic_loss_sum`].
+pub fn reliability_diagram(
+    log_proba: ArrayView2<'_, f64>,
+    y_true: ArrayView1<'_, usize>,
+    n_bins: usize,
+) -> Result<Vec<CalibrationBin>> {
+    if n_bins == 0 {
+        return Err(Error::invalid_parameter(
+            "n_bins",
+            "at least one bin is required",
+        ));
+    }
+    check_log_proba(log_proba, y_true)?;
+    let mut counts = vec![0_usize; n_bins];
+    let mut correct = vec![0_usize; n_bins];
+    let mut confidence_sums = vec![0.0_f64; n_bins];
+    for (row, &label) in log_proba.outer_iter().zip(y_true.iter()) {
+        let (prediction, log_confidence) = top_label(row);
+        let confidence = log_confidence.exp().min(1.0);
+        let bin = ((confidence * n_bins as f64).ceil() as usize).clamp(1, n_bins) - 1;
+        counts[bin] += 1;
+        confidence_sums[bin] += confidence;
+        if prediction == label {
+            correct[bin] += 1;
+        }
+    }
+    let width = 1.0 / n_bins as f64;
+    Ok((0..n_bins)
+        .filter(|&bin| counts[bin] > 0)
+        .map(|bin| CalibrationBin {
+            lower: bin as f64 * width,
+            upper: if bin + 1 == n_bins {
+                1.0
+            } else {
+                (bin + 1) as f64 * width
+            },
+            count: counts[bin],
+            mean_confidence: confidence_sums[bin] / counts[bin] as f64,
+            accuracy: correct[bin] as f64 / counts[bin] as f64,
+        })
+        .collect())
+}
+
+/// The expected calibration error `ECE = Σ_b (n_b / n) |accuracy_b − confidence_b|` over the
+/// equal-width top-label confidence bins of [`reliability_diagram`] (Naeini et al. 2015; Guo et
+/// al. 2017), in `[0, 1]`. Use [`DEFAULT_CALIBRATION_BINS`] (10) unless a study says otherwise.
+///
+/// ```
+/// use gendisc_metrics::{expected_calibration_error, DEFAULT_CALIBRATION_BINS};
+/// use ndarray::array;
+/// // Two rows at confidence 0.9, one right and one wrong: |0.5 − 0.9| = 0.4.
+/// let log_proba = array![[0.9_f64.ln(), 0.1_f64.ln()], [0.9_f64.ln(), 0.1_f64.ln()]];
+/// let ece = expected_calibration_error(log_proba.view(), array![0, 1].view(),
+///     DEFAULT_CALIBRATION_BINS).unwrap();
+/// assert!((ece - 0.4).abs() < 1e-15);
+/// ```
+pub fn expected_calibration_error(
+    log_proba: ArrayView2<'_, f64>,
+    y_true: ArrayView1<'_, usize>,
+    n_bins: usize,
+) -> Result<f64> {
+    let bins = reliability_diagram(log_proba, y_true, n_bins)?;
+    let n = y_true.len() as f64;
+    Ok(bins
+        .iter()
+        .map(|bin| bin.count as f64 / n * (bin.accuracy - bin.mean_confidence).abs())
+        .sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+    use ndarray::{array, Array1, Array2};
+    use proptest::prelude::*;
+
+    fn log_of(p: Array2<f64>) -> Array2<f64> {
+        p.mapv(f64::ln)
+    }
+
+    #[test]
+    fn logistic_loss_by_hand() {
+        let log_proba = log_of(array![[0.7, 0.2, 0.1], [0.1, 0.3, 0.6], [0.25, 0.25, 0.5]]);
+        let y = array![0, 2, 1];
+        let expected = -(0.7_f64.ln() + 0.6_f64.ln() + 0.25_f64.ln());
+        assert_relative_eq!(
+            logistic_loss_sum(log_proba.view(), y.view()).unwrap(),
+            expected,
+            max_relative = 1e-15
+        );
+        assert_relative_eq!(
+            logistic_loss_mean(log_proba.view(), y.view()).unwrap(),
+            expected / 3.0,
+            max_relative = 1e-15
+        );
+    }
+
+    #[test]
+    fn logistic_loss_keeps_precision_that_probabilities_lose() {
+        // log p = −1e-20 is a probability that rounds to 1, yet the loss is 1e-20, not 0.
+        let tiny = 1e-20;
+        let log_proba = array![[-tiny, -46.0]];
+        assert_eq!(
+            logistic_loss_sum(log_proba.view(), array![0].view()).unwrap(),
+            tiny
+        );
+        assert_eq!(
+            logistic_loss_sum(log_proba.view(), array![1].view()).unwrap(),
+            46.0
+        );
+    }
+
+    #[test]
+    fn zero_probability_for_the_true_class_is_infinite_loss() {
+        let log_proba = array![[0.0, f64::NEG_INFINITY], [0.5_f64.ln(), 0.5_f64.ln()]];
+        let y = array![1, 0];
+        assert_eq!(
+            logistic_loss_sum(log_proba.view(), y.view()).unwrap(),
+            f64::INFINITY
+        );
+        assert_eq!(
+            logistic_loss_mean(log_proba.view(), y.view()).unwrap(),
+            f64::INFINITY
+        );
+        // The Brier score stays finite: the row contributes (0 − 1)² + (1 − 0)² = 2.
+        assert_relative_eq!(
+            brier_score(log_proba.view(), y.view()).unwrap(),
+            (2.0 + 0.5) / 2.0
+        );
+    }
+
+    #[test]
+    fn brier_by_hand() {
+        let log_proba = log_of(array![[0.7, 0.2, 0.1], [0.1, 0.3, 0.6]]);
+        let y = array![0, 1];
+        // Row 0: 0.3² + 0.2² + 0.1² = 0.14; row 1: 0.1² + 0.7² + 0.6² = 0.86.
+        assert_relative_eq!(
+            brier_score(log_proba.view(), y.view()).unwrap(),
+            0.5,
+            max_relative = 1e-14
+        );
+        assert!(matches!(
+            binary_brier_score(log_proba.view(), y.view()),
+            Err(Error::NotBinary { n_classes: 3, .. })
+        ));
+        let binary = log_of(array![[0.9, 0.1], [0.4, 0.6], [0.3, 0.7]]);
+        let y = array![0, 0, 1];
+        // (0.1² + 0.6² + 0.3²) / 3 = 0.46 / 3.
+        assert_relative_eq!(
+            binary_brier_score(binary.view(), y.view()).unwrap(),
+            0.46 / 3.0,
+            max_relative = 1e-14
+        );
+    }
+
+    #[test]
+    fn calibration_by_hand() {
+        // Confidences 0.95, 0.95, 0.65, 0.55 with correctness ✓ ✗ ✓ ✓.
+        let log_proba = log_of(array![
+            [0.95, 0.05],
+            [0.95, 0.05],
+            [0.35, 0.65],
+            [0.55, 0.45]
+        ]);
+        let y = array![0, 1, 1, 0];
+        let bins = reliability_diagram(log_proba.view(), y.view(), 10).unwrap();
+        assert_eq!(bins.len(), 3);
+        assert_eq!((bins[0].count, bins[1].count, bins[2].count), (1, 1, 2));
+        assert_relative_eq!(bins[0].lower, 0.5);
+        assert_relative_eq!(bins[2].upper, 1.0);
+        assert_relative_eq!(bins[2].mean_confidence, 0.95, max_relative = 1e-15);
+        assert_eq!(bins[2].accuracy, 0.5);
+        // ECE = ¼|1 − 0.55| + ¼|1 − 0.65| + ½|0.5 − 0.95| = 0.1125 + 0.0875 + 0.225.
+        let ece = expected_calibration_error(log_proba.view(), y.view(), 10).unwrap();
+        assert_relative_eq!(ece, 0.425, max_relative = 1e-14);
+        // One bin: |accuracy − mean confidence| = |0.75 − 0.775|.
+        let ece = expected_calibration_error(log_proba.view(), y.view(), 1).unwrap();
+        assert_relative_eq!(ece, 0.025, max_relative = 1e-12);
+    }
+
+    #[test]
+    fn calibration_bin_edges_go_to_the_lower_bin() {
+        // Confidence exactly 0.5 (and 1.0) lies on an edge: bins (0.4, 0.5] and (0.9, 1].
+        let log_proba = log_of(array![[0.5, 0.5], [1.0, 0.0]]);
+        let bins = reliability_diagram(log_proba.view(), array![0, 0].view(), 10).unwrap();
+        assert_eq!(bins.len(), 2);
+        assert_relative_eq!(bins[0].upper, 0.5);
+        assert_eq!(bins[1].upper, 1.0);
+        assert!(matches!(
+            reliability_diagram(log_proba.view(), array![0, 0].view(), 0),
+            Err(Error::InvalidParameter { name: "n_bins", .. })
+        ));
+    }
+
+    #[test]
+    fn bad_input_is_rejected_by_every_metric() {
+        let good = log_of(array![[0.5, 0.5], [0.2, 0.8]]);
+        type Metric = fn(ArrayView2<'_, f64>, ArrayView1<'_, usize>) -> Result<f64>;
+        let metrics: [(&str, Metric); 5] = [
+            ("sum", logistic_loss_sum),
+            ("mean", logistic_loss_mean),
+            ("brier", brier_score),
+            ("binary brier", binary_brier_score),
+            ("ece", |lp, y| {
+                expected_calibration_error(lp, y, DEFAULT_CALIBRATION_BINS)
+            }),
+        ];
+        for (name, metric) in metrics {
+            assert!(metric(good.view(), array![0, 1].view()).is_ok(), "{name}");
+            assert!(
+                matches!(
+                    metric(good.view(), array![0].view()),
+                    Err(Error::ShapeMismatch { .. })
+                ),
+                "{name}"
+            );
+            assert!(
+                matches!(
+                    metric(good.view(), array![0, 2].view()),
+                    Err(Error::LabelOutOfRange { row: 1, .. })
+                ),
+                "{name}"
+            );
+            let nan = array![[0.0, f64::NEG_INFINITY], [f64::NAN, 0.0]];
+            assert!(
+                matches!(
+                    metric(nan.view(), array![0, 1].view()),
+                    Err(Error::NonFinite {
+                        row: 1,
+                        column: 0,
+                        ..
+                    })
+                ),
+                "{name}"
+            );
+            let scores = array![[1.0, 2.0], [0.0, 0.0]];
+            assert!(
+                matches!(
+                    metric(scores.view(), array![0, 1].view()),
+                    Err(Error::InvalidValue { row: 0, .. })
+                ),
+                "{name}"
+            );
+            let empty = Array2::<f64>::zeros((0, 2));
+            assert!(
+                matches!(
+                    metric(empty.view(), Array1::zeros(0).view()),
+                    Err(Error::Empty { .. })
+                ),
+                "{name}"
+            );
+        }
+    }
+
+    /// Rows of random probabilities over `k` classes (some exactly zero), as log-probabilities,
+    /// with random labels.
+    fn log_proba_and_labels(k: usize) -> impl Strategy<Value = (Array2<f64>, Array1<usize>)> {
+        prop::collection::vec(
+            (
+                prop::collection::vec(prop_oneof![Just(0.0), 0.0f64..1.0], k),
+                0..k,
+            ),
+            1..40,
+        )
+        .prop_filter_map("a row needs positive mass", move |rows| {
+            let n = rows.len();
+            let mut log_proba = Array2::zeros((n, k));
+            let mut labels = Array1::zeros(n);
+            for (i, (weights, label)) in rows.into_iter().enumerate() {
+                let total: f64 = weights.iter().sum();
+                if total <= 0.0 {
+                    return None;
+                }
+                for (j, w) in weights.into_iter().enumerate() {
+                    log_proba[[i, j]] = (w / total).ln();
+                }
+                labels[i] = label;
+            }
+            Some((log_proba, labels))
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn brier_and_loss_ranges((log_proba, y) in (2usize..5).prop_flat_map(log_proba_and_labels)) {
+            let brier = brier_score(log_proba.view(), y.view()).unwrap();
+            prop_assert!((0.0..=2.0 + 1e-12).contains(&brier));
+            let loss = logistic_loss_mean(log_proba.view(), y.view()).unwrap();
+            prop_assert!(loss >= 0.0);
+            let ece = expected_calibration_error(log_proba.view(), y.view(), 10).unwrap();
+            prop_assert!((0.0..=1.0).contains(&ece));
+            let ece = expected_calibration_error(log_proba.view(), y.view(), 1).unwrap();
+            prop_assert!((0.0..=1.0).contains(&ece));
+            let bins = reliability_diagram(log_proba.view(), y.view(), 7).unwrap();
+            prop_assert_eq!(bins.iter().map(|b| b.count).sum::<usize>(), y.len());
+        }
+
+        #[test]
+        fn binary_brier_is_half_the_multiclass_score((log_proba, y) in log_proba_and_labels(2)) {
+            let multi = brier_score(log_proba.view(), y.view()).unwrap();
+            let binary = binary_brier_score(log_proba.view(), y.view()).unwrap();
+            prop_assert!((multi - 2.0 * binary).abs() <= 1e-14);
+            prop_assert!((0.0..=1.0).contains(&binary));
+        }
+    }
+}

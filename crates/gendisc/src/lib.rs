@@ -1,0 +1,32 @@
+//! # gendisc
+//!
+//! Generative, discriminative and hybrid classifiers, and the experiments of the classic papers
+//! that compare them. This facade re-exports the workspace's crates behind features, so one
+//! dependency gives the whole toolkit:
+//!
+//! | module | crate | feature |
+//! |---|---|---|
+//! | [`core`] | `gendisc-core`: traits, labels, errors, numerics, linear algebra | always |
+//! | `data` | `gendisc-data`: generators, splits, loaders | `data` (default) |
+//! | `metrics` | `gendisc-metrics`: error rate, log loss, Brier, coverage, summaries | `metrics` (default) |
+//!
+//! The most used items of `gendisc-core` are also at the top level:
+//!
+//! ```
+//! use gendisc::{ClassLabels, Classifier, ConditionalModel, Generative};
+//! let (classes, y) = ClassLabels::fit(&["no", "yes", "no"]).unwrap();
+//! assert_eq!(classes.n_classes(), 2);
+//! assert_eq!(y.to_vec(), vec![0, 1, 0]);
+//! ```
+
+pub use gendisc_core as core;
+pub use gendisc_core::{
+    ClassLabels, Classifier, ConditionalModel, Error, FactorisedGenerative, Fit, FitWeighted,
+    Generative, ParamGuard, Result,
+};
+
+#[cfg(feature = "data")]
+pub use gendisc_data as data;
+
+#[cfg(feature = "metrics")]
+pub use gendisc_metrics as metrics;
