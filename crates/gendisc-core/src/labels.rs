@@ -86,14 +86,11 @@ impl<L: Ord + Clone + Debug> ClassLabels<L> {
             .iter()
             .enumerate()
             .map(|(row, &k)| {
-                self.labels
-                    .get(k)
-                    .cloned()
-                    .ok_or(Error::LabelOutOfRange {
-                        row,
-                        label: k,
-                        n_classes: self.labels.len(),
-                    })
+                self.labels.get(k).cloned().ok_or(Error::LabelOutOfRange {
+                    row,
+                    label: k,
+                    n_classes: self.labels.len(),
+                })
             })
             .collect()
     }
@@ -114,9 +111,19 @@ mod tests {
     fn unknown_and_out_of_range_are_errors() {
         let classes = ClassLabels::new([1, 2]).unwrap();
         let err = classes.encode(&[1, 3]).unwrap_err();
-        assert!(matches!(err, Error::UnknownLabel { position: 1, .. }), "{err}");
+        assert!(
+            matches!(err, Error::UnknownLabel { position: 1, .. }),
+            "{err}"
+        );
         let err = classes.decode(&[0, 2]).unwrap_err();
-        assert!(matches!(err, Error::LabelOutOfRange { row: 1, label: 2, n_classes: 2 }));
+        assert!(matches!(
+            err,
+            Error::LabelOutOfRange {
+                row: 1,
+                label: 2,
+                n_classes: 2
+            }
+        ));
         assert!(ClassLabels::<i32>::new([]).is_err());
         let names = ClassLabels::new(["b".to_string(), "a".to_string()]).unwrap();
         assert_eq!(names.index_of("b"), Some(1));

@@ -223,7 +223,9 @@ mod pure {
     pub(super) fn eigh_ascending(
         a: ArrayView2<'_, f64>,
     ) -> Result<(Array1<f64>, Array2<f64>), String> {
-        a.eigh().map(|e| e.sort_eig_asc()).map_err(|e| e.to_string())
+        a.eigh()
+            .map(|e| e.sort_eig_asc())
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -285,7 +287,11 @@ mod tests {
     fn known_factorisation() {
         let a = array![[4.0, 2.0], [2.0, 3.0]];
         let c = Cholesky::new(a.view(), "a").unwrap();
-        assert_abs_diff_eq!(c.factor(), array![[2.0, 0.0], [1.0, 2f64.sqrt()]], epsilon = 1e-14);
+        assert_abs_diff_eq!(
+            c.factor(),
+            array![[2.0, 0.0], [1.0, 2f64.sqrt()]],
+            epsilon = 1e-14
+        );
         assert_abs_diff_eq!(c.log_det(), 8f64.ln(), epsilon = 1e-14);
         let x = c.solve_vec(array![2.0, 1.0].view()).unwrap();
         assert_abs_diff_eq!(a.dot(&x), array![2.0, 1.0], epsilon = 1e-14);

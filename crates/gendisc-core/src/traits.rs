@@ -348,7 +348,9 @@ mod tests {
         let x = array![[0.3], [-2.0]];
         let y = array![1, 0];
         let lp = m.predict_log_proba(x.view()).unwrap();
-        let cll = m.conditional_log_likelihood(x.view(), y.view(), None).unwrap();
+        let cll = m
+            .conditional_log_likelihood(x.view(), y.view(), None)
+            .unwrap();
         assert_relative_eq!(cll, lp[[0, 1]] + lp[[1, 0]]);
         let w = array![2.0, 0.0];
         let cll_w = m

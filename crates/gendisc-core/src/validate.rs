@@ -68,7 +68,11 @@ pub fn check_prediction_matrix(x: ArrayView2<'_, f64>, n_features: usize) -> Res
 /// Labels: as many as rows of `x`, each in `0..n_classes`.
 pub fn check_labels(y: ArrayView1<'_, usize>, n_rows: usize, n_classes: usize) -> Result<()> {
     if y.len() != n_rows {
-        return Err(Error::shape_mismatch("length of y vs rows of x", n_rows, y.len()));
+        return Err(Error::shape_mismatch(
+            "length of y vs rows of x",
+            n_rows,
+            y.len(),
+        ));
     }
     for (row, &label) in y.indexed_iter() {
         if label >= n_classes {
@@ -168,7 +172,11 @@ mod tests {
     fn labels_and_weights() {
         assert!(matches!(
             check_labels(array![0, 2].view(), 2, 2),
-            Err(Error::LabelOutOfRange { row: 1, label: 2, .. })
+            Err(Error::LabelOutOfRange {
+                row: 1,
+                label: 2,
+                ..
+            })
         ));
         assert!(check_labels(array![0].view(), 2, 2).is_err());
         assert!(check_weights(array![1.0, -1.0].view(), 2).is_err());
@@ -188,6 +196,9 @@ mod tests {
             class_totals(y.view(), Some(w.view()), 3),
             Err(Error::EmptyClass { class: 1, .. })
         ));
-        assert_eq!(class_totals(array![0, 1, 1].view(), None, 2).unwrap(), vec![1.0, 2.0]);
+        assert_eq!(
+            class_totals(array![0, 1, 1].view(), None, 2).unwrap(),
+            vec![1.0, 2.0]
+        );
     }
 }
