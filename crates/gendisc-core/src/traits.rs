@@ -132,7 +132,14 @@ pub fn bayes_log_posterior<G: Generative + ?Sized>(
     model: &G,
     x: ArrayView2<'_, f64>,
 ) -> Result<Array2<f64>> {
-    let mut joint = model.log_joint(x)?;
+    log_posterior_from_joint(model.log_joint(x)?)
+}
+
+/// Normalises an `n × K` matrix of `log p(x_i, y = k)` into `log p(y = k | x_i)` in place, row by
+/// row with a per-row shift; a row that is `-∞` for every class is an [`Error::Numerical`]
+/// naming the row. This is [`bayes_log_posterior`] for models whose joint is not computed from a
+/// dense matrix (e.g. sparse counts).
+pub fn log_posterior_from_joint(mut joint: Array2<f64>) -> Result<Array2<f64>> {
     for (row, lp) in joint.axis_iter_mut(Axis(0)).enumerate() {
         let norm = log_softmax_in_place(lp);
         if !norm.is_finite() {

@@ -1,0 +1,540 @@
+//! Gaussian naive Bayes: independent normal features within each class.
+//!
+//! ```text
+//! p(x | y = k) = Π_j N(x_j; μ_kj, σ²_kj)
+//! log p(x | y = k) = −½ Σ_j [ ln(2π σ²_kj) + (x_j − μ_kj)² / σ²_kj ]
+//! ```
+//!
+//! With per-class variances this is quadratic discriminant analysis with a diagonal covariance
+//! per class (QDA-Λ); with variances pooled across classes it is linear discriminant analysis
+//! with a shared diagonal covariance (LDA-Λ), whose log-odds are linear in `x` (Xue &
+//! Titterington §3.1.2; Bouchard & Triggs 2004 §4 use LDA-Λ with equal priors).
+//!
+//! ## Matching the reference implementations
+//!
+//! | reference | configuration |
+//! |---|---|
+//! | scikit-learn `GaussianNB(var_smoothing = s)` | the defaults (`MaximumLikelihood`, floor `s · max_j Var(x_j)` added to every variance) |
+//! | R `e1071::naiveBayes` | `variance_estimator(Unbiased)` (R's `sd()` divides by `n − 1`) and a negligible floor, e.g. `var_smoothing(1e-15)`: e1071 has none |
+//!
+//! The default is maximum likelihood because it is the generative estimate of Bouchard &
+//! Triggs' eq. (2), the starting point of every hybrid in gendisc. e1071 additionally replaces
+//! a density that underflows to exactly 0 (its `threshold`); gendisc works in log space and
+//! never needs to. The floor `ε` is relative to the widest column, so on data with columns of
+//! very different scales it can be a large fraction of a narrow column's variance:
+//! standardise the columns, or lower `var_smoothing`.
+
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+use rand::Rng;
+use rand_distr::StandardNormal;
+use serde::{Deserialize, Serialize};
+
+use gendisc_core::{
+    bayes_predict, Classifier, FactorisedGenerative, Fit, FitWeighted, Generative, ParamGuard,
+    Result,
+};
+
+use crate::common::{
+    check_n_classes, check_prediction, check_region, check_training, check_var_smoothing, ln_2pi,
+    rows_per_class, variance_floor, ClassPriors, VarianceEstimator,
+};
+use crate::moments::DiagonalMoments;
+use crate::sampling::{Categorical, SampleJoint};
+
+/// Which variances a Gaussian naive Bayes model estimates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum VarianceStructure {
+    /// One variance per class and feature, `σ²_kj` (QDA-Λ): R's `e1071::naiveBayes` and
+    /// scikit-learn's `GaussianNB`.
+    #[default]
+    PerClass,
+    /// One variance per feature shared by all classes, `σ²_j = Σ_k M_kj / divisor` from the
+    /// pooled within-class squared deviations (LDA-Λ): the log-odds are then linear in `x`.
+    Pooled,
+}
+
+/// Hyper-parameters of [`GaussianNb`], validated.
+///
+/// | parameter | default | meaning |
+/// |---|---|---|
+/// | `variance` | [`VarianceStructure::PerClass`] | per-class (QDA-Λ) or pooled (LDA-Λ) variances |
+/// | `variance_estimator` | [`VarianceEstimator::MaximumLikelihood`] | divisor `W_k` (scikit-learn, the ML fit of Bouchard & Triggs eq. (2)) or `W_k − 1` (R's `sd`, so `e1071`); pooled: `W` or `W − K` |
+/// | `var_smoothing` | `1e-9` | relative variance floor: every variance gets `ε = var_smoothing · max_j Var(x_j)` added (scikit-learn's rule) |
+/// | `priors` | [`ClassPriors::Empirical`] | class prior |
+/// | `n_classes` | `max(y) + 1` | number of classes `K`, for training sets that miss a class at the top |
+///
+/// The floor `ε` uses the weighted maximum-likelihood variance of the columns over all classes;
+/// scikit-learn ignores sample weights there (identical results without weights). When every
+/// column is constant, the scale is taken as 1 so that `ε > 0`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GaussianNbValidParams {
+    variance: VarianceStructure,
+    variance_estimator: VarianceEstimator,
+    var_smoothing: f64,
+    priors: ClassPriors,
+    n_classes: Option<usize>,
+}
+
+impl GaussianNbValidParams {
+    /// Per-class or pooled variances.
+    pub fn variance(&self) -> VarianceStructure {
+        self.variance
+    }
+    /// The variance divisor.
+    pub fn variance_estimator(&self) -> VarianceEstimator {
+        self.variance_estimator
+    }
+    /// The relative variance floor.
+    pub fn var_smoothing(&self) -> f64 {
+        self.var_smoothing
+    }
+    /// The class prior.
+    pub fn priors(&self) -> &ClassPriors {
+        &self.priors
+    }
+    /// The explicit number of classes, if set.
+    pub fn n_classes(&self) -> Option<usize> {
+        self.n_classes
+    }
+}
+
+/// Builder for [`GaussianNbValidParams`]; see there for the table of parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GaussianNbParams(GaussianNbValidParams);
+
+impl Default for GaussianNbParams {
+    fn default() -> Self {
+        Self(GaussianNbValidParams {
+            variance: VarianceStructure::PerClass,
+            variance_estimator: VarianceEstimator::MaximumLikelihood,
+            var_smoothing: 1e-9,
+            priors: ClassPriors::Empirical,
+            n_classes: None,
+        })
+    }
+}
+
+impl GaussianNbParams {
+    /// Per-class (QDA-Λ, default) or pooled (LDA-Λ) variances.
+    pub fn variance(mut self, variance: VarianceStructure) -> Self {
+        self.0.variance = variance;
+        self
+    }
+    /// Maximum likelihood (default, scikit-learn) or unbiased (`e1071`) variances.
+    pub fn variance_estimator(mut self, estimator: VarianceEstimator) -> Self {
+        self.0.variance_estimator = estimator;
+        self
+    }
+    /// The relative variance floor (default `1e-9`); must be finite and positive.
+    pub fn var_smoothing(mut self, var_smoothing: f64) -> Self {
+        self.0.var_smoothing = var_smoothing;
+        self
+    }
+    /// The class prior (default empirical).
+    pub fn priors(mut self, priors: ClassPriors) -> Self {
+        self.0.priors = priors;
+        self
+    }
+    /// The number of classes (default `max(y) + 1`, or the number of given priors).
+    pub fn n_classes(mut self, n_classes: usize) -> Self {
+        self.0.n_classes = Some(n_classes);
+        self
+    }
+}
+
+impl ParamGuard for GaussianNbParams {
+    type Checked = GaussianNbValidParams;
+
+    fn check_ref(&self) -> Result<&Self::Checked> {
+        check_var_smoothing(self.0.var_smoothing)?;
+        self.0.priors.check()?;
+        check_n_classes(self.0.n_classes)?;
+        Ok(&self.0)
+    }
+
+    fn check(self) -> Result<Self::Checked> {
+        self.check_ref()?;
+        Ok(self.0)
+    }
+}
+
+/// A fitted Gaussian naive Bayes model; see the [module documentation](self) for the density.
+///
+/// ```
+/// use gendisc_core::{ConditionalModel, Fit};
+/// use gendisc_generative::{GaussianNb, VarianceEstimator};
+/// use ndarray::array;
+///
+/// let x = array![[1.0, 2.0], [1.5, 1.8], [1.2, 2.5], [4.0, 0.5], [4.4, 1.0], [3.8, 0.2]];
+/// let y = array![0, 0, 0, 1, 1, 1];
+/// // e1071::naiveBayes's convention: sample standard deviations (÷(n − 1)).
+/// let model = GaussianNb::params()
+///     .variance_estimator(VarianceEstimator::Unbiased)
+///     .fit(x.view(), y.view())
+///     .unwrap();
+/// let p = model.predict_proba(array![[1.1, 2.1]].view()).unwrap();
+/// assert!(p[[0, 0]] > 0.99);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GaussianNb {
+    means: Array2<f64>,
+    variances: Array2<f64>,
+    log_prior: Array1<f64>,
+    class_weight: Array1<f64>,
+    variance_floor: f64,
+    variance: VarianceStructure,
+}
+
+impl GaussianNb {
+    /// The default hyper-parameters, to be adjusted and fitted.
+    pub fn params() -> GaussianNbParams {
+        GaussianNbParams::default()
+    }
+
+    /// Class means `μ_kj`, `K × d`.
+    pub fn means(&self) -> ArrayView2<'_, f64> {
+        self.means.view()
+    }
+
+    /// Variances `σ²_kj` including the floor `ε`, `K × d` (identical rows when pooled).
+    pub fn variances(&self) -> ArrayView2<'_, f64> {
+        self.variances.view()
+    }
+
+    /// The absolute floor `ε` that was added to every variance.
+    pub fn variance_floor(&self) -> f64 {
+        self.variance_floor
+    }
+
+    /// Per-class or pooled variances.
+    pub fn variance_structure(&self) -> VarianceStructure {
+        self.variance
+    }
+
+    /// Class priors `p(y = k)`.
+    pub fn class_prior(&self) -> Array1<f64> {
+        self.log_prior.mapv(f64::exp)
+    }
+
+    /// Weighted class totals `W_k` seen in training (counts when unweighted).
+    pub fn class_weight(&self) -> ArrayView1<'_, f64> {
+        self.class_weight.view()
+    }
+
+    /// `Σ_{j ∈ S} log N(x_ij; μ_kj, σ²_kj)` for the features `S` (all when `None`); `x` has
+    /// been validated.
+    fn log_likelihood_over(
+        &self,
+        x: ArrayView2<'_, f64>,
+        features: Option<&[usize]>,
+    ) -> Array2<f64> {
+        let (n_classes, d) = self.means.dim();
+        // Standard-layout copies (no-ops for fitted models) so that each class is a slice.
+        let means = self.means.as_standard_layout();
+        let means = means.as_slice().expect("standard layout");
+        let precision: Vec<f64> = self.variances.iter().map(|v| v.recip()).collect();
+        let region_norm: Vec<f64> = self
+            .variances
+            .axis_iter(Axis(0))
+            .map(|row| {
+                let log_norm = |v: f64| -0.5 * (ln_2pi() + v.ln());
+                match features {
+                    None => row.iter().map(|&v| log_norm(v)).sum(),
+                    Some(f) => f.iter().map(|&j| log_norm(row[j])).sum(),
+                }
+            })
+            .collect();
+        let mut out = Array2::zeros((x.nrows(), n_classes));
+        let mut buffer = vec![0.0; d];
+        for (row, mut out_row) in x.axis_iter(Axis(0)).zip(out.axis_iter_mut(Axis(0))) {
+            let row: &[f64] = match row.as_slice() {
+                Some(r) => r,
+                None => {
+                    buffer.iter_mut().zip(row.iter()).for_each(|(b, &v)| *b = v);
+                    &buffer
+                }
+            };
+            for (k, o) in out_row.iter_mut().enumerate() {
+                let mean = &means[k * d..(k + 1) * d];
+                let prec = &precision[k * d..(k + 1) * d];
+                let quad: f64 = match features {
+                    None => row
+                        .iter()
+                        .zip(mean)
+                        .zip(prec)
+                        .map(|((&xj, &m), &p)| (xj - m) * (xj - m) * p)
+                        .sum(),
+                    Some(f) => f
+                        .iter()
+                        .map(|&j| (row[j] - mean[j]) * (row[j] - mean[j]) * prec[j])
+                        .sum(),
+                };
+                *o = region_norm[k] - 0.5 * quad;
+            }
+        }
+        out
+    }
+
+    fn fit_impl(
+        p: &GaussianNbValidParams,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        w: Option<ArrayView1<'_, f64>>,
+    ) -> Result<Self> {
+        let summary = check_training("Gaussian naive Bayes", x, y, w, p.n_classes, &p.priors)?;
+        let n_classes = summary.n_classes;
+        let moments = DiagonalMoments::accumulate(x, y, w, n_classes);
+        let rows = || rows_per_class(y, w, n_classes);
+        let mut variances = moments.sq_dev.clone();
+        match p.variance {
+            VarianceStructure::PerClass => {
+                for (k, mut row) in variances.axis_iter_mut(Axis(0)).enumerate() {
+                    let divisor =
+                        p.variance_estimator
+                            .check_divisor(moments.weight[k], 1, || {
+                                (format!("variance of class {k}"), rows()[k])
+                            })?;
+                    row /= divisor;
+                }
+            }
+            VarianceStructure::Pooled => {
+                let divisor = p.variance_estimator.check_divisor(
+                    summary.total_weight(),
+                    n_classes,
+                    || ("pooled within-class variance".into(), rows().iter().sum()),
+                )?;
+                let pooled = moments.sq_dev.sum_axis(Axis(0)) / divisor;
+                variances.assign(&pooled.view().insert_axis(Axis(0)));
+            }
+        }
+        let floor = variance_floor(p.var_smoothing, moments.max_column_variance());
+        variances += floor;
+        Ok(Self {
+            means: moments.means,
+            variances,
+            log_prior: p.priors.log_prior(&summary.class_weight)?,
+            class_weight: Array1::from(summary.class_weight),
+            variance_floor: floor,
+            variance: p.variance,
+        })
+    }
+}
+
+impl Fit for GaussianNbValidParams {
+    type Model = GaussianNb;
+
+    fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<GaussianNb> {
+        GaussianNb::fit_impl(self, x, y, None)
+    }
+}
+
+impl FitWeighted for GaussianNbValidParams {
+    fn fit_weighted(
+        &self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: ArrayView1<'_, f64>,
+    ) -> Result<GaussianNb> {
+        GaussianNb::fit_impl(self, x, y, Some(sample_weight))
+    }
+}
+
+impl Classifier for GaussianNb {
+    fn n_features(&self) -> usize {
+        self.means.ncols()
+    }
+
+    fn n_classes(&self) -> usize {
+        self.means.nrows()
+    }
+
+    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
+        bayes_predict(self, x)
+    }
+}
+
+impl Generative for GaussianNb {
+    fn log_prior(&self) -> Array1<f64> {
+        self.log_prior.clone()
+    }
+
+    fn class_log_likelihood(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        check_prediction(x, self.n_features())?;
+        Ok(self.log_likelihood_over(x, None))
+    }
+}
+
+impl FactorisedGenerative for GaussianNb {
+    /// `log p(x^S | y = k) = Σ_{j ∈ S} log N(x_j; μ_kj, σ²_kj)`.
+    fn region_log_likelihood(
+        &self,
+        x: ArrayView2<'_, f64>,
+        features: &[usize],
+    ) -> Result<Array2<f64>> {
+        check_prediction(x, self.n_features())?;
+        check_region(features, self.n_features())?;
+        Ok(self.log_likelihood_over(x, Some(features)))
+    }
+}
+
+gendisc_core::impl_conditional_model_by_bayes!(GaussianNb);
+
+impl SampleJoint for GaussianNb {
+    /// `y ~ p(y)`, then `x_j ~ N(μ_yj, σ²_yj)` independently.
+    fn sample<R: Rng + ?Sized>(&self, n: usize, rng: &mut R) -> (Array2<f64>, Array1<usize>) {
+        let classes = Categorical::from_log_weights(self.log_prior.view());
+        let sd = self.variances.mapv(f64::sqrt);
+        let mut x = Array2::zeros((n, self.n_features()));
+        let mut y = Array1::zeros(n);
+        for (mut row, yi) in x.axis_iter_mut(Axis(0)).zip(y.iter_mut()) {
+            let k = classes.draw(rng);
+            *yi = k;
+            for ((xj, &m), &s) in row.iter_mut().zip(self.means.row(k)).zip(sd.row(k)) {
+                *xj = m + s * rng.sample::<f64, _>(StandardNormal);
+            }
+        }
+        (x, y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+    use gendisc_core::{ConditionalModel, Error};
+    use ndarray::array;
+
+    fn data() -> (Array2<f64>, Array1<usize>) {
+        (
+            array![[1.0, 2.0], [2.0, 0.0], [3.0, 1.0], [6.0, 5.0], [8.0, 4.0]],
+            array![0, 0, 0, 1, 1],
+        )
+    }
+
+    #[test]
+    fn per_class_estimates_by_hand() {
+        let (x, y) = data();
+        let m = GaussianNb::params().fit(x.view(), y.view()).unwrap();
+        assert_relative_eq!(m.means()[[0, 0]], 2.0);
+        assert_relative_eq!(m.means()[[1, 1]], 4.5);
+        // Class 0, feature 0: values 1, 2, 3 → ML variance 2/3.
+        let eps = m.variance_floor();
+        assert_relative_eq!(m.variances()[[0, 0]], 2.0 / 3.0 + eps, max_relative = 1e-14);
+        // Class 1, feature 0: values 6, 8 → ML variance 1.
+        assert_relative_eq!(m.variances()[[1, 0]], 1.0 + eps, max_relative = 1e-14);
+        // ε = 1e-9 · max_j Var(x_j); Var(x_0) of 1,2,3,6,8 = 6.8, Var(x_1) of 2,0,1,5,4 = 3.44.
+        assert_relative_eq!(eps, 1e-9 * 6.8, max_relative = 1e-12);
+        assert_relative_eq!(m.class_prior()[0], 0.6, max_relative = 1e-14);
+
+        let u = GaussianNb::params()
+            .variance_estimator(VarianceEstimator::Unbiased)
+            .fit(x.view(), y.view())
+            .unwrap();
+        assert_relative_eq!(u.variances()[[0, 0]], 1.0 + eps, max_relative = 1e-14);
+        assert_relative_eq!(u.variances()[[1, 0]], 2.0 + eps, max_relative = 1e-14);
+    }
+
+    #[test]
+    fn pooled_variances_by_hand() {
+        let (x, y) = data();
+        let m = GaussianNb::params()
+            .variance(VarianceStructure::Pooled)
+            .fit(x.view(), y.view())
+            .unwrap();
+        // Feature 0: squared deviations 2 (class 0) + 2 (class 1) over n = 5 (ML) or n − K = 3.
+        let eps = m.variance_floor();
+        assert_relative_eq!(m.variances()[[0, 0]], 4.0 / 5.0 + eps, max_relative = 1e-14);
+        assert_eq!(m.variances().row(0), m.variances().row(1));
+        let u = GaussianNb::params()
+            .variance(VarianceStructure::Pooled)
+            .variance_estimator(VarianceEstimator::Unbiased)
+            .fit(x.view(), y.view())
+            .unwrap();
+        assert_relative_eq!(u.variances()[[1, 0]], 4.0 / 3.0 + eps, max_relative = 1e-14);
+    }
+
+    #[test]
+    fn log_likelihood_is_the_normal_density() {
+        let (x, y) = data();
+        let m = GaussianNb::params().fit(x.view(), y.view()).unwrap();
+        let t = array![[2.5, -1.0]];
+        let ll = m.class_log_likelihood(t.view()).unwrap();
+        for k in 0..2 {
+            let mut expected = 0.0;
+            for j in 0..2 {
+                let v = m.variances()[[k, j]];
+                let z = t[[0, j]] - m.means()[[k, j]];
+                expected +=
+                    (-(z * z) / (2.0 * v)).exp().ln() - 0.5 * (2.0 * std::f64::consts::PI * v).ln();
+            }
+            assert_relative_eq!(ll[[0, k]], expected, max_relative = 1e-12);
+        }
+        // Regions partition the likelihood.
+        let r0 = m.region_log_likelihood(t.view(), &[0]).unwrap();
+        let r1 = m.region_log_likelihood(t.view(), &[1]).unwrap();
+        assert_relative_eq!(r0[[0, 1]] + r1[[0, 1]], ll[[0, 1]], max_relative = 1e-12);
+        let p = m.predict_proba(t.view()).unwrap();
+        assert_relative_eq!(p.sum(), 1.0, max_relative = 1e-12);
+    }
+
+    #[test]
+    fn constant_feature_gets_a_positive_variance() {
+        let x = array![[1.0, 5.0], [1.0, 6.0], [1.0, 7.0], [1.0, 9.0]];
+        let y = array![0, 0, 1, 1];
+        let m = GaussianNb::params().fit(x.view(), y.view()).unwrap();
+        assert!(m.variances().iter().all(|&v| v > 0.0));
+        let p = m
+            .predict_proba(array![[1.0, 6.5], [2.0, 6.5]].view())
+            .unwrap();
+        assert!(p.iter().all(|v| v.is_finite()));
+        // All columns constant: the floor falls back to scale 1.
+        let x = array![[1.0], [1.0]];
+        let m = GaussianNb::params()
+            .fit(x.view(), array![0, 1].view())
+            .unwrap();
+        assert_eq!(m.variance_floor(), 1e-9);
+    }
+
+    #[test]
+    fn unbiased_needs_two_rows_per_class() {
+        let x = array![[1.0], [2.0], [3.0]];
+        let y = array![0, 0, 1];
+        let err = GaussianNb::params()
+            .variance_estimator(VarianceEstimator::Unbiased)
+            .fit(x.view(), y.view())
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::TooFewRows {
+                    needed: 2,
+                    found: 1,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        // ML is fine with one row: the floor keeps the variance positive.
+        assert!(GaussianNb::params().fit(x.view(), y.view()).is_ok());
+    }
+
+    #[test]
+    fn bad_params_are_refused() {
+        let (x, y) = data();
+        for s in [0.0, -1.0, f64::NAN] {
+            assert!(matches!(
+                GaussianNb::params()
+                    .var_smoothing(s)
+                    .fit(x.view(), y.view()),
+                Err(Error::InvalidParameter {
+                    name: "var_smoothing",
+                    ..
+                })
+            ));
+        }
+        assert!(GaussianNb::params()
+            .n_classes(0)
+            .fit(x.view(), y.view())
+            .is_err());
+    }
+}

@@ -1,0 +1,649 @@
+//! Multinomial naive Bayes on word counts (Raina, Shen, Ng & McCallum 2003, §2).
+//!
+//! A document is a row of counts `x_l` over a vocabulary of `V` words. Each word of a class-`k`
+//! document is drawn independently from `θ_k·`, so (eq. (4), the length `N` being independent
+//! of the class and left out)
+//!
+//! ```text
+//! log p(x | y = k) = Σ_l x_l log θ_kl
+//! θ_kl = (c_kl + α) / (Σ_l' c_kl' + α V),      c_kl = Σ_{i: y_i = k} w_i x_il        (eq. (3))
+//! ```
+//!
+//! with `α = 1` (add-one smoothing, the paper's choice and the default). This is the
+//! probability of the word *sequence*: the multinomial coefficient is omitted, as in the paper
+//! and in scikit-learn's `MultinomialNB` (it does not depend on the class, so posteriors are
+//! unaffected).
+//!
+//! ## Regions
+//!
+//! When a document is split into regions `x = x¹ + x² + …` (Raina et al.'s subject and body),
+//! the model is fitted on the total counts and `log p(x^r | y)` is the same formula applied to
+//! the region's own count matrix over the same vocabulary, eqs. (5)–(6):
+//! [`MultinomialNb::class_log_likelihood_sparse`] on each region's matrix. The regions' values
+//! add up to the whole document's.
+//!
+//! Counts may be non-integer (e.g. length-normalised), but must be finite and non-negative.
+
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+use serde::{Deserialize, Serialize};
+use sprs::{CsMat, CsMatView};
+
+use gendisc_core::{
+    argmax_rows, bayes_predict, log_posterior_from_joint, Classifier, Error, FactorisedGenerative,
+    Fit, FitWeighted, Generative, ParamGuard, Result,
+};
+
+use crate::common::{
+    check_alpha, check_n_classes, check_prediction, check_region, check_targets, check_training,
+    ClassPriors,
+};
+
+/// Hyper-parameters of [`MultinomialNb`], validated.
+///
+/// | parameter | default | meaning |
+/// |---|---|---|
+/// | `alpha` | `1.0` | pseudo-count `α ≥ 0` added to every word of every class (eq. (3): `α = 1`) |
+/// | `priors` | [`ClassPriors::Empirical`] | class prior (eq. (2)) |
+/// | `n_classes` | `max(y) + 1` | number of classes `K` |
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MultinomialNbValidParams {
+    alpha: f64,
+    priors: ClassPriors,
+    n_classes: Option<usize>,
+}
+
+impl MultinomialNbValidParams {
+    /// The pseudo-count `α`.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+    /// The class prior.
+    pub fn priors(&self) -> &ClassPriors {
+        &self.priors
+    }
+    /// The explicit number of classes, if set.
+    pub fn n_classes(&self) -> Option<usize> {
+        self.n_classes
+    }
+
+    /// Fits on sparse counts (rows = documents). CSR is expected; a CSC matrix is converted
+    /// first (one copy).
+    pub fn fit_sparse(
+        &self,
+        x: CsMatView<'_, f64>,
+        y: ArrayView1<'_, usize>,
+    ) -> Result<MultinomialNb> {
+        MultinomialNb::fit_sparse_impl(self, x, y, None)
+    }
+
+    /// Fits on sparse counts with sample weights.
+    pub fn fit_sparse_weighted(
+        &self,
+        x: CsMatView<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: ArrayView1<'_, f64>,
+    ) -> Result<MultinomialNb> {
+        MultinomialNb::fit_sparse_impl(self, x, y, Some(sample_weight))
+    }
+}
+
+/// Builder for [`MultinomialNbValidParams`]; see there for the table of parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MultinomialNbParams(MultinomialNbValidParams);
+
+impl Default for MultinomialNbParams {
+    fn default() -> Self {
+        Self(MultinomialNbValidParams {
+            alpha: 1.0,
+            priors: ClassPriors::Empirical,
+            n_classes: None,
+        })
+    }
+}
+
+impl MultinomialNbParams {
+    /// The pseudo-count `α` (default 1, add-one smoothing); must be finite and non-negative.
+    pub fn alpha(mut self, alpha: f64) -> Self {
+        self.0.alpha = alpha;
+        self
+    }
+    /// The class prior (default empirical).
+    pub fn priors(mut self, priors: ClassPriors) -> Self {
+        self.0.priors = priors;
+        self
+    }
+    /// The number of classes (default `max(y) + 1`, or the number of given priors).
+    pub fn n_classes(mut self, n_classes: usize) -> Self {
+        self.0.n_classes = Some(n_classes);
+        self
+    }
+
+    /// Validates the parameters and fits on sparse counts; see
+    /// [`MultinomialNbValidParams::fit_sparse`].
+    pub fn fit_sparse(
+        &self,
+        x: CsMatView<'_, f64>,
+        y: ArrayView1<'_, usize>,
+    ) -> Result<MultinomialNb> {
+        self.check_ref()?.fit_sparse(x, y)
+    }
+
+    /// Validates the parameters and fits on sparse counts with sample weights.
+    pub fn fit_sparse_weighted(
+        &self,
+        x: CsMatView<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: ArrayView1<'_, f64>,
+    ) -> Result<MultinomialNb> {
+        self.check_ref()?.fit_sparse_weighted(x, y, sample_weight)
+    }
+}
+
+impl ParamGuard for MultinomialNbParams {
+    type Checked = MultinomialNbValidParams;
+
+    fn check_ref(&self) -> Result<&Self::Checked> {
+        check_alpha(self.0.alpha)?;
+        self.0.priors.check()?;
+        check_n_classes(self.0.n_classes)?;
+        Ok(&self.0)
+    }
+
+    fn check(self) -> Result<Self::Checked> {
+        self.check_ref()?;
+        Ok(self.0)
+    }
+}
+
+/// A fitted multinomial naive Bayes model; see the [module documentation](self).
+///
+/// Dense input goes through the shared traits ([`Generative`],
+/// [`ConditionalModel`](gendisc_core::ConditionalModel), [`FactorisedGenerative`] for a subset
+/// of words); sparse CSR input through the `*_sparse` methods.
+///
+/// ```
+/// use gendisc_generative::MultinomialNb;
+/// use ndarray::array;
+/// use sprs::TriMat;
+///
+/// // Two documents per class over a vocabulary of three words.
+/// let mut t = TriMat::new((4, 3));
+/// for &(i, j, c) in &[(0, 0, 2.0), (0, 1, 1.0), (1, 0, 3.0), (2, 2, 4.0), (3, 1, 1.0), (3, 2, 2.0)] {
+///     t.add_triplet(i, j, c);
+/// }
+/// let x = t.to_csr();
+/// let y = array![0, 0, 1, 1];
+/// let model = MultinomialNb::params().fit_sparse(x.view(), y.view()).unwrap();
+/// // θ_00 = (5 + 1) / (6 + 3), eq. (3).
+/// assert!((model.feature_log_prob()[[0, 0]] - (6.0f64 / 9.0).ln()).abs() < 1e-15);
+/// assert_eq!(model.predict_sparse(x.view()).unwrap().to_vec(), vec![0, 0, 1, 1]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MultinomialNb {
+    /// `log θ_kl` stored word-major (`V × K`) so that a document's nonzeros read contiguous rows.
+    word_log_prob: Array2<f64>,
+    log_prior: Array1<f64>,
+    class_weight: Array1<f64>,
+    /// `c_kl`, the weighted word counts per class, `K × V`-transposed like `word_log_prob`.
+    word_count: Array2<f64>,
+}
+
+impl MultinomialNb {
+    /// The default hyper-parameters, to be adjusted and fitted.
+    pub fn params() -> MultinomialNbParams {
+        MultinomialNbParams::default()
+    }
+
+    /// `log θ_kl`, `K × V`.
+    pub fn feature_log_prob(&self) -> ArrayView2<'_, f64> {
+        self.word_log_prob.t()
+    }
+
+    /// The weighted word counts `c_kl` of each class, `K × V`.
+    pub fn feature_count(&self) -> ArrayView2<'_, f64> {
+        self.word_count.t()
+    }
+
+    /// Class priors `p(y = k)`.
+    pub fn class_prior(&self) -> Array1<f64> {
+        self.log_prior.mapv(f64::exp)
+    }
+
+    /// Weighted class totals `W_k` (documents) seen in training.
+    pub fn class_weight(&self) -> ArrayView1<'_, f64> {
+        self.class_weight.view()
+    }
+
+    /// `log p(x_i | y = k) = Σ_l x_il log θ_kl` for sparse counts, `n × K`. Applied to the
+    /// count matrix of one region (same vocabulary), this is `log p(x_i^r | y = k)`, Raina et
+    /// al. eqs. (5)–(6).
+    pub fn class_log_likelihood_sparse(&self, x: CsMatView<'_, f64>) -> Result<Array2<f64>> {
+        if x.cols() != self.n_features() {
+            return Err(Error::shape_mismatch(
+                "columns of x vs words of the fitted model",
+                self.n_features(),
+                x.cols(),
+            ));
+        }
+        with_csr(x, |x| {
+            check_counts_sparse(x)?;
+            let mut out = Array2::zeros((x.rows(), self.n_classes()));
+            for (doc, mut out_row) in x.outer_iterator().zip(out.axis_iter_mut(Axis(0))) {
+                for (l, &c) in doc.iter() {
+                    out_row.scaled_add(c, &self.word_log_prob.row(l));
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    /// `log p(x_i, y = k)` for sparse counts, `n × K`.
+    pub fn log_joint_sparse(&self, x: CsMatView<'_, f64>) -> Result<Array2<f64>> {
+        let mut joint = self.class_log_likelihood_sparse(x)?;
+        joint += &self.log_prior.view().insert_axis(Axis(0));
+        Ok(joint)
+    }
+
+    /// `log p(y = k | x_i)` for sparse counts, by Bayes' rule; rows log-sum-exp to 0.
+    pub fn predict_log_proba_sparse(&self, x: CsMatView<'_, f64>) -> Result<Array2<f64>> {
+        log_posterior_from_joint(self.log_joint_sparse(x)?)
+    }
+
+    /// `p(y = k | x_i)` for sparse counts; rows sum to 1.
+    pub fn predict_proba_sparse(&self, x: CsMatView<'_, f64>) -> Result<Array2<f64>> {
+        Ok(self.predict_log_proba_sparse(x)?.mapv_into(f64::exp))
+    }
+
+    /// The most probable class of each sparse row, ties to the lowest class.
+    pub fn predict_sparse(&self, x: CsMatView<'_, f64>) -> Result<Array1<usize>> {
+        argmax_rows(self.log_joint_sparse(x)?.view(), "log p(x, y)")
+    }
+
+    /// Dense `Σ_{l ∈ S} x_il log θ_kl` for validated `x`. Zero counts are skipped, so that
+    /// `α = 0` (where `log θ_kl` may be `−∞`) never gives `0 · (−∞)`.
+    fn log_likelihood_over(
+        &self,
+        x: ArrayView2<'_, f64>,
+        features: Option<&[usize]>,
+    ) -> Array2<f64> {
+        if features.is_none() && self.word_log_prob.iter().all(|v| v.is_finite()) {
+            return x.dot(&self.word_log_prob);
+        }
+        let mut out = Array2::zeros((x.nrows(), self.n_classes()));
+        for (doc, mut out_row) in x.axis_iter(Axis(0)).zip(out.axis_iter_mut(Axis(0))) {
+            let mut add = |l: usize| {
+                let c = doc[l];
+                if c != 0.0 {
+                    out_row.scaled_add(c, &self.word_log_prob.row(l));
+                }
+            };
+            match features {
+                None => (0..doc.len()).for_each(&mut add),
+                Some(f) => f.iter().for_each(|&l| add(l)),
+            }
+        }
+        out
+    }
+
+    fn fit_dense_impl(
+        p: &MultinomialNbValidParams,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        w: Option<ArrayView1<'_, f64>>,
+    ) -> Result<Self> {
+        let summary = check_training("multinomial naive Bayes", x, y, w, p.n_classes, &p.priors)?;
+        check_counts_dense(x)?;
+        let mut counts = Array2::<f64>::zeros((x.ncols(), summary.n_classes));
+        for (i, doc) in x.axis_iter(Axis(0)).enumerate() {
+            let wi = w.map_or(1.0, |w| w[i]);
+            let k = y[i];
+            for (l, &c) in doc.iter().enumerate() {
+                if c != 0.0 {
+                    counts[[l, k]] += wi * c;
+                }
+            }
+        }
+        Self::from_counts(p, counts, summary.class_weight)
+    }
+
+    fn fit_sparse_impl(
+        p: &MultinomialNbValidParams,
+        x: CsMatView<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        w: Option<ArrayView1<'_, f64>>,
+    ) -> Result<Self> {
+        if x.rows() == 0 || x.cols() == 0 {
+            return Err(Error::Empty {
+                what: format!("x ({} rows, {} columns)", x.rows(), x.cols()),
+            });
+        }
+        let summary = check_targets(
+            "multinomial naive Bayes",
+            x.rows(),
+            y,
+            w,
+            p.n_classes,
+            &p.priors,
+        )?;
+        let counts = with_csr(x, |x| {
+            check_counts_sparse(x)?;
+            let mut counts = Array2::<f64>::zeros((x.cols(), summary.n_classes));
+            for (i, doc) in x.outer_iterator().enumerate() {
+                let wi = w.map_or(1.0, |w| w[i]);
+                let k = y[i];
+                for (l, &c) in doc.iter() {
+                    counts[[l, k]] += wi * c;
+                }
+            }
+            Ok(counts)
+        })?;
+        Self::from_counts(p, counts, summary.class_weight)
+    }
+
+    /// Eq. (3) from the word counts (`V × K`).
+    fn from_counts(
+        p: &MultinomialNbValidParams,
+        counts: Array2<f64>,
+        class_weight: Vec<f64>,
+    ) -> Result<Self> {
+        let alpha = p.alpha;
+        let vocabulary = counts.nrows() as f64;
+        let class_tokens = counts.sum_axis(Axis(0));
+        if let Some(k) = class_tokens
+            .iter()
+            .position(|&t| t + alpha * vocabulary <= 0.0)
+        {
+            return Err(Error::invalid_parameter(
+                "alpha",
+                format!(
+                    "class {k} has no word in training, so α = 0 leaves its word distribution undefined"
+                ),
+            ));
+        }
+        let log_denominator = class_tokens.mapv(|t| (t + alpha * vocabulary).ln());
+        // Most (word, class) pairs of a text corpus have no count: their log-numerator is
+        // ln α, computed once.
+        let ln_alpha = alpha.ln();
+        let mut word_log_prob = Array2::zeros(counts.raw_dim());
+        for (mut out, row) in word_log_prob
+            .axis_iter_mut(Axis(0))
+            .zip(counts.axis_iter(Axis(0)))
+        {
+            for ((o, &c), &den) in out.iter_mut().zip(row.iter()).zip(log_denominator.iter()) {
+                let numerator = if c == 0.0 { ln_alpha } else { (c + alpha).ln() };
+                *o = numerator - den;
+            }
+        }
+        Ok(Self {
+            word_log_prob,
+            log_prior: p.priors.log_prior(&class_weight)?,
+            class_weight: Array1::from(class_weight),
+            word_count: counts,
+        })
+    }
+
+    fn check_input(&self, x: ArrayView2<'_, f64>) -> Result<()> {
+        check_prediction(x, self.n_features())?;
+        check_counts_dense(x)
+    }
+}
+
+/// Runs `f` on a CSR view of `x`, converting a CSC matrix first.
+fn with_csr<T>(
+    x: CsMatView<'_, f64>,
+    f: impl FnOnce(CsMatView<'_, f64>) -> Result<T>,
+) -> Result<T> {
+    if x.is_csr() {
+        f(x)
+    } else {
+        let csr: CsMat<f64> = x.to_csr();
+        f(csr.view())
+    }
+}
+
+fn negative_count(row: usize, column: usize, value: f64) -> Error {
+    Error::InvalidValue {
+        what: "x".into(),
+        row,
+        column,
+        value,
+        reason: "word counts must be non-negative".into(),
+    }
+}
+
+/// Dense counts: finite (checked by the caller) and non-negative.
+fn check_counts_dense(x: ArrayView2<'_, f64>) -> Result<()> {
+    match x.indexed_iter().find(|(_, &v)| v < 0.0) {
+        Some(((row, column), &value)) => Err(negative_count(row, column, value)),
+        None => Ok(()),
+    }
+}
+
+/// Sparse CSR counts: every stored value finite and non-negative.
+fn check_counts_sparse(x: CsMatView<'_, f64>) -> Result<()> {
+    for (row, doc) in x.outer_iterator().enumerate() {
+        for (column, &value) in doc.iter() {
+            if !value.is_finite() {
+                return Err(Error::NonFinite {
+                    what: "x".into(),
+                    row,
+                    column,
+                    value,
+                });
+            }
+            if value < 0.0 {
+                return Err(negative_count(row, column, value));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Fit for MultinomialNbValidParams {
+    type Model = MultinomialNb;
+
+    fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<MultinomialNb> {
+        MultinomialNb::fit_dense_impl(self, x, y, None)
+    }
+}
+
+impl FitWeighted for MultinomialNbValidParams {
+    fn fit_weighted(
+        &self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: ArrayView1<'_, f64>,
+    ) -> Result<MultinomialNb> {
+        MultinomialNb::fit_dense_impl(self, x, y, Some(sample_weight))
+    }
+}
+
+impl Classifier for MultinomialNb {
+    fn n_features(&self) -> usize {
+        self.word_log_prob.nrows()
+    }
+
+    fn n_classes(&self) -> usize {
+        self.word_log_prob.ncols()
+    }
+
+    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
+        bayes_predict(self, x)
+    }
+}
+
+impl Generative for MultinomialNb {
+    fn log_prior(&self) -> Array1<f64> {
+        self.log_prior.clone()
+    }
+
+    /// `log p(x_i | y = k) = Σ_l x_il log θ_kl` (eq. (4)) for dense counts.
+    fn class_log_likelihood(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        self.check_input(x)?;
+        Ok(self.log_likelihood_over(x, None))
+    }
+}
+
+impl FactorisedGenerative for MultinomialNb {
+    /// `Σ_{l ∈ S} x_il log θ_kl`: the words `S` of the vocabulary. (For regions given as
+    /// separate count matrices, use [`MultinomialNb::class_log_likelihood_sparse`] or
+    /// [`Generative::class_log_likelihood`] on each region's matrix.)
+    fn region_log_likelihood(
+        &self,
+        x: ArrayView2<'_, f64>,
+        features: &[usize],
+    ) -> Result<Array2<f64>> {
+        self.check_input(x)?;
+        check_region(features, self.n_features())?;
+        Ok(self.log_likelihood_over(x, Some(features)))
+    }
+}
+
+gendisc_core::impl_conditional_model_by_bayes!(MultinomialNb);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_abs_diff_eq;
+    use gendisc_core::ConditionalModel;
+    use ndarray::array;
+    use sprs::TriMat;
+
+    fn corpus() -> (CsMat<f64>, Array1<usize>) {
+        let mut t = TriMat::new((5, 4));
+        for &(i, j, c) in &[
+            (0, 0, 2.0),
+            (0, 1, 1.0),
+            (1, 0, 1.0),
+            (1, 3, 1.0),
+            (2, 2, 3.0),
+            (3, 2, 1.0),
+            (3, 3, 2.0),
+            (4, 1, 1.0),
+        ] {
+            t.add_triplet(i, j, c);
+        }
+        (t.to_csr(), array![0, 0, 1, 1, 1])
+    }
+
+    #[test]
+    fn equation_three_by_hand() {
+        let (x, y) = corpus();
+        let m = MultinomialNb::params()
+            .fit_sparse(x.view(), y.view())
+            .unwrap();
+        // Class 0 tokens: word 0 ×3, word 1 ×1, word 3 ×1 → 5 tokens; V = 4.
+        let flp = m.feature_log_prob();
+        assert_abs_diff_eq!(flp[[0, 0]], (4.0f64 / 9.0).ln(), epsilon = 1e-15);
+        assert_abs_diff_eq!(flp[[0, 2]], (1.0f64 / 9.0).ln(), epsilon = 1e-15);
+        // Class 1 tokens: word 2 ×4, word 3 ×2, word 1 ×1 → 7 tokens.
+        assert_abs_diff_eq!(flp[[1, 2]], (5.0f64 / 11.0).ln(), epsilon = 1e-15);
+        assert_abs_diff_eq!(m.class_prior()[1], 0.6, epsilon = 1e-15);
+        assert_eq!(m.feature_count()[[1, 2]], 4.0);
+    }
+
+    #[test]
+    fn sparse_and_dense_agree() {
+        let (x, y) = corpus();
+        let dense = x.to_dense();
+        let ms = MultinomialNb::params()
+            .fit_sparse(x.view(), y.view())
+            .unwrap();
+        let md = MultinomialNb::params().fit(dense.view(), y.view()).unwrap();
+        assert_eq!(ms, md);
+        let ps = ms.predict_log_proba_sparse(x.view()).unwrap();
+        let pd = md.predict_log_proba(dense.view()).unwrap();
+        assert_abs_diff_eq!(ps, pd, epsilon = 1e-12);
+        // CSC input is accepted and gives the same answer.
+        let csc = x.to_csc();
+        assert_abs_diff_eq!(
+            ms.predict_log_proba_sparse(csc.view()).unwrap(),
+            pd,
+            epsilon = 1e-12
+        );
+        assert_eq!(
+            MultinomialNb::params()
+                .fit_sparse(csc.view(), y.view())
+                .unwrap(),
+            ms
+        );
+    }
+
+    #[test]
+    fn regions_add_up_to_the_document() {
+        let (x, y) = corpus();
+        let m = MultinomialNb::params()
+            .fit_sparse(x.view(), y.view())
+            .unwrap();
+        // Split each document: word 0 goes to "subject", the rest to "body".
+        let dense = x.to_dense();
+        let mut subject = Array2::zeros(dense.raw_dim());
+        subject.column_mut(0).assign(&dense.column(0));
+        let body = &dense - &subject;
+        let whole = m.class_log_likelihood(dense.view()).unwrap();
+        let s = m.class_log_likelihood_sparse(CsMat::csr_from_dense(subject.view(), 0.0).view());
+        let b = m.class_log_likelihood_sparse(CsMat::csr_from_dense(body.view(), 0.0).view());
+        assert_abs_diff_eq!(s.unwrap() + b.unwrap(), whole, epsilon = 1e-12);
+        // A subset of words is the same thing through the factorised interface.
+        let r = m.region_log_likelihood(dense.view(), &[0]).unwrap();
+        let s = m.class_log_likelihood(subject.view()).unwrap();
+        assert_abs_diff_eq!(r, s, epsilon = 1e-12);
+    }
+
+    #[test]
+    fn alpha_zero_needs_words_in_every_class() {
+        let x = array![[1.0, 0.0], [0.0, 0.0]];
+        let err = MultinomialNb::params()
+            .alpha(0.0)
+            .fit(x.view(), array![0, 1].view());
+        assert!(matches!(
+            err,
+            Err(Error::InvalidParameter { name: "alpha", .. })
+        ));
+        // α = 0 with words everywhere: unseen words have −∞ log-probability but zero counts
+        // never multiply it.
+        let x = array![[1.0, 0.0], [0.0, 2.0]];
+        let m = MultinomialNb::params()
+            .alpha(0.0)
+            .fit(x.view(), array![0, 1].view())
+            .unwrap();
+        let ll = m.class_log_likelihood(x.view()).unwrap();
+        assert_eq!(ll[[0, 0]], 0.0);
+        assert_eq!(ll[[0, 1]], f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn bad_counts_are_named() {
+        let y = array![0, 1];
+        let x = array![[1.0, 0.0], [0.0, -2.0]];
+        let err = MultinomialNb::params().fit(x.view(), y.view()).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::InvalidValue {
+                    row: 1,
+                    column: 1,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        let mut t = TriMat::new((2, 2));
+        t.add_triplet(0, 0, 1.0);
+        t.add_triplet(1, 1, f64::INFINITY);
+        let err = MultinomialNb::params()
+            .fit_sparse(t.to_csr().view(), y.view())
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::NonFinite {
+                    row: 1,
+                    column: 1,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+}
