@@ -9,6 +9,9 @@
 //! | [`core`] | `gendisc-core`: traits, labels, errors, numerics, linear algebra | always |
 //! | `data` | `gendisc-data`: generators, splits, loaders | `data` (default) |
 //! | `metrics` | `gendisc-metrics`: error rate, log loss, Brier, coverage, summaries | `metrics` (default) |
+//! | `optim` | `gendisc-optim`: Newton, conjugate gradient, L-BFGS with reports | `optim` (default) |
+//! | `generative` | `gendisc-generative`: naive Bayes family, LDA, QDA, Balls1, Balls2 | `generative` (default) |
+//! | `discriminative` | `gendisc-discriminative`: logistic regression, linear SVM | `discriminative` (default) |
 //!
 //! The most used items of `gendisc-core` are also at the top level:
 //!
@@ -30,3 +33,12 @@ pub use gendisc_data as data;
 
 #[cfg(feature = "metrics")]
 pub use gendisc_metrics as metrics;
+
+#[cfg(feature = "optim")]
+pub use gendisc_optim as optim;
+
+#[cfg(feature = "generative")]
+pub use gendisc_generative as generative;
+
+#[cfg(feature = "discriminative")]
+pub use gendisc_discriminative as discriminative;

@@ -1,0 +1,400 @@
+//! The design matrix `X̃ = [X, 1]` (the column of ones only with an intercept), dense or sparse,
+//! and the three products logistic regression needs from it.
+//!
+//! The intercept column is implicit: `X` is never copied to append it. Coefficients are stored
+//! as an `m × width` matrix `B` (one row per linear predictor, intercept last), so that the
+//! linear predictors are `η = X̃ Bᵀ`.
+
+use ndarray::linalg::general_mat_mul;
+use std::ops::Range;
+
+use ndarray::{Array1, ArrayView1, ArrayView2, ArrayViewMut2, Axis, Slice, Zip};
+use sprs::CsMatView;
+
+/// The data behind a design matrix: a dense view or a sparse CSR view.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Features<'a> {
+    Dense(ArrayView2<'a, f64>),
+    /// Compressed sparse rows (the caller converts CSC).
+    Sparse(CsMatView<'a, f64>),
+}
+
+/// `X̃ = [X, 1]` or `X̃ = X`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Design<'a> {
+    pub(crate) features: Features<'a>,
+    pub(crate) intercept: bool,
+}
+
+impl<'a> Design<'a> {
+    pub(crate) fn new(features: Features<'a>, intercept: bool) -> Self {
+        Self {
+            features,
+            intercept,
+        }
+    }
+
+    /// The same design borrowed for a shorter lifetime (ndarray views are invariant in their
+    /// lifetime, so this cannot happen by subtyping).
+    pub(crate) fn reborrow(&self) -> Design<'_> {
+        let features = match &self.features {
+            Features::Dense(x) => Features::Dense(x.view()),
+            Features::Sparse(x) => Features::Sparse(x.view()),
+        };
+        Design::new(features, self.intercept)
+    }
+
+    pub(crate) fn n_rows(&self) -> usize {
+        match self.features {
+            Features::Dense(x) => x.nrows(),
+            Features::Sparse(x) => x.rows(),
+        }
+    }
+
+    /// `d`, the number of features.
+    pub(crate) fn n_features(&self) -> usize {
+        match self.features {
+            Features::Dense(x) => x.ncols(),
+            Features::Sparse(x) => x.cols(),
+        }
+    }
+
+    /// `d + 1` with an intercept, else `d`: the number of coefficients per linear predictor.
+    pub(crate) fn width(&self) -> usize {
+        self.n_features() + usize::from(self.intercept)
+    }
+
+    /// `η = X̃ Bᵀ` into `eta` (`n × m`) for coefficients `b` (`m × width`).
+    pub(crate) fn linear_predictor(&self, b: ArrayView2<'_, f64>, mut eta: ArrayViewMut2<'_, f64>) {
+        let d = self.n_features();
+        let weights = block(b, 0..b.nrows(), 0..d);
+        match self.features {
+            // One predictor (binary), columns contiguous: η = Σ_j w_j x_j, vectorised.
+            Features::Dense(x) if b.nrows() == 1 && is_column_major(x) => {
+                let mut eta = eta.column_mut(0);
+                eta.fill(0.0);
+                for (column, &w) in x.columns().into_iter().zip(weights.row(0)) {
+                    eta.scaled_add(w, &column);
+                }
+            }
+            // One predictor, rows contiguous: a dot product per row.
+            Features::Dense(x) if b.nrows() == 1 && x.as_slice().is_some() => {
+                let w = weights.row(0).to_vec();
+                let rows = x.as_slice().expect("checked").chunks_exact(d);
+                for (e, row) in eta.iter_mut().zip(rows) {
+                    *e = row.iter().zip(&w).map(|(a, b)| a * b).sum();
+                }
+            }
+            Features::Dense(x) => general_mat_mul(1.0, &x, &weights.t(), 0.0, &mut eta),
+            Features::Sparse(x) => {
+                // Row j of Bᵀ holds feature j's coefficient in every predictor: contiguous.
+                let m = b.nrows();
+                let bt = weights.t().as_standard_layout().into_owned();
+                let bt = bt.as_slice().expect("standard layout");
+                let mut out = vec![0.0; x.rows() * m];
+                for (acc, row) in out.chunks_exact_mut(m).zip(x.outer_iterator()) {
+                    for (&j, &v) in row.indices().iter().zip(row.data()) {
+                        for (a, &c) in acc.iter_mut().zip(&bt[j * m..(j + 1) * m]) {
+                            *a += v * c;
+                        }
+                    }
+                }
+                eta.assign(&ArrayView2::from_shape((x.rows(), m), &out).expect("n × m"));
+            }
+        }
+        if self.intercept {
+            add_to_rows(eta, b.column(d));
+        }
+    }
+
+    /// `G = Rᵀ X̃` into `g` (`m × width`) for `r` (`n × m`).
+    pub(crate) fn transpose_product(&self, r: ArrayView2<'_, f64>, mut g: ArrayViewMut2<'_, f64>) {
+        let d = self.n_features();
+        match self.features {
+            // One predictor (binary), columns contiguous: g_j = x_jᵀ r, vectorised.
+            Features::Dense(x) if r.ncols() == 1 && is_column_major(x) => {
+                let r = r.column(0);
+                for (g, column) in g.row_mut(0).iter_mut().zip(x.columns()) {
+                    *g = column.dot(&r);
+                }
+            }
+            // One predictor, rows contiguous: accumulate r_i x_i row by row.
+            Features::Dense(x) if r.ncols() == 1 && x.as_slice().is_some() => {
+                let mut acc = vec![0.0; d];
+                let rows = x.as_slice().expect("checked").chunks_exact(d);
+                for (&ri, row) in r.column(0).iter().zip(rows) {
+                    acc.iter_mut().zip(row).for_each(|(a, &v)| *a += ri * v);
+                }
+                g.row_mut(0)
+                    .slice_axis_mut(Axis(0), Slice::from(..d))
+                    .assign(&ArrayView1::from(&acc));
+            }
+            Features::Dense(x) => {
+                let rows = g.nrows();
+                general_mat_mul(
+                    1.0,
+                    &r.t(),
+                    &x,
+                    0.0,
+                    &mut block_mut(g.view_mut(), 0..rows, 0..d),
+                );
+            }
+            Features::Sparse(x) => {
+                // Accumulate Gᵀ (`d × m`) so that each non-zero updates a contiguous row.
+                let m = r.ncols();
+                let r_rows = r.as_standard_layout();
+                let r_rows = r_rows.as_slice().expect("standard layout");
+                let mut gt = vec![0.0; d * m];
+                for (ri, row) in r_rows.chunks_exact(m).zip(x.outer_iterator()) {
+                    for (&j, &v) in row.indices().iter().zip(row.data()) {
+                        for (g, &rk) in gt[j * m..(j + 1) * m].iter_mut().zip(ri) {
+                            *g += v * rk;
+                        }
+                    }
+                }
+                let gt = ArrayView2::from_shape((d, m), &gt).expect("d × m");
+                let rows = g.nrows();
+                block_mut(g.view_mut(), 0..rows, 0..d).assign(&gt.t());
+            }
+        }
+        if self.intercept {
+            g.column_mut(d).assign(&column_sums(r));
+        }
+    }
+
+    /// `X̃ᵀ diag(c) X̃` into `out` (`width × width`).
+    pub(crate) fn weighted_gram(&self, c: ArrayView1<'_, f64>, mut out: ArrayViewMut2<'_, f64>) {
+        let d = self.n_features();
+        match self.features {
+            // Few columns, columns contiguous: each entry is a vectorised three-way product
+            // Σ_i c_i x_ij x_il, with no n × d temporary.
+            Features::Dense(x) if d <= SMALL_GRAM && is_column_major(x) => {
+                let mut scaled = Array1::zeros(x.nrows());
+                for j in 0..d {
+                    Zip::from(&mut scaled)
+                        .and(&c)
+                        .and(x.column(j))
+                        .for_each(|s, &ci, &v| *s = ci * v);
+                    for l in j..d {
+                        let entry = scaled.dot(&x.column(l));
+                        out[[j, l]] = entry;
+                        out[[l, j]] = entry;
+                    }
+                    if self.intercept {
+                        let entry = scaled.sum();
+                        out[[j, d]] = entry;
+                        out[[d, j]] = entry;
+                    }
+                }
+            }
+            Features::Dense(x) => {
+                let mut scaled = x.to_owned();
+                Zip::from(scaled.rows_mut())
+                    .and(&c)
+                    .for_each(|mut row, &ci| row *= ci);
+                general_mat_mul(
+                    1.0,
+                    &x.t(),
+                    &scaled,
+                    0.0,
+                    &mut block_mut(out.view_mut(), 0..d, 0..d),
+                );
+                if self.intercept {
+                    // The intercept row and column: Xᵀc.
+                    let xtc = x.t().dot(&c);
+                    block_mut(out.view_mut(), 0..d, d..d + 1)
+                        .assign(&xtc.view().insert_axis(Axis(1)));
+                    block_mut(out.view_mut(), d..d + 1, 0..d)
+                        .assign(&xtc.view().insert_axis(Axis(0)));
+                }
+            }
+            Features::Sparse(x) => {
+                out.fill(0.0);
+                for (row, &ci) in x.outer_iterator().zip(c.iter()) {
+                    if ci == 0.0 {
+                        continue;
+                    }
+                    for (j, &u) in row.iter() {
+                        let cu = ci * u;
+                        for (l, &v) in row.iter() {
+                            out[[j, l]] += cu * v;
+                        }
+                        if self.intercept {
+                            out[[j, d]] += cu;
+                            out[[d, j]] += cu;
+                        }
+                    }
+                }
+            }
+        }
+        if self.intercept {
+            out[[d, d]] = c.sum();
+        }
+    }
+
+    /// `max_i ‖x̃_i‖₂`, the scale of a row.
+    pub(crate) fn max_row_norm(&self) -> f64 {
+        let ones = if self.intercept { 1.0 } else { 0.0 };
+        let norms = match self.features {
+            Features::Dense(x) => x.outer_iter().map(|r| r.dot(&r)).fold(0.0_f64, f64::max),
+            Features::Sparse(x) => x
+                .outer_iterator()
+                .map(|r| r.data().iter().map(|v| v * v).sum::<f64>())
+                .fold(0.0_f64, f64::max),
+        };
+        (norms + ones).sqrt()
+    }
+}
+
+/// Up to this many columns, the dense weighted Gram matrix is computed entry by entry from
+/// contiguous columns rather than by a matrix product.
+const SMALL_GRAM: usize = 32;
+
+/// Whether the columns of `x` are contiguous (Fortran order), the layout the binary kernels
+/// vectorise best; fitting copies its input to it once.
+pub(crate) fn is_column_major(x: ArrayView2<'_, f64>) -> bool {
+    x.t().is_standard_layout()
+}
+
+/// `a[i, :] += v` for every row `i` (ndarray's broadcasting `+=` is slow for narrow `a`).
+fn add_to_rows(mut a: ArrayViewMut2<'_, f64>, v: ArrayView1<'_, f64>) {
+    let m = v.len();
+    if m == 1 {
+        let b = v[0];
+        a.column_mut(0).mapv_inplace(|e| e + b);
+        return;
+    }
+    match (a.as_slice_mut(), v.as_slice()) {
+        (Some(a), Some(v)) => {
+            for row in a.chunks_exact_mut(m) {
+                row.iter_mut().zip(v).for_each(|(e, &b)| *e += b);
+            }
+        }
+        _ => a.rows_mut().into_iter().for_each(|mut row| row += &v),
+    }
+}
+
+/// `Σ_i a[i, :]` (ndarray's `sum_axis(Axis(0))` is slow for narrow `a`).
+fn column_sums(a: ArrayView2<'_, f64>) -> Array1<f64> {
+    let m = a.ncols();
+    if m == 1 {
+        return Array1::from_elem(1, a.column(0).sum());
+    }
+    let mut sums = Array1::zeros(m);
+    match (a.as_slice(), sums.as_slice_mut()) {
+        (Some(a), Some(s)) => {
+            for row in a.chunks_exact(m) {
+                s.iter_mut().zip(row).for_each(|(s, &v)| *s += v);
+            }
+        }
+        _ => a.rows().into_iter().for_each(|row| sums += &row),
+    }
+    sums
+}
+
+/// The block `a[rows, cols]` (ndarray's `s!` macro cannot be used under `forbid(unsafe_code)`).
+pub(crate) fn block(
+    mut a: ArrayView2<'_, f64>,
+    rows: Range<usize>,
+    cols: Range<usize>,
+) -> ArrayView2<'_, f64> {
+    a.slice_axis_inplace(Axis(0), Slice::from(rows));
+    a.slice_axis_inplace(Axis(1), Slice::from(cols));
+    a
+}
+
+/// The mutable block `a[rows, cols]`.
+pub(crate) fn block_mut(
+    mut a: ArrayViewMut2<'_, f64>,
+    rows: Range<usize>,
+    cols: Range<usize>,
+) -> ArrayViewMut2<'_, f64> {
+    a.slice_axis_inplace(Axis(0), Slice::from(rows));
+    a.slice_axis_inplace(Axis(1), Slice::from(cols));
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_abs_diff_eq;
+    use ndarray::{array, Array1, Array2};
+    use proptest::prelude::*;
+    use sprs::CsMat;
+
+    /// The explicit `[X, 1]`.
+    fn augmented(x: &Array2<f64>) -> Array2<f64> {
+        ndarray::concatenate![Axis(1), x.view(), Array2::ones((x.nrows(), 1))]
+    }
+
+    fn check_products(x: Array2<f64>, b: Array2<f64>, r: Array2<f64>, c: Array1<f64>) {
+        let sparse = CsMat::csr_from_dense(x.view(), 0.0);
+        let column_major = x.t().as_standard_layout().into_owned().reversed_axes();
+        assert!(is_column_major(column_major.view()));
+        for intercept in [false, true] {
+            let xt = if intercept { augmented(&x) } else { x.clone() };
+            let width = xt.ncols();
+            let b = block(b.view(), 0..b.nrows(), 0..width).to_owned();
+            for features in [
+                Features::Dense(x.view()),
+                Features::Dense(column_major.view()),
+                Features::Sparse(sparse.view()),
+            ] {
+                let design = Design::new(features, intercept);
+                assert_eq!(design.width(), width);
+                // Every predictor count takes its own path: one (binary) and several.
+                for m in [1, b.nrows()] {
+                    let b = block(b.view(), 0..m, 0..width);
+                    let r = block(r.view(), 0..r.nrows(), 0..m);
+                    let mut eta = Array2::zeros((x.nrows(), m));
+                    design.linear_predictor(b, eta.view_mut());
+                    assert_abs_diff_eq!(eta, xt.dot(&b.t()), epsilon = 1e-12);
+                    let mut g = Array2::zeros((m, width));
+                    design.transpose_product(r, g.view_mut());
+                    assert_abs_diff_eq!(g, r.t().dot(&xt), epsilon = 1e-12);
+                }
+                let mut h = Array2::zeros((width, width));
+                design.weighted_gram(c.view(), h.view_mut());
+                let expected = xt.t().dot(&Array2::from_diag(&c)).dot(&xt);
+                assert_abs_diff_eq!(h, expected, epsilon = 1e-12);
+                let max_norm = xt
+                    .outer_iter()
+                    .map(|r| r.dot(&r).sqrt())
+                    .fold(0.0, f64::max);
+                assert_abs_diff_eq!(design.max_row_norm(), max_norm, epsilon = 1e-12);
+            }
+        }
+    }
+
+    #[test]
+    fn products_on_a_small_matrix() {
+        check_products(
+            array![
+                [1.0, 0.0, 2.0],
+                [0.0, 0.0, -1.0],
+                [3.0, 0.5, 0.0],
+                [0.0, 0.0, 0.0]
+            ],
+            array![[0.5, -1.0, 2.0, 0.25], [1.0, 0.0, -0.5, -2.0]],
+            array![[1.0, 2.0], [-1.0, 0.5], [0.0, 1.0], [2.0, -3.0]],
+            array![0.5, 1.0, 0.0, 2.0],
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn products_agree_with_the_explicit_matrix(
+            entries in prop::collection::vec(prop_oneof![Just(0.0), -3.0f64..3.0], 15),
+            coefs in prop::collection::vec(-2.0f64..2.0, 8),
+            res in prop::collection::vec(-1.0f64..1.0, 10),
+            c in prop::collection::vec(0.0f64..1.0, 5),
+        ) {
+            check_products(
+                Array2::from_shape_vec((5, 3), entries).unwrap(),
+                Array2::from_shape_vec((2, 4), coefs).unwrap(),
+                Array2::from_shape_vec((5, 2), res).unwrap(),
+                Array1::from(c),
+            );
+        }
+    }
+}

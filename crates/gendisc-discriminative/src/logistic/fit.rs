@@ -1,0 +1,395 @@
+//! Fitting: validation, the choice of solver, and the report.
+
+use gendisc_core::validate::{check_labels, check_training_matrix, check_weights, class_totals};
+use gendisc_core::{Error, Fit, FitWeighted, ParamGuard, Result};
+use gendisc_optim::{
+    newton_direction, ConjugateGradient, ConjugateGradientSettings, Lbfgs, LbfgsSettings, Newton,
+    NewtonSettings, Solution, Status, TwiceDifferentiable,
+};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis, CowArray};
+use sprs::CsMatView;
+
+use super::design::{block_mut, is_column_major, Design, Features};
+use super::glm::glm_irls;
+use super::model::{FitReport, LogisticRegression};
+use super::objective::{BinaryObjective, MultinomialObjective};
+use super::params::{
+    LogisticRegressionParams, LogisticRegressionValidParams, LogisticSolver,
+    AUTO_NEWTON_MAX_COEFFICIENTS,
+};
+use super::separation::{is_recession_direction, separates_completely};
+use super::sparse::{as_csr, check_sparse_training_matrix};
+
+/// The recession-direction test of quasi-complete separation forms the Hessian: only up to
+/// this many coefficients.
+const SEPARATION_HESSIAN_MAX_COEFFICIENTS: usize = 1024;
+
+/// What the fitting code needs from an objective besides value and derivatives.
+trait LogisticObjective: TwiceDifferentiable {
+    /// The linear predictors `η` (`n × m`) at `θ`.
+    fn predictors(&self, theta: ArrayView1<'_, f64>) -> Array2<f64>;
+    /// `Σ_i w_i ℓ_i(θ)`, minus the weighted log-likelihood.
+    fn negative_log_likelihood_at(&self, theta: ArrayView1<'_, f64>) -> f64;
+}
+
+impl LogisticObjective for BinaryObjective<'_> {
+    fn predictors(&self, theta: ArrayView1<'_, f64>) -> Array2<f64> {
+        self.linear_predictor(theta).insert_axis(Axis(1))
+    }
+    fn negative_log_likelihood_at(&self, theta: ArrayView1<'_, f64>) -> f64 {
+        self.negative_log_likelihood(theta)
+    }
+}
+
+impl LogisticObjective for MultinomialObjective<'_> {
+    fn predictors(&self, theta: ArrayView1<'_, f64>) -> Array2<f64> {
+        self.linear_predictor(self.as_matrix(theta).view())
+    }
+    fn negative_log_likelihood_at(&self, theta: ArrayView1<'_, f64>) -> f64 {
+        self.negative_log_likelihood(theta)
+    }
+}
+
+/// The validated training problem.
+struct Problem<'a> {
+    design: Design<'a>,
+    y: ArrayView1<'a, usize>,
+    weights: Array1<f64>,
+    n_classes: usize,
+    class_totals: Vec<f64>,
+}
+
+impl LogisticRegressionValidParams {
+    /// Fits on a sparse matrix (CSR, or CSC converted once) and classes `y ∈ 0..K`.
+    pub fn fit_sparse(
+        &self,
+        x: CsMatView<'_, f64>,
+        y: ArrayView1<'_, usize>,
+    ) -> Result<LogisticRegression> {
+        self.fit_sparse_inner(x, y, None)
+    }
+
+    /// Fits on a sparse matrix with sample weights.
+    pub fn fit_sparse_weighted(
+        &self,
+        x: CsMatView<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: ArrayView1<'_, f64>,
+    ) -> Result<LogisticRegression> {
+        self.fit_sparse_inner(x, y, Some(sample_weight))
+    }
+
+    fn fit_sparse_inner(
+        &self,
+        x: CsMatView<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: Option<ArrayView1<'_, f64>>,
+    ) -> Result<LogisticRegression> {
+        check_sparse_training_matrix(x)?;
+        let x = as_csr(x);
+        let design = Design::new(Features::Sparse(x.view()), self.fit_intercept);
+        self.fit_design(design, y.view(), sample_weight)
+    }
+
+    fn fit_dense(
+        &self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: Option<ArrayView1<'_, f64>>,
+    ) -> Result<LogisticRegression> {
+        check_training_matrix(x)?;
+        // Every solver sweeps the columns of X; one column-major copy makes those sweeps
+        // contiguous for the whole fit.
+        let columns = if is_column_major(x) {
+            CowArray::from(x)
+        } else {
+            CowArray::from(x.t().as_standard_layout().into_owned().reversed_axes())
+        };
+        let design = Design::new(Features::Dense(columns.view()), self.fit_intercept);
+        self.fit_design(design, y.view(), sample_weight)
+    }
+
+    fn validate<'a>(
+        &self,
+        design: Design<'a>,
+        y: ArrayView1<'a, usize>,
+        sample_weight: Option<ArrayView1<'_, f64>>,
+    ) -> Result<Problem<'a>> {
+        let n = design.n_rows();
+        if y.len() != n {
+            return Err(Error::shape_mismatch(
+                "length of y vs rows of x",
+                n,
+                y.len(),
+            ));
+        }
+        let n_classes = match self.n_classes {
+            Some(k) => k,
+            None => y.iter().max().map_or(0, |&k| k + 1),
+        };
+        if n_classes < 2 {
+            return Err(Error::EmptyClass {
+                class: 1,
+                detail: Some("logistic regression needs two classes; y holds class 0 only".into()),
+            });
+        }
+        check_labels(y, n, n_classes)?;
+        let weights = match sample_weight {
+            Some(w) => {
+                check_weights(w, n)?;
+                w.to_owned()
+            }
+            None => Array1::ones(n),
+        };
+        let class_totals =
+            class_totals(y, Some(weights.view()), n_classes).map_err(|e| match e {
+                Error::EmptyClass { class, .. } => Error::EmptyClass {
+                    class,
+                    detail: Some("logistic regression needs every class in training".into()),
+                },
+                other => other,
+            })?;
+        if self.solver == LogisticSolver::GlmIrls && n_classes != 2 {
+            return Err(Error::invalid_parameter(
+                "solver",
+                format!("GlmIrls fits the binomial family: two classes only, y has {n_classes}"),
+            ));
+        }
+        Ok(Problem {
+            design,
+            y,
+            weights,
+            n_classes,
+            class_totals,
+        })
+    }
+
+    fn fit_design<'a>(
+        &self,
+        design: Design<'a>,
+        y: ArrayView1<'a, usize>,
+        sample_weight: Option<ArrayView1<'_, f64>>,
+    ) -> Result<LogisticRegression> {
+        let problem = self.validate(design, y, sample_weight)?;
+        let width = design.width();
+        let d = design.n_features();
+
+        // λ_j = 1/σ² on penalised coefficients, 0 elsewhere.
+        let mut ridge = Array1::from_elem(width, self.prior_variance.map_or(0.0, |v| 1.0 / v));
+        if self.fit_intercept && !self.penalize_intercept {
+            ridge[d] = 0.0;
+        }
+
+        let predictors = if problem.n_classes == 2 {
+            1
+        } else {
+            problem.n_classes
+        };
+        let n_coefficients = predictors * width;
+        let solver = match self.solver {
+            LogisticSolver::Auto if n_coefficients <= AUTO_NEWTON_MAX_COEFFICIENTS => {
+                LogisticSolver::Newton
+            }
+            LogisticSolver::Auto => LogisticSolver::Lbfgs,
+            other => other,
+        };
+
+        // Start from the intercept-only fit: log-odds of each class against class 0.
+        let mut start = Array2::<f64>::zeros((predictors, width));
+        if self.fit_intercept {
+            let totals = &problem.class_totals;
+            if predictors == 1 {
+                start[[0, d]] = (totals[1] / totals[0]).ln();
+            } else {
+                for k in 1..predictors {
+                    start[[k, d]] = (totals[k] / totals[0]).ln();
+                }
+            }
+        }
+        let start = start
+            .into_shape_with_order(n_coefficients)
+            .expect("contiguous");
+
+        let (design, y, weights) = (
+            problem.design.reborrow(),
+            problem.y.view(),
+            problem.weights.view(),
+        );
+        let (theta, report) = if predictors == 1 {
+            let objective = BinaryObjective::new(design, y, weights, ridge);
+            self.solve(&objective, &problem, solver, start)?
+        } else {
+            let objective = MultinomialObjective::new(design, y, weights, problem.n_classes, ridge);
+            self.solve(&objective, &problem, solver, start)?
+        };
+
+        let mut coefficients = Array2::zeros((predictors, d + 1));
+        let fitted = theta
+            .into_shape_with_order((predictors, width))
+            .expect("contiguous");
+        block_mut(coefficients.view_mut(), 0..predictors, 0..width).assign(&fitted);
+        if predictors > 1
+            && self.fit_intercept
+            && self.prior_variance.is_some()
+            && !self.penalize_intercept
+        {
+            // Symmetric parametrisation: the unpenalised intercepts are identified up to a
+            // common constant only; fix it by making them sum to zero (scikit-learn's choice).
+            let mean = coefficients.column(d).mean().expect("K ≥ 3");
+            coefficients.column_mut(d).mapv_inplace(|b| b - mean);
+        }
+        Ok(LogisticRegression {
+            theta: coefficients,
+            n_classes: problem.n_classes,
+            fit_intercept: self.fit_intercept,
+            report,
+        })
+    }
+
+    /// Runs `solver` and measures the result.
+    fn solve<O: LogisticObjective>(
+        &self,
+        objective: &O,
+        problem: &Problem<'_>,
+        solver: LogisticSolver,
+        start: Array1<f64>,
+    ) -> Result<(Array1<f64>, FitReport)> {
+        let tolerance = self.tolerance;
+        let max_iterations = self.max_iterations;
+        let solution: Solution = match solver {
+            // `Auto` has been resolved by the caller.
+            LogisticSolver::Newton | LogisticSolver::Auto => {
+                let settings = NewtonSettings {
+                    gradient_tolerance: tolerance.unwrap_or(1e-10),
+                    max_iterations: max_iterations.unwrap_or(100),
+                    ..Default::default()
+                };
+                Newton::new(settings).minimize(objective, start.view())?
+            }
+            LogisticSolver::Lbfgs => {
+                let settings = LbfgsSettings {
+                    gradient_tolerance: tolerance.unwrap_or(1e-8),
+                    max_iterations: max_iterations.unwrap_or(10_000),
+                    ..Default::default()
+                };
+                Lbfgs::new(settings).minimize(objective, start.view())?
+            }
+            LogisticSolver::ConjugateGradient => {
+                let settings = ConjugateGradientSettings {
+                    gradient_tolerance: tolerance.unwrap_or(1e-8),
+                    max_iterations: max_iterations.unwrap_or(10_000),
+                    ..Default::default()
+                };
+                ConjugateGradient::new(settings).minimize(objective, start.view())?
+            }
+            LogisticSolver::GlmIrls => {
+                let outcome = glm_irls(
+                    problem.design,
+                    problem.y,
+                    problem.weights.view(),
+                    tolerance.unwrap_or(1e-8),
+                    max_iterations.unwrap_or(25),
+                )?;
+                let status = if outcome.converged {
+                    Status::Converged
+                } else if outcome.non_finite {
+                    Status::NonFinite
+                } else {
+                    Status::MaxIterations
+                };
+                let gradient = objective.gradient(outcome.theta.view());
+                Solution {
+                    report: gendisc_optim::Report {
+                        status,
+                        iterations: outcome.iterations,
+                        value: objective.value(outcome.theta.view()),
+                        gradient_norm: gradient.dot(&gradient).sqrt(),
+                    },
+                    x: outcome.theta,
+                }
+            }
+        };
+
+        let theta = solution.x;
+        let negative_log_likelihood = objective.negative_log_likelihood_at(theta.view());
+        let separated =
+            self.prior_variance.is_none() && self.is_separated(objective, problem, &theta);
+        let report = FitReport {
+            solver,
+            status: solution.report.status,
+            iterations: solution.report.iterations,
+            deviance: 2.0 * negative_log_likelihood,
+            log_likelihood: -negative_log_likelihood,
+            gradient_norm: solution.report.gradient_norm,
+            separated,
+        };
+        Ok((theta, report))
+    }
+
+    /// The two separation certificates of [`super::separation`].
+    fn is_separated<O: LogisticObjective>(
+        &self,
+        objective: &O,
+        problem: &Problem<'_>,
+        theta: &Array1<f64>,
+    ) -> bool {
+        let weights = problem.weights.view();
+        let eta = objective.predictors(theta.view());
+        if separates_completely(eta.view(), problem.y, weights) {
+            return true;
+        }
+        let n = objective.dim();
+        if n > SEPARATION_HESSIAN_MAX_COEFFICIENTS {
+            return false;
+        }
+        let mut hessian = Array2::zeros((n, n));
+        objective.hessian(theta.view(), hessian.view_mut());
+        let gradient = objective.gradient(theta.view());
+        let direction =
+            newton_direction(hessian.view(), gradient.view(), &NewtonSettings::default()).step;
+        let direction = direction
+            .into_shape_with_order((eta.ncols(), problem.design.width()))
+            .expect("contiguous");
+        is_recession_direction(&problem.design, direction.view(), problem.y, weights)
+    }
+}
+
+impl Fit for LogisticRegressionValidParams {
+    type Model = LogisticRegression;
+
+    fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<LogisticRegression> {
+        self.fit_dense(x, y, None)
+    }
+}
+
+impl FitWeighted for LogisticRegressionValidParams {
+    fn fit_weighted(
+        &self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: ArrayView1<'_, f64>,
+    ) -> Result<LogisticRegression> {
+        self.fit_dense(x, y, Some(sample_weight))
+    }
+}
+
+impl LogisticRegressionParams {
+    /// Validates the parameters and fits on a sparse matrix (CSR, or CSC converted once).
+    pub fn fit_sparse(
+        &self,
+        x: CsMatView<'_, f64>,
+        y: ArrayView1<'_, usize>,
+    ) -> Result<LogisticRegression> {
+        self.check_ref()?.fit_sparse(x, y)
+    }
+
+    /// Validates the parameters and fits on a sparse matrix with sample weights.
+    pub fn fit_sparse_weighted(
+        &self,
+        x: CsMatView<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: ArrayView1<'_, f64>,
+    ) -> Result<LogisticRegression> {
+        self.check_ref()?.fit_sparse_weighted(x, y, sample_weight)
+    }
+}
