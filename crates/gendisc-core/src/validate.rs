@@ -4,6 +4,7 @@
 //! the row and the column, so that models can validate with one line per argument.
 
 use ndarray::{ArrayView1, ArrayView2};
+use sprs::CsMatView;
 
 use crate::error::{Error, Result};
 
@@ -68,6 +69,51 @@ pub fn check_prediction_matrix(x: ArrayView2<'_, f64>, n_features: usize) -> Res
         ));
     }
     check_finite_matrix(x, "x")
+}
+
+/// Every stored entry of a sparse matrix is finite; the error names row and column.
+pub fn check_finite_sparse(x: CsMatView<'_, f64>, what: &str) -> Result<()> {
+    if x.data().iter().all(|v| v.is_finite()) {
+        return Ok(());
+    }
+    for (&value, (row, column)) in x.iter() {
+        if !value.is_finite() {
+            return Err(Error::NonFinite {
+                what: what.into(),
+                row,
+                column,
+                value,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A sparse design matrix for fitting: at least one row and one column, all entries finite.
+pub fn check_sparse_training_matrix(x: CsMatView<'_, f64>) -> Result<()> {
+    if x.rows() == 0 {
+        return Err(Error::Empty {
+            what: "x (no rows)".into(),
+        });
+    }
+    if x.cols() == 0 {
+        return Err(Error::Empty {
+            what: "x (no columns)".into(),
+        });
+    }
+    check_finite_sparse(x, "x")
+}
+
+/// A sparse matrix given to a fitted model: the fitted number of columns, all entries finite.
+pub fn check_sparse_prediction_matrix(x: CsMatView<'_, f64>, n_features: usize) -> Result<()> {
+    if x.cols() != n_features {
+        return Err(Error::shape_mismatch(
+            "columns of x vs features of the fitted model",
+            n_features,
+            x.cols(),
+        ));
+    }
+    check_finite_sparse(x, "x")
 }
 
 /// Labels: as many as rows of `x`, each in `0..n_classes`.
@@ -187,6 +233,29 @@ mod tests {
         assert!(check_weights(array![1.0, -1.0].view(), 2).is_err());
         assert!(check_weights(array![0.0, 0.0].view(), 2).is_err());
         assert!(check_weights(array![0.0, 2.0].view(), 2).is_ok());
+    }
+
+    #[test]
+    fn sparse_checks_name_row_and_column() {
+        let mut x = sprs::CsMat::csr_from_dense(array![[1.0, 0.0], [0.0, 2.0]].view(), 0.0);
+        x.data_mut()[1] = f64::INFINITY;
+        match check_sparse_training_matrix(x.view()).unwrap_err() {
+            Error::NonFinite { row, column, .. } => assert_eq!((row, column), (1, 1)),
+            e => panic!("unexpected {e}"),
+        }
+        assert!(matches!(
+            check_sparse_prediction_matrix(x.view(), 3),
+            Err(Error::ShapeMismatch {
+                expected: 3,
+                found: 2,
+                ..
+            })
+        ));
+        let empty = sprs::CsMat::<f64>::zero((0, 2));
+        assert!(matches!(
+            check_sparse_training_matrix(empty.view()),
+            Err(Error::Empty { .. })
+        ));
     }
 
     #[test]

@@ -18,7 +18,8 @@ use super::params::{
     AUTO_NEWTON_MAX_COEFFICIENTS,
 };
 use super::separation::{is_recession_direction, separates_completely};
-use super::sparse::{as_csr, check_sparse_training_matrix};
+use super::sparse::as_csr;
+use gendisc_core::validate::check_sparse_training_matrix;
 
 /// The recession-direction test of quasi-complete separation forms the Hessian: only up to
 /// this many coefficients.

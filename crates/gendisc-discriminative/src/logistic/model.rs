@@ -10,7 +10,8 @@ use sprs::CsMatView;
 
 use super::design::{block, Design, Features};
 use super::params::{LogisticRegressionParams, LogisticSolver};
-use super::sparse::{as_csr, check_sparse_prediction_matrix};
+use super::sparse::as_csr;
+use gendisc_core::validate::check_sparse_prediction_matrix;
 
 /// How a logistic-regression fit went.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -8,7 +8,8 @@ use sprs::CsMatView;
 
 use super::params::LinearSvmParams;
 use super::report::FitReport;
-use super::rows::{check_sparse_prediction_matrix, Rows, SparseRows};
+use super::rows::{Rows, SparseRows};
+use gendisc_core::validate::check_sparse_prediction_matrix;
 
 /// A fitted linear support vector machine: `f(x) = w · x + b` per binary problem.
 ///

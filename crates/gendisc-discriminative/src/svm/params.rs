@@ -10,7 +10,8 @@ use sprs::CsMatView;
 
 use super::dual_cd::{self, BinaryProblem, DualBounds, DualCdSettings};
 use super::model::LinearSvm;
-use super::rows::{check_sparse_training_matrix, DenseRows, Rows, SparseRows};
+use super::rows::{DenseRows, Rows, SparseRows};
+use gendisc_core::validate::check_sparse_training_matrix;
 
 /// Default relative margin below which a hard-margin fit declares the classes
 /// non-separable (see [`Margin::Hard`]).

@@ -4,7 +4,6 @@
 //! `w += a x_i` and `‖x_i‖²` — each in `O(nnz(x_i))` without allocating. [`DenseRows`] and
 //! [`SparseRows`] provide them for an `ndarray` view and a CSR matrix.
 
-use gendisc_core::{Error, Result};
 use ndarray::{ArrayView1, ArrayView2, ArrayViewMut1};
 use sprs::CsMatView;
 
@@ -105,51 +104,6 @@ impl Rows for SparseRows<'_> {
     }
 }
 
-/// Every stored entry of a sparse matrix is finite; the error names row and column.
-pub(crate) fn check_finite_sparse(x: CsMatView<'_, f64>, what: &str) -> Result<()> {
-    for (&value, (row, column)) in x.iter() {
-        if !value.is_finite() {
-            return Err(Error::NonFinite {
-                what: what.into(),
-                row,
-                column,
-                value,
-            });
-        }
-    }
-    Ok(())
-}
-
-/// A sparse design matrix for fitting: at least one row and one column, all entries finite.
-pub(crate) fn check_sparse_training_matrix(x: CsMatView<'_, f64>) -> Result<()> {
-    if x.rows() == 0 {
-        return Err(Error::Empty {
-            what: "x (no rows)".into(),
-        });
-    }
-    if x.cols() == 0 {
-        return Err(Error::Empty {
-            what: "x (no columns)".into(),
-        });
-    }
-    check_finite_sparse(x, "x")
-}
-
-/// A sparse matrix given to a fitted model: the fitted number of columns, all entries finite.
-pub(crate) fn check_sparse_prediction_matrix(
-    x: CsMatView<'_, f64>,
-    n_features: usize,
-) -> Result<()> {
-    if x.cols() != n_features {
-        return Err(Error::shape_mismatch(
-            "columns of x vs features of the fitted model",
-            n_features,
-            x.cols(),
-        ));
-    }
-    check_finite_sparse(x, "x")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,28 +127,5 @@ mod tests {
         }
         assert_relative_eq!(d.dot(0, &w), 0.25 - 4.0);
         assert_relative_eq!(s.squared_norm(2), 9.25);
-    }
-
-    #[test]
-    fn sparse_checks_name_row_and_column() {
-        let mut x = CsMat::csr_from_dense(array![[1.0, 0.0], [0.0, 2.0]].view(), 0.0);
-        x.data_mut()[1] = f64::INFINITY;
-        match check_sparse_training_matrix(x.view()).unwrap_err() {
-            Error::NonFinite { row, column, .. } => assert_eq!((row, column), (1, 1)),
-            e => panic!("unexpected {e}"),
-        }
-        assert!(matches!(
-            check_sparse_prediction_matrix(x.view(), 3),
-            Err(Error::ShapeMismatch {
-                expected: 3,
-                found: 2,
-                ..
-            })
-        ));
-        let empty = CsMat::<f64>::zero((0, 2));
-        assert!(matches!(
-            check_sparse_training_matrix(empty.view()),
-            Err(Error::Empty { .. })
-        ));
     }
 }
