@@ -182,7 +182,7 @@ pub enum Error {
     },
 
     /// An I/O failure, with the path it concerned.
-    #[error("cannot read {}: {source}", .path.display())]
+    #[error("I/O error on {}: {source}", .path.display())]
     Io {
         /// The file or directory.
         path: PathBuf,
