@@ -24,6 +24,6 @@ pub mod validate;
 pub use error::{Error, Result};
 pub use labels::ClassLabels;
 pub use traits::{
-    argmax_rows, bayes_log_posterior, bayes_predict, log_posterior_from_joint, Classifier,
-    ConditionalModel, FactorisedGenerative, Fit, FitWeighted, Generative, ParamGuard,
+    argmax_rows, bayes_log_odds, bayes_log_posterior, bayes_predict, log_posterior_from_joint,
+    Classifier, ConditionalModel, FactorisedGenerative, Fit, FitWeighted, Generative, ParamGuard,
 };

@@ -152,6 +152,38 @@ pub fn log_posterior_from_joint(mut joint: Array2<f64>) -> Result<Array2<f64>> {
     Ok(joint)
 }
 
+/// The log-odds `log p(y = 1 | x) − log p(y = 0 | x) = log p(x, 1) − log p(x, 0)` of a
+/// two-class generative model, from the joint directly (no normalisation, so no `exp`). Fails
+/// with [`Error::NotBinary`] for `K ≠ 2`, and with [`Error::Numerical`] naming the row when both
+/// joints are `-∞` (a point impossible under the model).
+pub fn bayes_log_odds<G: Generative + ?Sized>(
+    model: &G,
+    x: ArrayView2<'_, f64>,
+) -> Result<Array1<f64>> {
+    if model.n_classes() != 2 {
+        return Err(Error::NotBinary {
+            what: "decision_function".into(),
+            n_classes: model.n_classes(),
+        });
+    }
+    let joint = model.log_joint(x)?;
+    joint
+        .axis_iter(Axis(0))
+        .enumerate()
+        .map(|(row, j)| {
+            let log_odds = j[1] - j[0];
+            if log_odds.is_nan() {
+                Err(Error::Numerical {
+                    what: "log-odds by Bayes' rule".into(),
+                    detail: format!("row {row} has log p(x, y) = ({}, {})", j[0], j[1]),
+                })
+            } else {
+                Ok(log_odds)
+            }
+        })
+        .collect()
+}
+
 /// The maximum-a-posteriori class of a generative model: the argmax of `log p(x, y)` (the
 /// normaliser does not change it), ties to the lowest class.
 pub fn bayes_predict<G: Generative + ?Sized>(
@@ -197,7 +229,8 @@ fn weighted_pick_sum(
 }
 
 /// Implements [`ConditionalModel`] for a type that implements [`Generative`], with the
-/// posterior by Bayes' rule ([`bayes_log_posterior`]).
+/// posterior by Bayes' rule ([`bayes_log_posterior`]) and, for two classes, the log-odds from
+/// the joint ([`bayes_log_odds`]).
 ///
 /// ```ignore
 /// gendisc_core::impl_conditional_model_by_bayes!(GaussianNb);
@@ -211,6 +244,13 @@ macro_rules! impl_conditional_model_by_bayes {
                 x: ::ndarray::ArrayView2<'_, f64>,
             ) -> $crate::Result<::ndarray::Array2<f64>> {
                 $crate::bayes_log_posterior(self, x)
+            }
+
+            fn decision_function(
+                &self,
+                x: ::ndarray::ArrayView2<'_, f64>,
+            ) -> $crate::Result<::ndarray::Array1<f64>> {
+                $crate::bayes_log_odds(self, x)
             }
         }
     )+};
@@ -347,6 +387,10 @@ mod tests {
             assert_relative_eq!(d[i], 2.0 * x[[i, 0]] + 3f64.ln(), max_relative = 1e-12);
         }
         assert_eq!(m.predict(x.view()).unwrap().to_vec(), vec![1, 0, 1]);
+        let lp = m.predict_log_proba(x.view()).unwrap();
+        for i in 0..3 {
+            assert_relative_eq!(d[i], lp[[i, 1]] - lp[[i, 0]], max_relative = 1e-12);
+        }
     }
 
     #[test]

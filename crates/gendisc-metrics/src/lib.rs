@@ -57,8 +57,9 @@ pub use classification::{
 };
 pub use coverage::{AccuracyCoverageCurve, CoveragePoint};
 pub use probabilistic::{
-    binary_brier_score, brier_score, expected_calibration_error, logistic_loss_mean,
-    logistic_loss_sum, reliability_diagram, CalibrationBin, DEFAULT_CALIBRATION_BINS,
+    binary_brier_score, binary_logistic_loss_sum, brier_score, expected_calibration_error,
+    logistic_loss_mean, logistic_loss_sum, reliability_diagram, CalibrationBin,
+    DEFAULT_CALIBRATION_BINS,
 };
 pub use summary::{
     mean, mean_confidence_interval, median, quantile, quantiles, sample_std_dev, Interval, Summary,

@@ -7,6 +7,7 @@
 //! a zero probability and is allowed), and every row must log-sum-exp to 0 within
 //! [`LOG_PROBA_NORMALISATION_TOLERANCE`](crate::LOG_PROBA_NORMALISATION_TOLERANCE).
 
+use gendisc_core::numerics::log1pexp;
 use gendisc_core::{Error, Result};
 use ndarray::{ArrayView1, ArrayView2};
 use serde::{Deserialize, Serialize};
@@ -38,6 +39,56 @@ pub fn logistic_loss_sum(
         .enumerate()
         .map(|(i, &label)| -log_proba[[i, label]])
         .collect();
+    Ok(total.value())
+}
+
+/// The logistic loss of a two-class model from its log-odds `η_i = log p(1 | x_i)/p(0 | x_i)`,
+/// summed over rows: `Σ_i log(1 + exp(−s_i η_i))` with `s_i = +1` for class 1 and `−1` for class
+/// 0. Equal to [`logistic_loss_sum`] of the corresponding log-probabilities, at one `log1pexp`
+/// per row and exact in both tails; `η = ±∞` gives a loss of 0 or `+∞`.
+///
+/// Fails on a length mismatch, a class other than 0 or 1, or a NaN log-odds.
+///
+/// ```
+/// use gendisc_metrics::binary_logistic_loss_sum;
+/// use ndarray::array;
+/// let ll = binary_logistic_loss_sum(array![0.0, 2.0].view(), array![1, 0].view()).unwrap();
+/// assert!((ll - (2_f64.ln() + (1.0 + 2_f64.exp()).ln())).abs() < 1e-14);
+/// ```
+pub fn binary_logistic_loss_sum(
+    log_odds: ArrayView1<'_, f64>,
+    y_true: ArrayView1<'_, usize>,
+) -> Result<f64> {
+    if log_odds.len() != y_true.len() {
+        return Err(Error::shape_mismatch(
+            "length of y_true vs length of log_odds",
+            log_odds.len(),
+            y_true.len(),
+        ));
+    }
+    let mut total = CompensatedSum::default();
+    for (row, (&eta, &label)) in log_odds.iter().zip(y_true.iter()).enumerate() {
+        if eta.is_nan() {
+            return Err(Error::NonFinite {
+                what: "log_odds".into(),
+                row,
+                column: 0,
+                value: eta,
+            });
+        }
+        let signed = match label {
+            0 => eta,
+            1 => -eta,
+            _ => {
+                return Err(Error::LabelOutOfRange {
+                    row,
+                    label,
+                    n_classes: 2,
+                })
+            }
+        };
+        total.add(log1pexp(signed));
+    }
     Ok(total.value())
 }
 
@@ -444,6 +495,44 @@ mod tests {
             let binary = binary_brier_score(log_proba.view(), y.view()).unwrap();
             prop_assert!((multi - 2.0 * binary).abs() <= 1e-14);
             prop_assert!((0.0..=1.0).contains(&binary));
+        }
+    }
+}
+
+#[cfg(test)]
+mod log_odds_tests {
+    use super::*;
+    use ndarray::{array, Array2};
+    use proptest::prelude::*;
+
+    #[test]
+    fn log_odds_loss_rejects_bad_input() {
+        assert!(binary_logistic_loss_sum(array![0.0].view(), array![0, 1].view()).is_err());
+        assert!(binary_logistic_loss_sum(array![0.0].view(), array![2].view()).is_err());
+        assert!(binary_logistic_loss_sum(array![f64::NAN].view(), array![0].view()).is_err());
+        assert_eq!(
+            binary_logistic_loss_sum(array![f64::INFINITY].view(), array![0].view()).unwrap(),
+            f64::INFINITY
+        );
+        assert_eq!(
+            binary_logistic_loss_sum(array![f64::INFINITY].view(), array![1].view()).unwrap(),
+            0.0
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn log_odds_loss_equals_the_log_proba_loss(
+            rows in prop::collection::vec((-40.0f64..40.0, 0usize..2), 1..30)
+        ) {
+            let eta: Vec<f64> = rows.iter().map(|r| r.0).collect();
+            let y: Vec<usize> = rows.iter().map(|r| r.1).collect();
+            let log_proba = Array2::from_shape_fn((rows.len(), 2), |(i, k)| {
+                if k == 1 { -log1pexp(-eta[i]) } else { -log1pexp(eta[i]) }
+            });
+            let expected = logistic_loss_sum(log_proba.view(), ndarray::ArrayView1::from(&y)).unwrap();
+            let got = binary_logistic_loss_sum(ndarray::ArrayView1::from(&eta), ndarray::ArrayView1::from(&y)).unwrap();
+            prop_assert!((got - expected).abs() <= 1e-12 * expected.max(1.0));
         }
     }
 }

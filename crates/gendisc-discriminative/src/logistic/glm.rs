@@ -26,8 +26,13 @@ use super::design::Design;
 /// `|η|` beyond which R clamps the logit link (`THRESH` in `family.c`).
 const THRESH: f64 = 30.0;
 
-/// R's `logit_linkinv`: `μ = e / (1 + e)` with `e = exp(η)` clamped to `[ε, 1/ε]`.
-fn linkinv(eta: f64) -> f64 {
+/// R's `logit_linkinv`: `μ = e / (1 + e)` with `e = exp(η)` clamped to `[ε, 1/ε]`
+/// (`ε = 2⁻⁵²`), so that `μ ∈ [ε/(1+ε), 1/(1+ε)]`.
+///
+/// This is also what R's `predict(fit, type = "response")` returns for a binomial `glm`: use it
+/// to evaluate a glm-compatible fit exactly as R would, e.g. the logistic loss of a separated
+/// fit, which R caps at `−log(ε/(1+ε)) ≈ 36.04` per row.
+pub fn r_logit_linkinv(eta: f64) -> f64 {
     let e = if eta < -THRESH {
         f64::EPSILON
     } else if eta > THRESH {
@@ -86,7 +91,7 @@ pub(crate) fn glm_irls(
         .and(&weights)
         .map_collect(|&y, &w| (w * y + 0.5) / (w + 1.0));
     let mut eta = mu_start.mapv(|m| (m / (1.0 - m)).ln());
-    let mut mu = eta.mapv(linkinv);
+    let mut mu = eta.mapv(r_logit_linkinv);
     let deviance = |mu: &Array1<f64>| -> f64 {
         Zip::from(&y)
             .and(mu)
@@ -150,7 +155,7 @@ pub(crate) fn glm_irls(
         let mut eta2 = Array2::zeros((n, 1));
         design.linear_predictor(theta.view().insert_axis(Axis(0)), eta2.view_mut());
         eta = eta2.remove_axis(Axis(1));
-        mu = eta.mapv(linkinv);
+        mu = eta.mapv(r_logit_linkinv);
         let dev = deviance(&mu);
         // With the logit link μ is always in (0, 1) and dev finite: glm's step-halving
         // branches cannot trigger.
@@ -179,9 +184,9 @@ mod tests {
     #[test]
     fn clamped_link_matches_r() {
         // plogis(-31) in R's glm is eps/(1+eps); plogis(31) is 1/(1+eps).
-        assert_eq!(linkinv(-31.0), f64::EPSILON / (1.0 + f64::EPSILON));
-        assert_eq!(linkinv(31.0), 1.0 / (1.0 + f64::EPSILON));
-        assert!((linkinv(0.3) - 1.0 / (1.0 + (-0.3f64).exp())).abs() < 1e-16);
+        assert_eq!(r_logit_linkinv(-31.0), f64::EPSILON / (1.0 + f64::EPSILON));
+        assert_eq!(r_logit_linkinv(31.0), 1.0 / (1.0 + f64::EPSILON));
+        assert!((r_logit_linkinv(0.3) - 1.0 / (1.0 + (-0.3f64).exp())).abs() < 1e-16);
         assert_eq!(mu_eta(40.0), f64::EPSILON);
         assert!((mu_eta(0.0) - 0.25).abs() < 1e-16);
         assert!((deviance_residual(1.0, 0.5, 2.0) - 4.0 * 2f64.ln()).abs() < 1e-15);

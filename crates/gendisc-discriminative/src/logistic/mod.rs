@@ -95,6 +95,7 @@ mod params;
 mod separation;
 mod sparse;
 
+pub use glm::r_logit_linkinv;
 pub use model::{FitReport, LogisticRegression};
 pub use params::{
     LogisticRegressionParams, LogisticRegressionValidParams, LogisticSolver,
