@@ -4,8 +4,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-
-mod xue_titterington;
+use gendisc_studies::papers::xue_titterington;
+use gendisc_studies::RunnerSettings;
 
 /// Arguments of `cargo xtask reproduce`.
 #[derive(Debug, clap::Args)]
@@ -33,7 +33,7 @@ const STUDIES: [Study; 5] = [
     Study {
         name: "xue-titterington",
         paper: "Xue & Titterington, Interpretation of hybrid generative/discriminative algorithms",
-        run: Some(xue_titterington::run),
+        run: Some(run_xue_titterington),
     },
     Study {
         name: "ng-jordan",
@@ -92,5 +92,24 @@ pub fn run(args: &Args) -> Result<()> {
     if !args.studies.is_empty() && !missing.is_empty() {
         bail!("not implemented yet: {}", missing.join(", "));
     }
+    Ok(())
+}
+
+fn run_xue_titterington(out: &Path, quick: bool) -> Result<()> {
+    let settings = if quick {
+        xue_titterington::Settings::quick()
+    } else {
+        xue_titterington::Settings::paper()
+    };
+    let start = std::time::Instant::now();
+    let results = xue_titterington::reproduce(out, settings, RunnerSettings::default())?;
+    let report = results.report();
+    eprintln!(
+        "xue-titterington: {} cells ({} resumed, {} run) in {:.2} s",
+        report.cells,
+        report.resumed,
+        report.ran,
+        start.elapsed().as_secs_f64()
+    );
     Ok(())
 }

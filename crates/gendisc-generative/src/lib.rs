@@ -50,6 +50,7 @@ pub mod bernoulli_nb;
 pub mod categorical_nb;
 pub mod gaussian_nb;
 pub mod lda;
+pub mod leave_one_out;
 pub mod multinomial_nb;
 pub mod qda;
 
@@ -63,6 +64,7 @@ pub use common::{ClassPriors, VarianceEstimator};
 pub use gaussian::CovarianceShrinkage;
 pub use gaussian_nb::{GaussianNb, GaussianNbParams, GaussianNbValidParams, VarianceStructure};
 pub use lda::{Lda, LdaParams, LdaValidParams};
+pub use leave_one_out::{LeaveOneOut, LeaveOneOutFit};
 pub use multinomial_nb::{MultinomialNb, MultinomialNbParams, MultinomialNbValidParams};
 pub use qda::{Qda, QdaParams, QdaValidParams};
 pub use sampling::SampleJoint;

@@ -11,6 +11,7 @@
 //! | [`store`] | the append-only JSON-lines result file: format, flushing, what a kill can lose, how a damaged file is read |
 //! | [`SummaryTable`] | median, quartiles, mean and 95% interval ([`gendisc_metrics::Summary`]) per dataset, training size, classifier and metric; deterministic CSV |
 //! | [`figure`] | grids of x–y panels with named series, error bars or bands, reference lines and one legend, as SVG |
+//! | [`papers`] | the reproductions themselves, one module per paper |
 //!
 //! ## Determinism
 //!
@@ -66,6 +67,7 @@
 pub mod cell;
 pub mod error;
 pub mod figure;
+pub mod papers;
 pub mod runner;
 pub mod store;
 pub mod study;

@@ -12,6 +12,7 @@
 //! | `optim` | `gendisc-optim`: Newton, conjugate gradient, L-BFGS with reports | `optim` (default) |
 //! | `generative` | `gendisc-generative`: naive Bayes family, LDA, QDA, Balls1, Balls2 | `generative` (default) |
 //! | `discriminative` | `gendisc-discriminative`: logistic regression, linear SVM | `discriminative` (default) |
+//! | `hybrid` | `gendisc-hybrid`: Raina et al.'s hybrid | `hybrid` (default) |
 //!
 //! The most used items of `gendisc-core` are also at the top level:
 //!
@@ -42,3 +43,6 @@ pub use gendisc_generative as generative;
 
 #[cfg(feature = "discriminative")]
 pub use gendisc_discriminative as discriminative;
+
+#[cfg(feature = "hybrid")]
+pub use gendisc_hybrid as hybrid;

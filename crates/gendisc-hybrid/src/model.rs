@@ -1,0 +1,329 @@
+//! The fitted hybrid, its posterior and its fit report.
+
+use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis};
+use serde::{Deserialize, Serialize};
+
+use gendisc_core::validate::check_finite_vector;
+use gendisc_core::{Classifier, ConditionalModel, Error, FactorisedGenerative, Fit, Result};
+use gendisc_optim::Status;
+
+use crate::params::{check_regions, HybridParams, Intercept, Normalization, ThetaSolver};
+
+/// How the fit of `θ` went.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HybridReport {
+    /// The solver that ran ([`ThetaSolver::Auto`] resolved).
+    pub solver: ThetaSolver,
+    /// Whether the solver's stopping criterion was met. On separated data an unpenalised fit
+    /// may well report convergence: see [`separated`](Self::separated).
+    pub status: Status,
+    /// Iterations of the solver (Newton steps, or glm's IRLS iterations); 0 when nothing was
+    /// left to fit (every region aliased and the intercept closed-form or fixed).
+    pub iterations: usize,
+    /// The weighted conditional log-likelihood `Σ_i w_i log p_θ(y_i | x_i)` of the training
+    /// set at the fitted `θ`, on the features the fit saw (leave-one-out ones with
+    /// [`leave_one_out`](Self::leave_one_out)), without the prior.
+    pub log_likelihood: f64,
+    /// `‖∇f‖₂` of the mean penalised negative log-likelihood at the fitted `θ`.
+    pub gradient_norm: f64,
+    /// The features separate the classes (completely or quasi-completely), so that the
+    /// unpenalised estimate does not exist and the returned `θ` is where the solver stopped:
+    /// fit with a prior ([`HybridParams::prior_variance`]) for a finite estimate. Always
+    /// `false` with a prior.
+    pub separated: bool,
+    /// Regions whose features are linearly dependent on the intercept(s) and the regions
+    /// before them (e.g. a region whose log-likelihood ratio is the same for every training
+    /// row). Their weight is `θ_r = 0`, as R's `glm` reports `NA` for aliased coefficients.
+    pub aliased_regions: Vec<usize>,
+    /// Whether `θ` was fitted on leave-one-out features (Raina et al. eq. (11)).
+    pub leave_one_out: bool,
+}
+
+impl HybridReport {
+    /// Converged and not separated: the returned `θ` is the estimate.
+    pub fn is_reliable(&self) -> bool {
+        self.status.is_converged() && !self.separated
+    }
+}
+
+/// A fitted hybrid generative/discriminative classifier (Raina, Shen, Ng & McCallum 2003),
+/// over a factorised generative model `M`.
+///
+/// With regions `x¹ … x^R`, scales `s_r` (`1/n_r` normalized, 1 unnormalized), region weights
+/// `θ_r` and class terms `μ_y`, its posterior is
+///
+/// ```text
+/// p(y | x) ∝ exp(μ_y) Π_r p(x^r | y)^{θ_r s_r}
+/// ```
+///
+/// (Raina et al. eq. (7); the multi-class form of Fujino et al. 2007 with `λ_r = θ_r s_r`).
+/// For two classes the log-odds are `θ_0 + Σ_r θ_r b_r(x)` with `θ_0 = μ_1 − μ_0` (eq. (9)). The
+/// generative model is the one fitted on all training rows, also when `θ` was fitted on
+/// leave-one-out features. The posterior is the model's own, not Bayes' rule on `M`.
+///
+/// A class whose region likelihood is zero at `x` (possible without smoothing) has
+/// probability zero if its weight is positive; if no class is possible, or the weights make the
+/// posterior undefined, prediction fails with an [`Error::Numerical`] naming the row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hybrid<M> {
+    pub(crate) generative: M,
+    pub(crate) regions: Vec<Vec<usize>>,
+    pub(crate) normalization: Normalization,
+    pub(crate) intercept: Intercept,
+    /// `μ_y`, length `K`.
+    pub(crate) class_intercepts: Array1<f64>,
+    /// `θ_r`, length `R`.
+    pub(crate) region_weights: Array1<f64>,
+    pub(crate) report: Option<HybridReport>,
+}
+
+impl<M> Hybrid<M> {
+    /// The hyper-parameters of a hybrid over the generative model that `generative` fits:
+    /// `Hybrid::params(GaussianNb::params()).regions(…).fit(x, y)`.
+    pub fn params<G: Fit<Model = M>>(generative: G) -> HybridParams<G> {
+        HybridParams::new(generative)
+    }
+
+    /// The generative model (fitted on every training row).
+    pub fn generative(&self) -> &M {
+        &self.generative
+    }
+
+    /// The regions, as feature indices.
+    pub fn regions(&self) -> &[Vec<usize>] {
+        &self.regions
+    }
+
+    /// Normalized or unnormalized.
+    pub fn normalization(&self) -> Normalization {
+        self.normalization
+    }
+
+    /// How the intercept was set.
+    pub fn intercept(&self) -> Intercept {
+        self.intercept
+    }
+
+    /// `μ_y` for every class: `μ_0 = 0` and the fitted `μ_1 … μ_{K−1}` with a fitted intercept,
+    /// `log p(y)` with a fixed one.
+    pub fn class_intercepts(&self) -> ArrayView1<'_, f64> {
+        self.class_intercepts.view()
+    }
+
+    /// The region weights `θ_1 … θ_R` (0 for aliased regions).
+    pub fn region_weights(&self) -> ArrayView1<'_, f64> {
+        self.region_weights.view()
+    }
+
+    /// The exponents `λ_r = θ_r s_r` of `p(x^r | y)` (Fujino et al.'s Lagrange multipliers;
+    /// Xue & Titterington §2.4: `λ_r = θ_r / h_r` when normalized).
+    pub fn exponents(&self) -> Array1<f64> {
+        Array1::from_iter(
+            self.region_weights
+                .iter()
+                .zip(&self.regions)
+                .map(|(&theta, region)| theta * region_scale(self.normalization, region.len())),
+        )
+    }
+
+    /// For two classes, Raina et al.'s `θ = (θ_0, θ_1, …, θ_R)` of eq. (9), with
+    /// `θ_0 = μ_1 − μ_0`. Fails with [`Error::NotBinary`] otherwise.
+    pub fn theta(&self) -> Result<Array1<f64>> {
+        if self.class_intercepts.len() != 2 {
+            return Err(Error::NotBinary {
+                what: "theta".into(),
+                n_classes: self.class_intercepts.len(),
+            });
+        }
+        let mut theta = Array1::zeros(self.region_weights.len() + 1);
+        theta[0] = self.class_intercepts[1] - self.class_intercepts[0];
+        theta.slice_mut(s![1..]).assign(&self.region_weights);
+        Ok(theta)
+    }
+
+    /// How the fit of `θ` went; `None` for a model assembled with
+    /// [`from_parts`](Self::from_parts).
+    pub fn report(&self) -> Option<&HybridReport> {
+        self.report.as_ref()
+    }
+}
+
+/// `s_r`: `1/n_r` normalized, 1 unnormalized.
+pub(crate) fn region_scale(normalization: Normalization, n_features: usize) -> f64 {
+    match normalization {
+        Normalization::Normalized => 1.0 / n_features as f64,
+        Normalization::Unnormalized => 1.0,
+    }
+}
+
+impl<M: FactorisedGenerative> Hybrid<M> {
+    /// Assembles a hybrid from a fitted generative model and given weights, without fitting:
+    /// `class_intercepts` are the `μ_y` (length `K`), `region_weights` the `θ_r` (length `R`).
+    /// The intercept mode is recorded as [`Intercept::Discriminative`] (the `μ_y` are taken as
+    /// given).
+    ///
+    /// With `μ_y = log p(y)` and `θ_r = n_r` (normalized) or `1` (unnormalized), and regions
+    /// that partition the features, this is the naive Bayes classifier `generative`.
+    pub fn from_parts(
+        generative: M,
+        regions: Vec<Vec<usize>>,
+        normalization: Normalization,
+        class_intercepts: Array1<f64>,
+        region_weights: Array1<f64>,
+    ) -> Result<Self> {
+        check_regions(&regions, Some(generative.n_features()))?;
+        if class_intercepts.len() != generative.n_classes() {
+            return Err(Error::shape_mismatch(
+                "length of class_intercepts vs classes of the generative model",
+                generative.n_classes(),
+                class_intercepts.len(),
+            ));
+        }
+        if region_weights.len() != regions.len() {
+            return Err(Error::shape_mismatch(
+                "length of region_weights vs number of regions",
+                regions.len(),
+                region_weights.len(),
+            ));
+        }
+        check_finite_vector(class_intercepts.view(), "class_intercepts")?;
+        check_finite_vector(region_weights.view(), "region_weights")?;
+        Ok(Self {
+            generative,
+            regions,
+            normalization,
+            intercept: Intercept::Discriminative,
+            class_intercepts,
+            region_weights,
+            report: None,
+        })
+    }
+
+    /// The unnormalised log-posterior `η_ik = μ_k + Σ_r θ_r s_r log p(x_i^r | y = k)`, `n × K`.
+    /// Regions of weight zero contribute nothing (`p⁰ = 1`, even where `p = 0`).
+    fn scores(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        let mut eta = Array2::zeros((x.nrows(), self.class_intercepts.len()));
+        eta += &self.class_intercepts.view().insert_axis(Axis(0));
+        for (region, &theta) in self.regions.iter().zip(&self.region_weights) {
+            if theta == 0.0 {
+                continue;
+            }
+            let exponent = theta * region_scale(self.normalization, region.len());
+            let ll = self.generative.region_log_likelihood(x, region)?;
+            eta.scaled_add(exponent, &ll);
+        }
+        Ok(eta)
+    }
+}
+
+/// Normalises one row of scores into log-probabilities in place.
+///
+/// A class with score `+∞` (a zero likelihood raised to a negative power) is certain when it is
+/// the only one; a row with NaN, with several `+∞` or with `−∞` everywhere has no posterior.
+fn log_softmax_row(mut row: ArrayViewMut1<'_, f64>, i: usize) -> Result<()> {
+    let undefined = |detail: String| Error::Numerical {
+        what: "posterior of the hybrid".into(),
+        detail: format!("row {i}: {detail}"),
+    };
+    if row.iter().any(|v| v.is_nan()) {
+        return Err(undefined(
+            "a region's weighted log-likelihood is undefined (0 · ∞ or ∞ − ∞)".into(),
+        ));
+    }
+    let max = row.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
+    if max == f64::INFINITY {
+        if row.iter().filter(|&&v| v == f64::INFINITY).count() > 1 {
+            return Err(undefined("several classes have an infinite score".into()));
+        }
+        row.mapv_inplace(|v| {
+            if v == f64::INFINITY {
+                0.0
+            } else {
+                f64::NEG_INFINITY
+            }
+        });
+        return Ok(());
+    }
+    if max == f64::NEG_INFINITY {
+        return Err(undefined("every class has probability zero".into()));
+    }
+    let log_norm = max + row.iter().map(|&v| (v - max).exp()).sum::<f64>().ln();
+    row.mapv_inplace(|v| v - log_norm);
+    Ok(())
+}
+
+impl<M: FactorisedGenerative> Classifier for Hybrid<M> {
+    fn n_features(&self) -> usize {
+        self.generative.n_features()
+    }
+
+    fn n_classes(&self) -> usize {
+        self.class_intercepts.len()
+    }
+
+    /// The most probable class; ties go to the lowest class.
+    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
+        let log_proba = self.predict_log_proba(x)?;
+        gendisc_core::argmax_rows(log_proba.view(), "posterior of the hybrid")
+    }
+}
+
+impl<M: FactorisedGenerative> ConditionalModel for Hybrid<M> {
+    fn predict_log_proba(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        let mut eta = self.scores(x)?;
+        for (i, row) in eta.axis_iter_mut(Axis(0)).enumerate() {
+            log_softmax_row(row, i)?;
+        }
+        Ok(eta)
+    }
+
+    /// For two classes, the log-odds `θ_0 + Σ_r θ_r b_r(x)` (Raina et al. eq. (9)).
+    fn decision_function(&self, x: ArrayView2<'_, f64>) -> Result<Array1<f64>> {
+        if self.class_intercepts.len() != 2 {
+            return Err(Error::NotBinary {
+                what: "decision_function".into(),
+                n_classes: self.class_intercepts.len(),
+            });
+        }
+        let eta = self.scores(x)?;
+        eta.axis_iter(Axis(0))
+            .enumerate()
+            .map(|(i, row)| {
+                let log_odds = row[1] - row[0];
+                if log_odds.is_nan() {
+                    // Both classes impossible, both certain, or an undefined region term.
+                    let mut row = row.to_owned();
+                    log_softmax_row(row.view_mut(), i)?;
+                }
+                Ok(log_odds)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn rows_normalise_or_fail_by_name() {
+        let mut ok = array![1.0, 2.0, f64::NEG_INFINITY];
+        log_softmax_row(ok.view_mut(), 0).unwrap();
+        let p = ok.mapv(f64::exp);
+        assert!((p.sum() - 1.0).abs() < 1e-15);
+        assert_eq!(p[2], 0.0);
+        let mut certain = array![1.0, f64::INFINITY];
+        log_softmax_row(certain.view_mut(), 0).unwrap();
+        assert_eq!(certain, array![f64::NEG_INFINITY, 0.0]);
+        for bad in [
+            array![f64::NAN, 0.0],
+            array![f64::INFINITY, f64::INFINITY],
+            array![f64::NEG_INFINITY, f64::NEG_INFINITY],
+        ] {
+            let mut bad = bad;
+            let err = log_softmax_row(bad.view_mut(), 7).unwrap_err();
+            assert!(err.to_string().contains("row 7"), "{err}");
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! The paper reproductions, one module per paper. Everything specific to a paper — its design,
+//! its datasets' roles, the claims it makes and how our results are judged against them —
+//! lives here, never in the model crates.
+
+pub mod xue_titterington;

@@ -1,0 +1,470 @@
+//! Xue & Titterington, *Interpretation of hybrid generative/discriminative algorithms*, §3:
+//! naive Bayes, linear logistic regression and Raina et al.'s normalized hybrid on twelve
+//! simulated datasets, error rate (ER) and logistic loss (LL) against the training-set size.
+//!
+//! The design follows §3.1 exactly where the paper is explicit, and where it is not, makes the
+//! choices that let our run be compared with a rerun in R:
+//!
+//! * each dataset is one sample of 500 + 500 rows, drawn once from the study seed; the
+//!   replicates are re-splits of it (§3.1.4);
+//! * `m ∈ {100, 125, …, 400}`; the training set holds `⌈m/2⌉` rows of class `y = 1` and `⌊m/2⌋`
+//!   of `y = 2`, the other `1000 − m` rows are the test set; 400 replicates;
+//! * naive Bayes as `e1071::naiveBayes`: Gaussian with per-class variances and the `n − 1`
+//!   divisor, no variance floor to speak of (`var_smoothing = 1e-15`); Bernoulli with
+//!   `(count + 1)/(n_k + 2)`; the unsmoothed empirical class prior; ties (log-odds exactly 0)
+//!   go to `y = 1`, as `which.max` does;
+//! * logistic regression and the hybrid's `θ` as `glm(family = binomial)`: R's IRLS from
+//!   `μ = (y + ½)/2`, relative deviance tolerance `1e-8`, at most 25 iterations, so that on
+//!   (quasi-)separated training sets the fit stops where glm stops, with glm's huge
+//!   coefficients. Each such fit is flagged twice: by our separation certificate (metric
+//!   `separated`) and by the condition of R's warning "fitted probabilities numerically 0 or 1
+//!   occurred" (metric `numerically-0-or-1`); test-set probabilities go through R's clamped
+//!   inverse link, as `predict(type = "response")`;
+//! * the hybrid is normalized with regions `x¹ = (x_1, x_2)` and `x² = (x_3, x_4)`, without
+//!   leave-one-out (§3.1.1); an aliased (constant) region feature gets `θ_r = 0` and is
+//!   counted (metric `aliased`);
+//! * LL is the sum of `−log p(y | x)` over the test set (§3.1.3); its mean is reported beside.
+//!
+//! Extra series, not in the paper and labelled so: logistic regression with a Gaussian prior
+//! of variance [`Settings::prior_variance`] on the weights, the hybrid with leave-one-out `θ`
+//! (Raina eq. 11), and the unnormalized hybrid.
+
+mod report;
+
+use std::path::Path;
+
+use gendisc_core::{ConditionalModel, Error, FactorisedGenerative, Fit, Result};
+use gendisc_data::generators::{FeatureFamily, XueTitteringtonPreset};
+use gendisc_data::splits::{replicate_rng, xue_titterington_split};
+use gendisc_discriminative::logistic::{LogisticRegression, LogisticSolver};
+use gendisc_generative::{BernoulliNb, GaussianNb, LeaveOneOut, VarianceEstimator};
+use gendisc_hybrid::{Hybrid, Normalization};
+use gendisc_metrics::binary_logistic_loss_sum;
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+
+use serde::Serialize;
+
+use crate::{fingerprint, Cell, Outcome, Runner, RunnerSettings, Schema, Study, StudyResults};
+
+pub use report::write_outputs;
+
+/// The study's identifier, also its directory under `results/`.
+pub const STUDY_ID: &str = "xue-titterington";
+
+/// The classifiers, in the order of the outcome table. The first three are the paper's.
+pub const CLASSIFIERS: [&str; 6] = [
+    NAIVE_BAYES,
+    LOGISTIC_REGRESSION,
+    HYBRID,
+    LOGISTIC_REGRESSION_L2,
+    HYBRID_LEAVE_ONE_OUT,
+    HYBRID_UNNORMALIZED,
+];
+
+/// Naive Bayes (Gaussian or Bernoulli, as e1071).
+pub const NAIVE_BAYES: &str = "naive-bayes";
+/// Linear logistic regression, as R's glm.
+pub const LOGISTIC_REGRESSION: &str = "logistic-regression";
+/// The normalized hybrid, θ by glm.
+pub const HYBRID: &str = "hybrid";
+/// Extra: logistic regression with a Gaussian prior on the weights.
+pub const LOGISTIC_REGRESSION_L2: &str = "logistic-regression-l2";
+/// Extra: the normalized hybrid with leave-one-out θ.
+pub const HYBRID_LEAVE_ONE_OUT: &str = "hybrid-loo";
+/// Extra: the unnormalized hybrid.
+pub const HYBRID_UNNORMALIZED: &str = "hybrid-unnormalized";
+
+/// The metrics, in the order of the outcome table.
+pub const METRICS: [&str; 6] = [ER, LL, LL_MEAN, SEPARATED, R_WARNING, ALIASED];
+
+/// Test error rate.
+pub const ER: &str = "er";
+/// Logistic loss, summed over the test set (the paper's LL).
+pub const LL: &str = "ll";
+/// Logistic loss, averaged over the test set.
+pub const LL_MEAN: &str = "ll-mean";
+/// 1 when a glm fit's training set was (quasi-)separated, else 0; absent for other fits.
+pub const SEPARATED: &str = "separated";
+/// 1 when R's glm would warn "fitted probabilities numerically 0 or 1 occurred" — some
+/// training row has `|η| > 30`, where R's link is clamped — else 0; absent for other fits.
+pub const R_WARNING: &str = "numerically-0-or-1";
+/// Number of aliased (constant) region features in a hybrid's θ fit.
+pub const ALIASED: &str = "aliased";
+
+/// The regions of the hybrid (§3.1.4): `x¹ = (x_1, x_2)`, `x² = (x_3, x_4)`.
+fn regions() -> Vec<Vec<usize>> {
+    vec![vec![0, 1], vec![2, 3]]
+}
+
+/// The rows per class of each dataset (§3.1.4).
+pub const ROWS_PER_CLASS: usize = 500;
+
+/// The configuration of a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Settings {
+    /// The study seed: datasets and splits derive from it.
+    pub seed: u64,
+    /// Training-set sizes `m`.
+    pub sizes: Vec<usize>,
+    /// Replicates (re-splits) per dataset and size.
+    pub replicates: usize,
+    /// Prior variance `σ²` of the extra L2 logistic regression (weights `~ N(0, σ²)`, the
+    /// intercept unpenalised). Fixed, not tuned: a weakly informative prior on inputs of unit
+    /// scale.
+    pub prior_variance: f64,
+}
+
+impl Settings {
+    /// The paper's design: `m = 100, 125, …, 400`, 400 replicates.
+    pub fn paper() -> Self {
+        Self {
+            seed: 20_080_301,
+            sizes: (100..=400).step_by(25).collect(),
+            replicates: 400,
+            prior_variance: 10.0,
+        }
+    }
+
+    /// The reduced run of continuous integration: every size, 20 replicates.
+    pub fn quick() -> Self {
+        Self {
+            replicates: 20,
+            ..Self::paper()
+        }
+    }
+}
+
+/// One dataset of the study: the preset and its one sample.
+struct Dataset {
+    preset: XueTitteringtonPreset,
+    x: Array2<f64>,
+    y: Array1<usize>,
+}
+
+/// The study: the twelve datasets, drawn once, and the classifiers' evaluation per cell.
+pub struct XueTitteringtonStudy {
+    settings: Settings,
+    datasets: Vec<Dataset>,
+    schema: Schema,
+}
+
+impl XueTitteringtonStudy {
+    /// Draws the twelve datasets from the study seed.
+    pub fn new(settings: Settings) -> Result<Self> {
+        let datasets = XueTitteringtonPreset::ALL
+            .into_iter()
+            .map(|preset| {
+                let (x, y) = preset.generate(ROWS_PER_CLASS, &mut dataset_rng(&settings, preset));
+                Dataset { preset, x, y }
+            })
+            .collect();
+        let schema = Schema::new(CLASSIFIERS, METRICS)?;
+        Ok(Self {
+            settings,
+            datasets,
+            schema,
+        })
+    }
+
+    /// The run's settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The sample of one dataset (rows of class 0 first).
+    pub fn sample(
+        &self,
+        preset: XueTitteringtonPreset,
+    ) -> (ArrayView2<'_, f64>, ArrayView1<'_, usize>) {
+        let d = &self.datasets[preset_index(preset)];
+        (d.x.view(), d.y.view())
+    }
+
+    fn dataset(&self, name: &str) -> Result<&Dataset> {
+        self.datasets
+            .iter()
+            .find(|d| d.preset.name() == name)
+            .ok_or_else(|| Error::invalid_parameter("dataset", format!("unknown dataset `{name}`")))
+    }
+}
+
+/// The stream that draws one dataset's sample.
+fn dataset_rng(settings: &Settings, preset: XueTitteringtonPreset) -> rand_chacha::ChaCha8Rng {
+    replicate_rng(settings.seed, &["dataset".into(), preset.name().into()])
+}
+
+fn preset_index(preset: XueTitteringtonPreset) -> usize {
+    XueTitteringtonPreset::ALL
+        .iter()
+        .position(|&p| p == preset)
+        .unwrap_or_default()
+}
+
+impl Study for XueTitteringtonStudy {
+    fn id(&self) -> &str {
+        STUDY_ID
+    }
+
+    fn fingerprint(&self) -> String {
+        fingerprint(&(STUDY_ID, "v2", &self.settings))
+    }
+
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn cells(&self) -> Vec<Cell> {
+        let names: Vec<&str> = self.datasets.iter().map(|d| d.preset.name()).collect();
+        Cell::grid(&names, &self.settings.sizes, self.settings.replicates)
+    }
+
+    fn run_cell(&self, cell: &Cell) -> Result<Outcome> {
+        let dataset = self.dataset(&cell.dataset)?;
+        let split = xue_titterington_split(
+            dataset.y.view(),
+            cell.train_size,
+            &mut cell.rng(self.settings.seed),
+        )?;
+        let data = SplitData {
+            x_train: dataset.x.select(Axis(0), &split.train),
+            y_train: dataset.y.select(Axis(0), &split.train),
+            x_test: dataset.x.select(Axis(0), &split.test),
+            y_test: dataset.y.select(Axis(0), &split.test),
+        };
+        let mut outcome = Outcome::new(&self.schema);
+        match dataset.preset.family() {
+            FeatureFamily::Normal => {
+                let nb = GaussianNb::params()
+                    .variance_estimator(VarianceEstimator::Unbiased)
+                    .var_smoothing(1e-15);
+                evaluate_all(nb, &data, &self.settings, &mut outcome)?;
+            }
+            FeatureFamily::Bernoulli => {
+                evaluate_all(BernoulliNb::params(), &data, &self.settings, &mut outcome)?;
+            }
+        }
+        Ok(outcome)
+    }
+}
+
+/// The training and test rows of one cell.
+struct SplitData {
+    x_train: Array2<f64>,
+    y_train: Array1<usize>,
+    x_test: Array2<f64>,
+    y_test: Array1<usize>,
+}
+
+/// Fits and evaluates every classifier of the study on one split.
+fn evaluate_all<G>(
+    nb: G,
+    data: &SplitData,
+    settings: &Settings,
+    outcome: &mut Outcome,
+) -> Result<()>
+where
+    G: Fit + LeaveOneOut + Clone,
+    G::Model: FactorisedGenerative + ConditionalModel,
+{
+    let (x_train, y_train) = (data.x_train.view(), data.y_train.view());
+    let (x_test, y_test) = (data.x_test.view(), data.y_test.view());
+    let evaluate = |log_odds: Array1<f64>| Evaluation::from_log_odds(log_odds, y_test);
+
+    let naive_bayes = nb.fit(x_train, y_train)?;
+    record(
+        outcome,
+        0,
+        &evaluate(naive_bayes.decision_function(x_test)?)?,
+        None,
+        None,
+    )?;
+
+    let glm = LogisticRegression::params().solver(LogisticSolver::GlmIrls);
+    let lr = glm.fit(x_train, y_train)?;
+    let flags = GlmFlags {
+        separated: lr.report().separated,
+        r_warning: r_would_warn(lr.decision_function(x_train)?.view()),
+    };
+    let eta = r_clamped_log_odds(lr.decision_function(x_test)?);
+    record(outcome, 1, &evaluate(eta)?, Some(flags), None)?;
+
+    for (index, normalization, leave_one_out) in [
+        (2, Normalization::Normalized, false),
+        (4, Normalization::Normalized, true),
+        (5, Normalization::Unnormalized, false),
+    ] {
+        let hybrid = Hybrid::params(nb.clone())
+            .regions(regions())
+            .normalization(normalization)
+            .leave_one_out(leave_one_out)
+            .fit(x_train, y_train)?;
+        let report = hybrid.report().ok_or_else(|| Error::Numerical {
+            what: "hybrid fit".into(),
+            detail: "no fit report".into(),
+        })?;
+        let flags = GlmFlags {
+            separated: report.separated,
+            r_warning: r_would_warn(hybrid.decision_function(x_train)?.view()),
+        };
+        let aliased = report.aliased_regions.len();
+        let eta = r_clamped_log_odds(hybrid.decision_function(x_test)?);
+        record(outcome, index, &evaluate(eta)?, Some(flags), Some(aliased))?;
+    }
+
+    let l2 = LogisticRegression::params()
+        .prior_variance(settings.prior_variance)
+        .fit(x_train, y_train)?;
+    record(
+        outcome,
+        3,
+        &evaluate(l2.decision_function(x_test)?)?,
+        None,
+        None,
+    )
+}
+
+/// The log-odds at which R evaluates a binomial glm: its inverse link replaces `exp(η)` by
+/// `1/ε` above `η = 30` and by `ε` below `−30` (`ε = 2⁻⁵²`), i.e. `p(y = 1 | x) = σ(±52 ln 2)`
+/// there — so `predict(type = "response")` never returns 0 or 1 and a separated fit's test
+/// loss is at most `52 ln 2 ≈ 36.04` per row. Checked against
+/// [`r_logit_linkinv`](gendisc_discriminative::logistic::r_logit_linkinv) in the tests.
+fn r_clamped_log_odds(mut eta: Array1<f64>) -> Array1<f64> {
+    const THRESH: f64 = 30.0;
+    let bound = 52.0 * std::f64::consts::LN_2;
+    eta.mapv_inplace(|e| {
+        if e > THRESH {
+            bound
+        } else if e < -THRESH {
+            -bound
+        } else {
+            e
+        }
+    });
+    eta
+}
+
+/// What a glm fit's training set did to it.
+struct GlmFlags {
+    /// The fit's separation certificate (complete or quasi-complete separation).
+    separated: bool,
+    /// R would warn "fitted probabilities numerically 0 or 1 occurred".
+    r_warning: bool,
+}
+
+/// R's `glm.fit` warns when a fitted `μ` is within `10 ε` of 0 or 1; with its clamped link that
+/// is exactly a training linear predictor beyond `±30`.
+fn r_would_warn(training_log_odds: ArrayView1<'_, f64>) -> bool {
+    training_log_odds.iter().any(|e| e.abs() > 30.0)
+}
+
+/// ER and LL of one classifier on the test set.
+struct Evaluation {
+    error_rate: f64,
+    loss_sum: f64,
+    n_test: usize,
+}
+
+impl Evaluation {
+    /// From the log-odds `η` of class `y = 2` (index 1): predicted class `y = 2` when `η > 0`,
+    /// ties to `y = 1` (R's `which.max`); LL `= Σ log(1 + exp(∓η))`.
+    fn from_log_odds(log_odds: Array1<f64>, y_test: ArrayView1<'_, usize>) -> Result<Self> {
+        let errors = log_odds
+            .iter()
+            .zip(y_test.iter())
+            .filter(|&(&eta, &y)| usize::from(eta > 0.0) != y)
+            .count();
+        Ok(Self {
+            error_rate: errors as f64 / y_test.len() as f64,
+            loss_sum: binary_logistic_loss_sum(log_odds.view(), y_test)?,
+            n_test: y_test.len(),
+        })
+    }
+}
+
+fn record(
+    outcome: &mut Outcome,
+    classifier: usize,
+    eval: &Evaluation,
+    glm: Option<GlmFlags>,
+    aliased: Option<usize>,
+) -> Result<()> {
+    outcome.set(classifier, 0, eval.error_rate)?;
+    outcome.set(classifier, 1, eval.loss_sum)?;
+    outcome.set(classifier, 2, eval.loss_sum / eval.n_test as f64)?;
+    if let Some(flags) = glm {
+        outcome.set(classifier, 3, f64::from(u8::from(flags.separated)))?;
+        outcome.set(classifier, 4, f64::from(u8::from(flags.r_warning)))?;
+    }
+    if let Some(aliased) = aliased {
+        outcome.set(classifier, 5, aliased as f64)?;
+    }
+    Ok(())
+}
+
+/// Runs the study (resuming from `out/cells.jsonl` if present) and writes every output under
+/// `out`: `cells.jsonl`, `medians.csv`, `summary.csv`, `separation.csv`, `fig1.svg` …
+/// `fig4.svg`, `DATASETS.md` and `REPORT.md`.
+pub fn reproduce(
+    out: &Path,
+    settings: Settings,
+    mut runner: RunnerSettings,
+) -> crate::Result<StudyResults> {
+    let study = XueTitteringtonStudy::new(settings)?;
+    runner.store = Some(out.join("cells.jsonl"));
+    let results = Runner::new(runner)?.run(&study)?;
+    write_outputs(out, &study, &results)?;
+    Ok(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gendisc_discriminative::logistic::r_logit_linkinv;
+
+    #[test]
+    fn clamped_log_odds_reproduce_r_response() {
+        let eta = Array1::from(vec![
+            -45.0, -30.5, -30.0, -3.0, 0.0, 12.0, 30.0, 30.5, 800.0,
+        ]);
+        let clamped = r_clamped_log_odds(eta.clone());
+        for (&e, &c) in eta.iter().zip(clamped.iter()) {
+            let r = r_logit_linkinv(e);
+            let ours = gendisc_core::numerics::sigmoid(c);
+            // exp(−52 ln 2) carries the rounding of 52 ln 2 magnified by 36: ~1e-15 relative.
+            assert!((ours - r).abs() <= 1e-13 * r, "η = {e}: {ours} vs {r}");
+        }
+    }
+
+    #[test]
+    fn evaluation_counts_ties_as_the_first_class() {
+        let y = Array1::from(vec![0, 1, 1]);
+        let eval = Evaluation::from_log_odds(Array1::from(vec![0.0, 0.0, 2.0]), y.view()).unwrap();
+        assert!((eval.error_rate - 1.0 / 3.0).abs() < 1e-15);
+        let expected = 2.0 * 2f64.ln() + (1.0 + (-2f64).exp()).ln();
+        assert!((eval.loss_sum - expected).abs() < 1e-14);
+    }
+
+    #[test]
+    fn a_cell_is_deterministic_and_complete() {
+        let study = XueTitteringtonStudy::new(Settings::quick()).unwrap();
+        for cell in [
+            Cell::new("normal-unequal-full", 100, 3),
+            Cell::new("bernoulli-equal-block", 225, 0),
+        ] {
+            let a = study.run_cell(&cell).unwrap();
+            let b = study.run_cell(&cell).unwrap();
+            assert!(a.bitwise_eq(&b));
+            for classifier in 0..CLASSIFIERS.len() {
+                let er = a.get(classifier, 0).unwrap();
+                assert!((0.0..=1.0).contains(&er));
+                let ll = a.get(classifier, 1).unwrap();
+                let ll_mean = a.get(classifier, 2).unwrap();
+                let n_test = (1000 - cell.train_size) as f64;
+                assert!((ll / n_test - ll_mean).abs() < 1e-12);
+            }
+            // Separation is recorded for the glm fits only.
+            assert!(a.get(1, 3).is_some() && a.get(2, 3).is_some() && a.get(2, 4).is_some());
+            assert!(a.get(0, 3).is_none() && a.get(3, 3).is_none() && a.get(0, 4).is_none());
+        }
+    }
+}
