@@ -274,3 +274,27 @@ fn n_classes_and_features() {
     assert!(m.intercept().iter().all(|&b| b == 0.0));
     assert!(!m.fits_intercept());
 }
+
+/// R's warning condition: a separated training set saturates the fitted probabilities, an
+/// overlapping one does not.
+#[test]
+fn saturation_follows_r_warning_condition() {
+    use gendisc_core::Fit;
+    use gendisc_discriminative::logistic::{LogisticRegression, LogisticSolver};
+    use ndarray::array;
+
+    let separated_x = array![[0.0], [1.0], [2.0], [3.0]];
+    let separated_y = array![0, 0, 1, 1];
+    let overlapping_x = array![[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]];
+    let overlapping_y = array![0, 1, 0, 1, 1, 0];
+    for solver in [LogisticSolver::GlmIrls, LogisticSolver::Newton] {
+        let params = LogisticRegression::params().solver(solver);
+        let fit = params.fit(separated_x.view(), separated_y.view()).unwrap();
+        assert!(fit.report().saturated, "{solver:?}");
+        assert!(!fit.report().is_reliable());
+        let fit = params
+            .fit(overlapping_x.view(), overlapping_y.view())
+            .unwrap();
+        assert!(!fit.report().saturated, "{solver:?}");
+    }
+}

@@ -313,8 +313,10 @@ impl LogisticRegressionValidParams {
 
         let theta = solution.x;
         let negative_log_likelihood = objective.negative_log_likelihood_at(theta.view());
-        let separated =
-            self.prior_variance.is_none() && self.is_separated(objective, problem, &theta);
+        let eta = objective.predictors(theta.view());
+        let separated = self.prior_variance.is_none()
+            && self.is_separated(objective, problem, &theta, eta.view());
+        let saturated = is_saturated(eta.view(), problem.weights.view(), solver);
         let report = FitReport {
             solver,
             status: solution.report.status,
@@ -323,20 +325,22 @@ impl LogisticRegressionValidParams {
             log_likelihood: -negative_log_likelihood,
             gradient_norm: solution.report.gradient_norm,
             separated,
+            saturated,
         };
         Ok((theta, report))
     }
 
-    /// The two separation certificates of [`super::separation`].
+    /// The two separation certificates of [`super::separation`], given the fitted linear
+    /// predictors `eta` at `theta`.
     fn is_separated<O: LogisticObjective>(
         &self,
         objective: &O,
         problem: &Problem<'_>,
         theta: &Array1<f64>,
+        eta: ArrayView2<'_, f64>,
     ) -> bool {
         let weights = problem.weights.view();
-        let eta = objective.predictors(theta.view());
-        if separates_completely(eta.view(), problem.y, weights) {
+        if separates_completely(eta, problem.y, weights) {
             return true;
         }
         let n = objective.dim();
@@ -353,6 +357,31 @@ impl LogisticRegressionValidParams {
             .expect("contiguous");
         is_recession_direction(&problem.design, direction.view(), problem.y, weights)
     }
+}
+
+/// R's glm warning condition, "fitted probabilities numerically 0 or 1 occurred": a binary
+/// model's fitted `μ` within `10 ε` of 0 or 1 on a row of positive weight. On the exact
+/// logistic link that is `|η| > logit(1 − 10 ε)`; on glm's clamped link (`GlmIrls`) every
+/// `|η| > 30` maps to `μ = 1/(1 + ε)` or `ε/(1 + ε)`, which already qualifies.
+fn is_saturated(
+    predictors: ArrayView2<'_, f64>,
+    weights: ArrayView1<'_, f64>,
+    solver: LogisticSolver,
+) -> bool {
+    if predictors.ncols() != 1 {
+        return false;
+    }
+    let threshold = if solver == LogisticSolver::GlmIrls {
+        30.0
+    } else {
+        let tiny = 10.0 * f64::EPSILON;
+        ((1.0 - tiny) / tiny).ln()
+    };
+    predictors
+        .column(0)
+        .iter()
+        .zip(weights.iter())
+        .any(|(&eta, &w)| w > 0.0 && eta.abs() > threshold)
 }
 
 impl Fit for LogisticRegressionValidParams {

@@ -40,12 +40,20 @@ pub struct FitReport {
     /// for penalised fits, whose estimate exists whatever the data. See the
     /// [module documentation](super#separation) for how it is detected.
     pub separated: bool,
+    /// Some training row of positive weight has a fitted probability within `10 ε` of 0 or 1
+    /// (`ε = 2⁻⁵²`): the condition of R's glm warning "fitted probabilities numerically 0 or 1
+    /// occurred". It accompanies separation, but also catches fits that diverged without a
+    /// separation certificate (glm's IRLS has no line search). For
+    /// [`LogisticSolver::GlmIrls`] it is judged on R's clamped link, i.e. a training linear
+    /// predictor beyond `±30`. Binary models only (`false` for the multinomial model).
+    pub saturated: bool,
 }
 
 impl FitReport {
-    /// `status == Converged` and not separated: the returned coefficients are the estimate.
+    /// `status == Converged`, not separated and not saturated: the returned coefficients are
+    /// the estimate.
     pub fn is_reliable(&self) -> bool {
-        self.status.is_converged() && !self.separated
+        self.status.is_converged() && !self.separated && !self.saturated
     }
 }
 
