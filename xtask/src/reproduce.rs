@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use gendisc_studies::papers::xue_titterington;
-use gendisc_studies::RunnerSettings;
+use gendisc_studies::{OnMismatch, RunnerSettings};
 
 /// Arguments of `cargo xtask reproduce`.
 #[derive(Debug, clap::Args)]
@@ -102,8 +102,19 @@ fn run_xue_titterington(out: &Path, quick: bool) -> Result<()> {
         xue_titterington::Settings::paper()
     };
     let start = std::time::Instant::now();
-    let results = xue_titterington::reproduce(out, settings, RunnerSettings::default())?;
+    // A store written by another configuration (say, a full run before a quick one) is
+    // replaced: every output is regenerated from the cells of this configuration.
+    let runner = RunnerSettings {
+        on_mismatch: OnMismatch::StartAfresh,
+        ..RunnerSettings::default()
+    };
+    let results = xue_titterington::reproduce(out, settings, runner)?;
     let report = results.report();
+    if report.discarded_mismatched_store {
+        eprintln!(
+            "xue-titterington: the previous results had another configuration and were replaced"
+        );
+    }
     eprintln!(
         "xue-titterington: {} cells ({} resumed, {} run) in {:.2} s",
         report.cells,
