@@ -31,6 +31,13 @@ pub struct HybridReport {
     /// fit with a prior ([`HybridParams::prior_variance`]) for a finite estimate. Always
     /// `false` with a prior.
     pub separated: bool,
+    /// For θ fitted by logistic regression (glm or Newton): some training row's fitted
+    /// probability is within `10 ε` of 0 or 1, the condition of R's glm warning "fitted
+    /// probabilities numerically 0 or 1 occurred" — see
+    /// [`FitReport::saturated`](gendisc_discriminative::logistic::FitReport::saturated). It also
+    /// catches glm fits that diverged without a separation certificate. `false` for the
+    /// multi-class form.
+    pub saturated: bool,
     /// Regions whose features are linearly dependent on the intercept(s) and the regions
     /// before them (e.g. a region whose log-likelihood ratio is the same for every training
     /// row). Their weight is `θ_r = 0`, as R's `glm` reports `NA` for aliased coefficients.
@@ -40,9 +47,9 @@ pub struct HybridReport {
 }
 
 impl HybridReport {
-    /// Converged and not separated: the returned `θ` is the estimate.
+    /// Converged, not separated and not saturated: the returned `θ` is the estimate.
     pub fn is_reliable(&self) -> bool {
-        self.status.is_converged() && !self.separated
+        self.status.is_converged() && !self.separated && !self.saturated
     }
 }
 

@@ -283,7 +283,7 @@ where
     let lr = glm.fit(x_train, y_train)?;
     let flags = GlmFlags {
         separated: lr.report().separated,
-        r_warning: r_would_warn(lr.decision_function(x_train)?.view()),
+        r_warning: lr.report().saturated,
     };
     let eta = r_clamped_log_odds(lr.decision_function(x_test)?);
     record(outcome, 1, &evaluate(eta)?, Some(flags), None)?;
@@ -304,7 +304,7 @@ where
         })?;
         let flags = GlmFlags {
             separated: report.separated,
-            r_warning: r_would_warn(hybrid.decision_function(x_train)?.view()),
+            r_warning: report.saturated,
         };
         let aliased = report.aliased_regions.len();
         let eta = r_clamped_log_odds(hybrid.decision_function(x_test)?);
@@ -347,14 +347,9 @@ fn r_clamped_log_odds(mut eta: Array1<f64>) -> Array1<f64> {
 struct GlmFlags {
     /// The fit's separation certificate (complete or quasi-complete separation).
     separated: bool,
-    /// R would warn "fitted probabilities numerically 0 or 1 occurred".
+    /// R would warn "fitted probabilities numerically 0 or 1 occurred" (the fit report's
+    /// `saturated`: with glm's clamped link, a training linear predictor beyond ±30).
     r_warning: bool,
-}
-
-/// R's `glm.fit` warns when a fitted `μ` is within `10 ε` of 0 or 1; with its clamped link that
-/// is exactly a training linear predictor beyond `±30`.
-fn r_would_warn(training_log_odds: ArrayView1<'_, f64>) -> bool {
-    training_log_odds.iter().any(|e| e.abs() > 30.0)
 }
 
 /// ER and LL of one classifier on the test set.
