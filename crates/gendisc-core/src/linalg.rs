@@ -29,12 +29,22 @@ impl Cholesky {
             what: what.into(),
             detail: Some(detail),
         })?;
-        // Backends accept tiny or denormal pivots; a zero or non-finite diagonal would make
-        // every later solve produce inf/NaN, so it is refused here.
-        if let Some(i) = l.diag().iter().position(|&d| !(d > 0.0 && d.is_finite())) {
+        // Backends differ on a matrix that is singular in exact arithmetic: round-off leaves a
+        // pivot of either sign, which one backend refuses and the other accepts. Judge both the
+        // same way: the squared pivot L_ii² is the part of A_ii not explained by the previous
+        // columns, and when that is below n·ε·A_ii the matrix is singular to working precision.
+        let n = l.nrows() as f64;
+        let singular = l.diag().iter().zip(a.diag()).position(|(&d, &a_ii)| {
+            !(d > 0.0 && d.is_finite()) || d * d <= n * f64::EPSILON * a_ii
+        });
+        if let Some(i) = singular {
             return Err(Error::NotPositiveDefinite {
                 what: what.into(),
-                detail: Some(format!("pivot {i} is {}", l[[i, i]])),
+                detail: Some(format!(
+                    "pivot {i} is {:e} for a diagonal entry of {:e}: singular to working precision",
+                    l[[i, i]],
+                    a[[i, i]]
+                )),
             });
         }
         Ok(Self { l })
@@ -307,6 +317,12 @@ mod tests {
         let indefinite = array![[1.0, 2.0], [2.0, 1.0]];
         assert!(matches!(
             Cholesky::new(indefinite.view(), "Σ"),
+            Err(Error::NotPositiveDefinite { .. })
+        ));
+        // Singular in exact arithmetic; round-off may leave a tiny positive pivot.
+        let rank_one = array![[2.0 / 3.0, 4.0 / 3.0], [4.0 / 3.0, 8.0 / 3.0]];
+        assert!(matches!(
+            Cholesky::new(rank_one.view(), "Σ"),
             Err(Error::NotPositiveDefinite { .. })
         ));
         let singular = array![[1.0, 1.0], [1.0, 1.0]];
