@@ -23,9 +23,7 @@ use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::numerics::log_sum_exp;
-use gendisc_core::{
-    bayes_predict, Classifier, Error, Fit, FitWeighted, Generative, ParamGuard, Result,
-};
+use gendisc_core::{Classifier, Error, Generative, ParamGuard, Result};
 
 use crate::common::{
     check_n_classes, check_prediction, check_training, check_var_smoothing, ln_2pi, rows_per_class,
@@ -208,38 +206,11 @@ impl Balls1 {
     }
 }
 
-impl Fit for Balls1ValidParams {
-    type Model = Balls1;
+crate::common::impl_fit!(Balls1ValidParams => Balls1, fit_impl);
 
-    fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<Balls1> {
-        Balls1::fit_impl(self, x, y, None)
-    }
-}
-
-impl FitWeighted for Balls1ValidParams {
-    fn fit_weighted(
-        &self,
-        x: ArrayView2<'_, f64>,
-        y: ArrayView1<'_, usize>,
-        sample_weight: ArrayView1<'_, f64>,
-    ) -> Result<Balls1> {
-        Balls1::fit_impl(self, x, y, Some(sample_weight))
-    }
-}
-
-impl Classifier for Balls1 {
-    fn n_features(&self) -> usize {
-        self.means.ncols()
-    }
-
-    fn n_classes(&self) -> usize {
-        self.means.nrows()
-    }
-
-    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
-        bayes_predict(self, x)
-    }
-}
+crate::common::impl_generative_classifier!(Balls1, |model| model.means.ncols(), |model| model
+    .means
+    .nrows());
 
 impl Generative for Balls1 {
     fn log_prior(&self) -> Array1<f64> {
@@ -756,38 +727,12 @@ fn run_em(
     )
 }
 
-impl Fit for Balls2ValidParams {
-    type Model = Balls2;
+crate::common::impl_fit!(Balls2ValidParams => Balls2, fit_impl);
 
-    fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<Balls2> {
-        Balls2::fit_impl(self, x, y, None)
-    }
-}
-
-impl FitWeighted for Balls2ValidParams {
-    fn fit_weighted(
-        &self,
-        x: ArrayView2<'_, f64>,
-        y: ArrayView1<'_, usize>,
-        sample_weight: ArrayView1<'_, f64>,
-    ) -> Result<Balls2> {
-        Balls2::fit_impl(self, x, y, Some(sample_weight))
-    }
-}
-
-impl Classifier for Balls2 {
-    fn n_features(&self) -> usize {
-        self.means.dim().2
-    }
-
-    fn n_classes(&self) -> usize {
-        self.means.dim().0
-    }
-
-    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
-        bayes_predict(self, x)
-    }
-}
+crate::common::impl_generative_classifier!(Balls2, |model| model.means.dim().2, |model| model
+    .means
+    .dim()
+    .0);
 
 impl Generative for Balls2 {
     fn log_prior(&self) -> Array1<f64> {
@@ -837,6 +782,7 @@ mod tests {
     use super::*;
     use approx::assert_relative_eq;
     use gendisc_core::ConditionalModel;
+    use gendisc_core::Fit;
     use ndarray::array;
 
     #[test]

@@ -14,10 +14,7 @@
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 
-use gendisc_core::{
-    bayes_predict, Classifier, FactorisedGenerative, Fit, FitWeighted, Generative, ParamGuard,
-    Result,
-};
+use gendisc_core::{Classifier, FactorisedGenerative, Generative, ParamGuard, Result};
 
 use crate::common::{
     check_alpha, check_binary, check_n_classes, check_prediction, check_region, check_training,
@@ -223,38 +220,13 @@ impl BernoulliNb {
     }
 }
 
-impl Fit for BernoulliNbValidParams {
-    type Model = BernoulliNb;
+crate::common::impl_fit!(BernoulliNbValidParams => BernoulliNb, fit_impl);
 
-    fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<BernoulliNb> {
-        BernoulliNb::fit_impl(self, x, y, None)
-    }
-}
-
-impl FitWeighted for BernoulliNbValidParams {
-    fn fit_weighted(
-        &self,
-        x: ArrayView2<'_, f64>,
-        y: ArrayView1<'_, usize>,
-        sample_weight: ArrayView1<'_, f64>,
-    ) -> Result<BernoulliNb> {
-        BernoulliNb::fit_impl(self, x, y, Some(sample_weight))
-    }
-}
-
-impl Classifier for BernoulliNb {
-    fn n_features(&self) -> usize {
-        self.log_prob_one.ncols()
-    }
-
-    fn n_classes(&self) -> usize {
-        self.log_prior.len()
-    }
-
-    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
-        bayes_predict(self, x)
-    }
-}
+crate::common::impl_generative_classifier!(
+    BernoulliNb,
+    |model| model.log_prob_one.ncols(),
+    |model| model.log_prior.len()
+);
 
 impl Generative for BernoulliNb {
     fn log_prior(&self) -> Array1<f64> {
@@ -286,6 +258,7 @@ gendisc_core::impl_conditional_model_by_bayes!(BernoulliNb);
 mod tests {
     use super::*;
     use approx::assert_relative_eq;
+    use gendisc_core::Fit;
     use gendisc_core::{ConditionalModel, Error};
     use ndarray::array;
 

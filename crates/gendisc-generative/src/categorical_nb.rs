@@ -25,10 +25,7 @@
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 
-use gendisc_core::{
-    bayes_predict, Classifier, Error, FactorisedGenerative, Fit, FitWeighted, Generative,
-    ParamGuard, Result,
-};
+use gendisc_core::{Classifier, Error, FactorisedGenerative, Generative, ParamGuard, Result};
 
 use crate::common::{
     check_alpha, check_n_classes, check_prediction, check_region, check_training, ClassPriors,
@@ -301,38 +298,11 @@ fn check_levels(x: ArrayView2<'_, f64>, n_levels: &[usize]) -> Result<()> {
     Ok(())
 }
 
-impl Fit for CategoricalNbValidParams {
-    type Model = CategoricalNb;
+crate::common::impl_fit!(CategoricalNbValidParams => CategoricalNb, fit_impl);
 
-    fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<CategoricalNb> {
-        CategoricalNb::fit_impl(self, x, y, None)
-    }
-}
-
-impl FitWeighted for CategoricalNbValidParams {
-    fn fit_weighted(
-        &self,
-        x: ArrayView2<'_, f64>,
-        y: ArrayView1<'_, usize>,
-        sample_weight: ArrayView1<'_, f64>,
-    ) -> Result<CategoricalNb> {
-        CategoricalNb::fit_impl(self, x, y, Some(sample_weight))
-    }
-}
-
-impl Classifier for CategoricalNb {
-    fn n_features(&self) -> usize {
-        self.log_prob.len()
-    }
-
-    fn n_classes(&self) -> usize {
-        self.log_prior.len()
-    }
-
-    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
-        bayes_predict(self, x)
-    }
-}
+crate::common::impl_generative_classifier!(CategoricalNb, |model| model.log_prob.len(), |model| {
+    model.log_prior.len()
+});
 
 impl Generative for CategoricalNb {
     fn log_prior(&self) -> Array1<f64> {
@@ -365,6 +335,7 @@ mod tests {
     use super::*;
     use approx::assert_relative_eq;
     use gendisc_core::ConditionalModel;
+    use gendisc_core::Fit;
     use ndarray::array;
 
     #[test]

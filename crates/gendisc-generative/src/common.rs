@@ -370,6 +370,62 @@ pub(crate) fn ln_2pi() -> f64 {
     std::f64::consts::TAU.ln()
 }
 
+/// `Fit` and `FitWeighted` for a validated params type, both forwarding to the model's
+/// `fn $fit_impl(&params, x, y, Option<weights>)` — one fit routine serves both traits.
+macro_rules! impl_fit {
+    ($params:ty => $model:ident, $fit_impl:ident) => {
+        impl gendisc_core::Fit for $params {
+            type Model = $model;
+
+            fn fit(
+                &self,
+                x: ndarray::ArrayView2<'_, f64>,
+                y: ndarray::ArrayView1<'_, usize>,
+            ) -> gendisc_core::Result<$model> {
+                $model::$fit_impl(self, x, y, None)
+            }
+        }
+
+        impl gendisc_core::FitWeighted for $params {
+            fn fit_weighted(
+                &self,
+                x: ndarray::ArrayView2<'_, f64>,
+                y: ndarray::ArrayView1<'_, usize>,
+                sample_weight: ndarray::ArrayView1<'_, f64>,
+            ) -> gendisc_core::Result<$model> {
+                $model::$fit_impl(self, x, y, Some(sample_weight))
+            }
+        }
+    };
+}
+pub(crate) use impl_fit;
+
+/// `Classifier` for a generative model: its dimensions from the given field expressions, and
+/// `predict` as the maximum-a-posteriori class ([`gendisc_core::bayes_predict`]).
+macro_rules! impl_generative_classifier {
+    ($model:ty, |$m:ident| $n_features:expr, |$k:ident| $n_classes:expr) => {
+        impl gendisc_core::Classifier for $model {
+            fn n_features(&self) -> usize {
+                let $m = self;
+                $n_features
+            }
+
+            fn n_classes(&self) -> usize {
+                let $k = self;
+                $n_classes
+            }
+
+            fn predict(
+                &self,
+                x: ndarray::ArrayView2<'_, f64>,
+            ) -> gendisc_core::Result<ndarray::Array1<usize>> {
+                gendisc_core::bayes_predict(self, x)
+            }
+        }
+    };
+}
+pub(crate) use impl_generative_classifier;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,10 +29,7 @@ use rand::Rng;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
 
-use gendisc_core::{
-    bayes_predict, Classifier, FactorisedGenerative, Fit, FitWeighted, Generative, ParamGuard,
-    Result,
-};
+use gendisc_core::{Classifier, FactorisedGenerative, Generative, ParamGuard, Result};
 
 use crate::common::{
     check_n_classes, check_prediction, check_region, check_training, check_var_smoothing, ln_2pi,
@@ -320,38 +317,11 @@ impl GaussianNb {
     }
 }
 
-impl Fit for GaussianNbValidParams {
-    type Model = GaussianNb;
+crate::common::impl_fit!(GaussianNbValidParams => GaussianNb, fit_impl);
 
-    fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<GaussianNb> {
-        GaussianNb::fit_impl(self, x, y, None)
-    }
-}
-
-impl FitWeighted for GaussianNbValidParams {
-    fn fit_weighted(
-        &self,
-        x: ArrayView2<'_, f64>,
-        y: ArrayView1<'_, usize>,
-        sample_weight: ArrayView1<'_, f64>,
-    ) -> Result<GaussianNb> {
-        GaussianNb::fit_impl(self, x, y, Some(sample_weight))
-    }
-}
-
-impl Classifier for GaussianNb {
-    fn n_features(&self) -> usize {
-        self.means.ncols()
-    }
-
-    fn n_classes(&self) -> usize {
-        self.means.nrows()
-    }
-
-    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
-        bayes_predict(self, x)
-    }
-}
+crate::common::impl_generative_classifier!(GaussianNb, |model| model.means.ncols(), |model| model
+    .means
+    .nrows());
 
 impl Generative for GaussianNb {
     fn log_prior(&self) -> Array1<f64> {
@@ -401,6 +371,7 @@ impl SampleJoint for GaussianNb {
 mod tests {
     use super::*;
     use approx::assert_relative_eq;
+    use gendisc_core::Fit;
     use gendisc_core::{ConditionalModel, Error};
     use ndarray::array;
 

@@ -29,8 +29,8 @@ use serde::{Deserialize, Serialize};
 use sprs::{CsMat, CsMatView};
 
 use gendisc_core::{
-    argmax_rows, bayes_predict, log_posterior_from_joint, Classifier, Error, FactorisedGenerative,
-    Fit, FitWeighted, Generative, ParamGuard, Result,
+    argmax_rows, log_posterior_from_joint, Classifier, Error, FactorisedGenerative, Generative,
+    ParamGuard, Result,
 };
 
 use crate::common::{
@@ -439,38 +439,13 @@ fn check_counts_sparse(x: CsMatView<'_, f64>) -> Result<()> {
     Ok(())
 }
 
-impl Fit for MultinomialNbValidParams {
-    type Model = MultinomialNb;
+crate::common::impl_fit!(MultinomialNbValidParams => MultinomialNb, fit_dense_impl);
 
-    fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<MultinomialNb> {
-        MultinomialNb::fit_dense_impl(self, x, y, None)
-    }
-}
-
-impl FitWeighted for MultinomialNbValidParams {
-    fn fit_weighted(
-        &self,
-        x: ArrayView2<'_, f64>,
-        y: ArrayView1<'_, usize>,
-        sample_weight: ArrayView1<'_, f64>,
-    ) -> Result<MultinomialNb> {
-        MultinomialNb::fit_dense_impl(self, x, y, Some(sample_weight))
-    }
-}
-
-impl Classifier for MultinomialNb {
-    fn n_features(&self) -> usize {
-        self.word_log_prob.nrows()
-    }
-
-    fn n_classes(&self) -> usize {
-        self.word_log_prob.ncols()
-    }
-
-    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
-        bayes_predict(self, x)
-    }
-}
+crate::common::impl_generative_classifier!(
+    MultinomialNb,
+    |model| model.word_log_prob.nrows(),
+    |model| model.word_log_prob.ncols()
+);
 
 impl Generative for MultinomialNb {
     fn log_prior(&self) -> Array1<f64> {
@@ -506,6 +481,7 @@ mod tests {
     use super::*;
     use approx::assert_abs_diff_eq;
     use gendisc_core::ConditionalModel;
+    use gendisc_core::Fit;
     use ndarray::array;
     use sprs::TriMat;
 

@@ -22,9 +22,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::linalg::Cholesky;
-use gendisc_core::{
-    bayes_predict, Classifier, Error, Fit, FitWeighted, Generative, ParamGuard, Result,
-};
+use gendisc_core::{Classifier, Error, Generative, ParamGuard, Result};
 
 use crate::common::{
     check_n_classes, check_prediction, check_training, rows_per_class, ClassPriors,
@@ -277,38 +275,11 @@ impl Qda {
     }
 }
 
-impl Fit for QdaValidParams {
-    type Model = Qda;
+crate::common::impl_fit!(QdaValidParams => Qda, fit_impl);
 
-    fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<Qda> {
-        Qda::fit_impl(self, x, y, None)
-    }
-}
-
-impl FitWeighted for QdaValidParams {
-    fn fit_weighted(
-        &self,
-        x: ArrayView2<'_, f64>,
-        y: ArrayView1<'_, usize>,
-        sample_weight: ArrayView1<'_, f64>,
-    ) -> Result<Qda> {
-        Qda::fit_impl(self, x, y, Some(sample_weight))
-    }
-}
-
-impl Classifier for Qda {
-    fn n_features(&self) -> usize {
-        self.means.ncols()
-    }
-
-    fn n_classes(&self) -> usize {
-        self.means.nrows()
-    }
-
-    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
-        bayes_predict(self, x)
-    }
-}
+crate::common::impl_generative_classifier!(Qda, |model| model.means.ncols(), |model| model
+    .means
+    .nrows());
 
 impl Generative for Qda {
     fn log_prior(&self) -> Array1<f64> {
@@ -352,6 +323,7 @@ impl SampleJoint for Qda {
 mod tests {
     use super::*;
     use approx::assert_relative_eq;
+    use gendisc_core::Fit;
     use ndarray::array;
 
     fn data() -> (Array2<f64>, Array1<usize>) {
