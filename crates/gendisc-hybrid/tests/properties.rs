@@ -274,8 +274,12 @@ where
         if rl.log_likelihood.abs() < 1e-6 || rm.log_likelihood.abs() < 1e-6 {
             continue;
         }
+        // Some training row's probability numerically 0 or 1 (R's warning condition): the
+        // curvature along the coefficients that push it further is below rounding, so θ is
+        // determined only to the likelihood, not coefficient by coefficient.
+        let theta_determined = !rl.saturated && !rm.saturated;
         let (a, b) = (logistic.theta().unwrap(), multiclass.theta().unwrap());
-        for (x, y) in a.iter().zip(&b) {
+        for (x, y) in a.iter().zip(&b).filter(|_| theta_determined) {
             prop_assert!(
                 close(*x, *y, tol),
                 "{:?} {:?}: {} vs {}\n{:?}\n{:?}",
