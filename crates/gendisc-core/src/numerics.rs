@@ -61,17 +61,30 @@ pub fn log_softmax_rows(mut scores: Array2<f64>) -> Array2<f64> {
     scores
 }
 
+/// `log(1 + t)` for `t ∈ [0, 1]`, by the correction `log u − ((u − 1) − t)/u` with
+/// `u = 1 + t` rounded (`u − 1 − t` is exact, so the correction recovers what rounding `u`
+/// lost; Goldberg 1991, *What every computer scientist should know about floating-point
+/// arithmetic*, §Theorem 4 discusses the same loss): within a few ulps of `t.ln_1p()`, and
+/// faster, which matters in the loops that run it once per row per evaluation.
+pub fn log1p_unit(t: f64) -> f64 {
+    let u = 1.0 + t;
+    if u == 1.0 {
+        t
+    } else {
+        u.ln() - ((u - 1.0) - t) / u
+    }
+}
+
 /// `log(1 + exp(x))` without overflow or loss of precision.
 ///
 /// Uses the branch points of Mächler (2012), *Accurately computing log(1 − exp(−|a|))*:
-/// `exp(x)` for `x ≤ −37`, `log1p(exp(x))` up to 18, `x + exp(−x)` up to 33.3, and `x` beyond.
+/// `exp(x)` for `x ≤ −37`, `x` beyond 33.3, and in between `max(x, 0) + log(1 + exp(−|x|))`
+/// (by [`log1p_unit`]), which is one exponential and one logarithm.
 pub fn log1pexp(x: f64) -> f64 {
     if x <= -37.0 {
         x.exp()
-    } else if x <= 18.0 {
-        x.exp().ln_1p()
     } else if x <= 33.3 {
-        x + (-x).exp()
+        x.max(0.0) + log1p_unit((-x.abs()).exp())
     } else {
         x
     }
@@ -114,6 +127,21 @@ mod tests {
     use approx::assert_relative_eq;
     use ndarray::{array, Array1};
     use proptest::prelude::*;
+
+    #[test]
+    fn log1p_on_the_unit_interval() {
+        for i in 0..=1000 {
+            let t = f64::from(i) / 1000.0;
+            let (ours, libm) = (log1p_unit(t), t.ln_1p());
+            assert!((ours - libm).abs() <= 4.0 * f64::EPSILON * libm, "{t}");
+        }
+        for t in [1e-300, 1e-20, 1e-16, 2.2e-16, 1e-8] {
+            assert!(
+                (log1p_unit(t) - t.ln_1p()).abs() <= 2.0 * f64::EPSILON * t,
+                "{t}"
+            );
+        }
+    }
 
     #[test]
     fn log_sum_exp_edges() {

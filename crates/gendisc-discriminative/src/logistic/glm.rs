@@ -19,12 +19,24 @@
 
 use gendisc_core::linalg::Cholesky;
 use gendisc_core::{Error, Result};
-use ndarray::{Array1, Array2, ArrayView1, Axis, Zip};
+use ndarray::{Array1, Array2, ArrayView1, Axis};
 
 use super::design::Design;
 
 /// `|η|` beyond which R clamps the logit link (`THRESH` in `family.c`).
 const THRESH: f64 = 30.0;
+
+/// `exp(η)` clamped as R's logit link clamps it: `ε` below `η = −30`, `1/ε` above `30`
+/// (`ε = 2⁻⁵²`).
+fn clamped_exp(eta: f64) -> f64 {
+    if eta < -THRESH {
+        f64::EPSILON
+    } else if eta > THRESH {
+        1.0 / f64::EPSILON
+    } else {
+        eta.exp()
+    }
+}
 
 /// R's `logit_linkinv`: `μ = e / (1 + e)` with `e = exp(η)` clamped to `[ε, 1/ε]`
 /// (`ε = 2⁻⁵²`), so that `μ ∈ [ε/(1+ε), 1/(1+ε)]`.
@@ -33,31 +45,8 @@ const THRESH: f64 = 30.0;
 /// to evaluate a glm-compatible fit exactly as R would, e.g. the logistic loss of a separated
 /// fit, which R caps at `−log(ε/(1+ε)) ≈ 36.04` per row.
 pub fn r_logit_linkinv(eta: f64) -> f64 {
-    let e = if eta < -THRESH {
-        f64::EPSILON
-    } else if eta > THRESH {
-        1.0 / f64::EPSILON
-    } else {
-        eta.exp()
-    };
+    let e = clamped_exp(eta);
     e / (1.0 + e)
-}
-
-/// R's `logit_mu_eta`: `dμ/dη = e / (1 + e)²`, and `ε` outside `[−30, 30]`.
-fn mu_eta(eta: f64) -> f64 {
-    if eta.abs() > THRESH {
-        f64::EPSILON
-    } else {
-        let e = eta.exp();
-        let one_plus = 1.0 + e;
-        e / (one_plus * one_plus)
-    }
-}
-
-/// R's `binomial_dev_resids` for a 0/1 response: `2 w (y log(y/μ) + (1−y) log((1−y)/(1−μ)))`.
-fn deviance_residual(y: f64, mu: f64, w: f64) -> f64 {
-    let y_log_y = |y: f64, mu: f64| if y != 0.0 { y * (y / mu).ln() } else { 0.0 };
-    2.0 * w * (y_log_y(y, mu) + y_log_y(1.0 - y, 1.0 - mu))
 }
 
 /// How a glm-compatible fit ended.
@@ -73,7 +62,119 @@ pub(crate) struct GlmOutcome {
     pub(crate) non_finite: bool,
 }
 
+/// The per-row state of the iteration: the response, the prior weight, the linear predictor
+/// `η` and `e = clamped_exp(η)`, from which `μ = e/(1 + e)`, `dμ/dη` and the deviance all
+/// follow.
+struct Rows {
+    y: Vec<f64>,
+    w: Vec<f64>,
+    eta: Array1<f64>,
+    e: Vec<f64>,
+}
+
+impl Rows {
+    /// Recomputes `e` from `η` and returns the deviance.
+    ///
+    /// R's `binomial_dev_resids` for a 0/1 response is `2 w log(1/μ)` when `y = 1` and
+    /// `2 w log(1/(1 − μ))` when `y = 0`.
+    /// The logarithms of the unit-weight rows are taken as one logarithm of their product
+    /// ([`LogProduct`]): an IRLS step is otherwise as cheap as its transcendental functions.
+    fn update(&mut self) -> f64 {
+        let mut log_product = LogProduct::default();
+        let mut weighted = 0.0;
+        for (((e, &eta), &y), &w) in self.e.iter_mut().zip(&self.eta).zip(&self.y).zip(&self.w) {
+            *e = clamped_exp(eta);
+            // R's own arithmetic, `1 − μ` cancellation included: the iterates and the
+            // convergence test must see the deviance R sees.
+            let mu = *e / (1.0 + *e);
+            let f = if y == 1.0 { 1.0 / mu } else { 1.0 / (1.0 - mu) };
+            if w == 1.0 {
+                log_product.push(f);
+            } else if w > 0.0 {
+                weighted += w * f.ln();
+            }
+        }
+        2.0 * (log_product.ln() + weighted)
+    }
+
+    /// glm's working weight `W_i = w μ′² / (μ(1 − μ))` and `W_i z_i` with the working
+    /// response `z_i = η_i + (y_i − μ_i)/μ′`, `μ′ = dμ/dη` (R's `logit_mu_eta`: `e/(1 + e)²`,
+    /// and `ε` where the link is clamped). Evaluated as R evaluates it, not simplified
+    /// (`μ(1 − μ) = μ′` in exact arithmetic), so that the iterates follow R's.
+    fn working(&self, i: usize) -> (f64, f64) {
+        let (eta, e, y, w) = (self.eta[i], self.e[i], self.y[i], self.w[i]);
+        let one_plus = 1.0 + e;
+        let d = if eta.abs() > THRESH {
+            f64::EPSILON
+        } else {
+            e / (one_plus * one_plus)
+        };
+        if w > 0.0 && d != 0.0 {
+            let mu = e / one_plus;
+            let ww = w * d * d / (mu * (1.0 - mu));
+            (ww, ww * (eta + (y - mu) / d))
+        } else {
+            (0.0, 0.0)
+        }
+    }
+}
+
+/// `Σ log f_i` for factors `f_i ∈ [1, 2⁵³)`, as the logarithm of their product: the binary
+/// exponent of the running product is moved into an integer every [`Self::RENORMALISE_EVERY`]
+/// factors, so it can neither overflow nor lose precision. Each multiplication rounds with a
+/// relative error of at most `ε/2`, so the result is within `n ε/2` of the exact sum — the same
+/// order as summing `n` rounded logarithms.
+#[derive(Debug, Clone, Copy)]
+struct LogProduct {
+    /// The running product, in `[1, 2^(53·RENORMALISE_EVERY))`.
+    mantissa: f64,
+    /// The binary exponent moved out of `mantissa`.
+    exponent: i64,
+    /// Factors multiplied since the last renormalisation.
+    pending: u32,
+}
+
+impl Default for LogProduct {
+    fn default() -> Self {
+        Self {
+            mantissa: 1.0,
+            exponent: 0,
+            pending: 0,
+        }
+    }
+}
+
+impl LogProduct {
+    /// Factors below `2⁵³` multiplied this many times stay below `2⁸⁴⁸`, far from overflow.
+    const RENORMALISE_EVERY: u32 = 16;
+
+    fn push(&mut self, factor: f64) {
+        debug_assert!((1.0..9.1e15).contains(&factor), "factor {factor}");
+        self.mantissa *= factor;
+        self.pending += 1;
+        if self.pending == Self::RENORMALISE_EVERY {
+            self.renormalise();
+        }
+    }
+
+    /// Moves the binary exponent of `mantissa` (a normal number ≥ 1) into `exponent`.
+    fn renormalise(&mut self) {
+        const EXPONENT_MASK: u64 = 0x7ff << 52;
+        let bits = self.mantissa.to_bits();
+        self.exponent += ((bits & EXPONENT_MASK) >> 52) as i64 - 1023;
+        self.mantissa = f64::from_bits((bits & !EXPONENT_MASK) | (1023 << 52));
+        self.pending = 0;
+    }
+
+    fn ln(self) -> f64 {
+        self.mantissa.ln() + self.exponent as f64 * std::f64::consts::LN_2
+    }
+}
+
 /// Runs glm's IRLS. `y ∈ {0, 1}`, weights non-negative.
+///
+/// Each iteration costs one exponential and one logarithm per row and allocates nothing: the
+/// fits of a study are thousands of these small problems, and their time is that arithmetic.
 pub(crate) fn glm_irls(
     design: Design<'_>,
     y: ArrayView1<'_, usize>,
@@ -83,22 +184,28 @@ pub(crate) fn glm_irls(
 ) -> Result<GlmOutcome> {
     let n = design.n_rows();
     let width = design.width();
-    // `binomial()$initialize` sets y to 0 where the weight is 0.
-    let y = Zip::from(&y)
-        .and(&weights)
-        .map_collect(|&k, &w| if w == 0.0 { 0.0 } else { k as f64 });
-    let mu_start = Zip::from(&y)
-        .and(&weights)
-        .map_collect(|&y, &w| (w * y + 0.5) / (w + 1.0));
-    let mut eta = mu_start.mapv(|m| (m / (1.0 - m)).ln());
-    let mut mu = eta.mapv(r_logit_linkinv);
-    let deviance = |mu: &Array1<f64>| -> f64 {
-        Zip::from(&y)
-            .and(mu)
-            .and(&weights)
-            .fold(0.0, |acc, &y, &m, &w| acc + deviance_residual(y, m, w))
+    // `binomial()$initialize` sets y to 0 where the weight is 0, and starts from
+    // μ = (w y + ½) / (w + 1).
+    let y: Vec<f64> = y
+        .iter()
+        .zip(&weights)
+        .map(|(&k, &w)| if w == 0.0 { 0.0 } else { k as f64 })
+        .collect();
+    let eta = y
+        .iter()
+        .zip(&weights)
+        .map(|(&y, &w)| {
+            let m = (w * y + 0.5) / (w + 1.0);
+            (m / (1.0 - m)).ln()
+        })
+        .collect();
+    let mut rows = Rows {
+        y,
+        w: weights.to_vec(),
+        eta,
+        e: vec![0.0; n],
     };
-    let mut dev_old = deviance(&mu);
+    let mut dev_old = rows.update();
 
     let mut theta = Array1::zeros(width);
     let mut working_weights = Array1::zeros(n);
@@ -108,22 +215,13 @@ pub(crate) fn glm_irls(
     let mut iteration = 0;
     while iteration < max_iterations {
         iteration += 1;
-        Zip::from(&mut working_weights)
-            .and(weighted_response.column_mut(0))
-            .and(&eta)
-            .and(&mu)
-            .and(&y)
-            .and(&weights)
-            .for_each(|ww, wz, &e, &m, &y, &w| {
-                let d = mu_eta(e);
-                if w > 0.0 && d != 0.0 {
-                    *ww = w * d * d / (m * (1.0 - m));
-                    *wz = *ww * (e + (y - m) / d);
-                } else {
-                    *ww = 0.0;
-                    *wz = 0.0;
-                }
-            });
+        for (i, (ww, wz)) in working_weights
+            .iter_mut()
+            .zip(weighted_response.iter_mut())
+            .enumerate()
+        {
+            (*ww, *wz) = rows.working(i);
+        }
         design.weighted_gram(working_weights.view(), gram.view_mut());
         design.transpose_product(weighted_response.view(), rhs.view_mut());
         let cholesky =
@@ -152,11 +250,11 @@ pub(crate) fn glm_irls(
             });
         }
         theta = solved;
-        let mut eta2 = Array2::zeros((n, 1));
-        design.linear_predictor(theta.view().insert_axis(Axis(0)), eta2.view_mut());
-        eta = eta2.remove_axis(Axis(1));
-        mu = eta.mapv(r_logit_linkinv);
-        let dev = deviance(&mu);
+        design.linear_predictor(
+            theta.view().insert_axis(Axis(0)),
+            rows.eta.view_mut().insert_axis(Axis(1)),
+        );
+        let dev = rows.update();
         // With the logit link μ is always in (0, 1) and dev finite: glm's step-halving
         // branches cannot trigger.
         if (dev - dev_old).abs() / (dev.abs() + 0.1) < epsilon {
@@ -180,6 +278,24 @@ pub(crate) fn glm_irls(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// R's `binomial_dev_resids` for a 0/1 response, as written in `family.c`:
+    /// `2 w (y log(y/μ) + (1−y) log((1−y)/(1−μ)))`.
+    fn r_deviance_residual(y: f64, mu: f64, w: f64) -> f64 {
+        let y_log_y = |y: f64, mu: f64| if y != 0.0 { y * (y / mu).ln() } else { 0.0 };
+        2.0 * w * (y_log_y(y, mu) + y_log_y(1.0 - y, 1.0 - mu))
+    }
+
+    /// R's `logit_mu_eta`.
+    fn r_mu_eta(eta: f64) -> f64 {
+        if eta.abs() > THRESH {
+            f64::EPSILON
+        } else {
+            let e = eta.exp();
+            e / ((1.0 + e) * (1.0 + e))
+        }
+    }
 
     #[test]
     fn clamped_link_matches_r() {
@@ -187,9 +303,67 @@ mod tests {
         assert_eq!(r_logit_linkinv(-31.0), f64::EPSILON / (1.0 + f64::EPSILON));
         assert_eq!(r_logit_linkinv(31.0), 1.0 / (1.0 + f64::EPSILON));
         assert!((r_logit_linkinv(0.3) - 1.0 / (1.0 + (-0.3f64).exp())).abs() < 1e-16);
-        assert_eq!(mu_eta(40.0), f64::EPSILON);
-        assert!((mu_eta(0.0) - 0.25).abs() < 1e-16);
-        assert!((deviance_residual(1.0, 0.5, 2.0) - 4.0 * 2f64.ln()).abs() < 1e-15);
-        assert_eq!(deviance_residual(0.0, 0.3, 0.0), 0.0);
+        assert!((r_deviance_residual(1.0, 0.5, 2.0) - 4.0 * 2f64.ln()).abs() < 1e-15);
+        assert_eq!(r_deviance_residual(0.0, 0.3, 0.0), 0.0);
+    }
+
+    #[test]
+    fn log_product_neither_overflows_nor_loses_small_factors() {
+        let mut p = LogProduct::default();
+        let mut exact = 0.0;
+        for i in 0..1000 {
+            // Alternately the largest factor glm's clamp allows and one barely above 1.
+            let f = if i % 2 == 0 {
+                1.0 + 1.0 / f64::EPSILON
+            } else {
+                1.0 + 1e-9
+            };
+            p.push(f);
+            exact += f.ln();
+        }
+        assert!(
+            (p.ln() - exact).abs() <= 1e-12 * exact,
+            "{} vs {exact}",
+            p.ln()
+        );
+        assert_eq!(LogProduct::default().ln(), 0.0);
+    }
+
+    proptest! {
+        /// The working weights equal R's bit for bit and the deviance to round-off, inside and
+        /// outside the clamped range of the link, with unit, zero and other weights.
+        #[test]
+        fn rows_match_r_formulas(
+            rows in prop::collection::vec((-45.0f64..45.0, 0usize..2, 0usize..4), 1..60),
+        ) {
+            let weight_of = |k: usize| [1.0, 0.0, 2.5, 1.0][k];
+            let mut state = Rows {
+                y: rows.iter().map(|r| r.1 as f64).collect(),
+                w: rows.iter().map(|r| weight_of(r.2)).collect(),
+                eta: rows.iter().map(|r| r.0).collect(),
+                e: vec![0.0; rows.len()],
+            };
+            let deviance = state.update();
+            let mut expected = 0.0;
+            for (i, &(eta, y, k)) in rows.iter().enumerate() {
+                let (y, w) = (y as f64, weight_of(k));
+                let mu = r_logit_linkinv(eta);
+                expected += r_deviance_residual(y, mu, w);
+                let (ww, wz) = state.working(i);
+                let d = r_mu_eta(eta);
+                let (r_ww, r_wz) = if w > 0.0 {
+                    let ww = w * d * d / (mu * (1.0 - mu));
+                    (ww, ww * (eta + (y - mu) / d))
+                } else {
+                    (0.0, 0.0)
+                };
+                prop_assert_eq!(ww, r_ww);
+                prop_assert_eq!(wz, r_wz);
+            }
+            prop_assert!(
+                (deviance - expected).abs() <= 1e-13 * expected.max(1.0),
+                "{deviance} vs {expected}"
+            );
+        }
     }
 }

@@ -35,12 +35,12 @@ use std::path::Path;
 
 use gendisc_core::{ConditionalModel, Error, FactorisedGenerative, Fit, Result};
 use gendisc_data::generators::{FeatureFamily, XueTitteringtonPreset};
-use gendisc_data::splits::{replicate_rng, xue_titterington_split};
+use gendisc_data::splits::{replicate_rng, take, take_rows, xue_titterington_split};
 use gendisc_discriminative::logistic::{LogisticRegression, LogisticSolver};
 use gendisc_generative::{BernoulliNb, GaussianNb, LeaveOneOut, VarianceEstimator};
 use gendisc_hybrid::{Hybrid, Normalization};
 use gendisc_metrics::binary_logistic_loss_sum;
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 
 use serde::Serialize;
 
@@ -226,10 +226,10 @@ impl Study for XueTitteringtonStudy {
             &mut cell.rng(self.settings.seed),
         )?;
         let data = SplitData {
-            x_train: dataset.x.select(Axis(0), &split.train),
-            y_train: dataset.y.select(Axis(0), &split.train),
-            x_test: dataset.x.select(Axis(0), &split.test),
-            y_test: dataset.y.select(Axis(0), &split.test),
+            x_train: take_rows(dataset.x.view(), &split.train)?,
+            y_train: take(dataset.y.view(), &split.train)?,
+            x_test: take_rows(dataset.x.view(), &split.test)?,
+            y_test: take(dataset.y.view(), &split.test)?,
         };
         let mut outcome = Outcome::new(&self.schema);
         match dataset.preset.family() {
