@@ -160,19 +160,24 @@ impl BernoulliNb {
         features: Option<&[usize]>,
     ) -> Array2<f64> {
         let n_classes = self.log_prior.len();
+        let d = self.log_prob_one.ncols();
+        // Standard-layout copies (no-ops for fitted models) so that each class is a slice.
+        let (one, zero) = (
+            self.log_prob_one.as_standard_layout(),
+            self.log_prob_zero.as_standard_layout(),
+        );
+        let (one, zero) = (
+            one.as_slice().expect("standard layout"),
+            zero.as_slice().expect("standard layout"),
+        );
         let mut out = Array2::zeros((x.nrows(), n_classes));
-        let term = |k: usize, j: usize, v: f64| {
-            if v == 1.0 {
-                self.log_prob_one[[k, j]]
-            } else {
-                self.log_prob_zero[[k, j]]
-            }
-        };
         for (row, mut out_row) in x.axis_iter(Axis(0)).zip(out.axis_iter_mut(Axis(0))) {
             for (k, o) in out_row.iter_mut().enumerate() {
+                let (one, zero) = (&one[k * d..(k + 1) * d], &zero[k * d..(k + 1) * d]);
+                let term = |j: usize, v: f64| if v == 1.0 { one[j] } else { zero[j] };
                 *o = match features {
-                    None => row.iter().enumerate().map(|(j, &v)| term(k, j, v)).sum(),
-                    Some(f) => f.iter().map(|&j| term(k, j, row[j])).sum(),
+                    None => row.iter().enumerate().map(|(j, &v)| term(j, v)).sum(),
+                    Some(f) => f.iter().map(|&j| term(j, row[j])).sum(),
                 };
             }
         }

@@ -347,8 +347,14 @@ pub(crate) fn check_region(features: &[usize], n_features: usize) -> Result<()> 
 
 /// Every entry of `x` is exactly 0 or 1 (the domain of a Bernoulli model).
 pub(crate) fn check_binary(x: ArrayView2<'_, f64>) -> Result<()> {
-    // Clean data is the common case: one branch-light pass, the indexed search only on failure.
-    if x.iter().all(|&v| v == 0.0 || v == 1.0) {
+    // Clean data is the common case: one branch-free pass (a fold without short-circuit
+    // vectorises), the indexed search only on failure.
+    let is_binary = |ok: bool, &v: &f64| ok & ((v == 0.0) | (v == 1.0));
+    let clean = match x.as_slice_memory_order() {
+        Some(values) => values.iter().fold(true, is_binary),
+        None => x.iter().fold(true, is_binary),
+    };
+    if clean {
         return Ok(());
     }
     for ((row, column), &value) in x.indexed_iter() {
