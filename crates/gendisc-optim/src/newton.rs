@@ -237,20 +237,33 @@ impl Newton {
             let p = newton_direction(h.view(), g.view(), s).step;
             let slope = g.dot(&p);
 
-            // Below this predicted decrease no step can be told apart from rounding in f.
+            // Below this predicted decrease no step can be told apart from rounding in f: the
+            // line search cannot judge it, so the full Newton step is taken if it does not
+            // raise f beyond rounding, and the iteration ends either way (near a minimum the
+            // full step is the best a quadratic model can do). Without this, a decrease a few
+            // ulps of f above the threshold sends the search into ever shorter steps that f
+            // cannot tell apart, one useless iteration after another.
             let resolution = 4.0 * f64::EPSILON * f.abs();
-            if -slope <= resolution {
-                Zip::from(&mut trial)
-                    .and(&x)
+            let resolved = |x: &mut Array1<f64>,
+                            g: &mut Array1<f64>,
+                            trial: &mut Array1<f64>,
+                            trial_g: &mut Array1<f64>| {
+                Zip::from(&mut *trial)
+                    .and(&*x)
                     .and(&p)
                     .for_each(|t, &xi, &pi| *t = xi + pi);
                 let ft = problem.value_and_gradient(trial.view(), trial_g.view_mut());
-                if ft.is_finite() && ft <= f + resolution && all_finite(&trial_g) {
-                    std::mem::swap(&mut x, &mut trial);
-                    std::mem::swap(&mut g, &mut trial_g);
-                    return Ok(finish(x, Status::Converged, iterations + 1, ft, &g));
+                if ft.is_finite() && ft <= f + resolution && all_finite(trial_g) {
+                    std::mem::swap(x, trial);
+                    std::mem::swap(g, trial_g);
+                    (ft, iterations + 1)
+                } else {
+                    (f, iterations)
                 }
-                return Ok(finish(x, Status::Converged, iterations, f, &g));
+            };
+            if -slope <= resolution {
+                let (value, iterations) = resolved(&mut x, &mut g, &mut trial, &mut trial_g);
+                return Ok(finish(x, Status::Converged, iterations, value, &g));
             }
 
             let mut t = 1.0;
@@ -268,6 +281,10 @@ impl Newton {
                     break;
                 }
                 t *= s.backtracking_factor;
+                if any_finite && -t * slope <= resolution {
+                    let (value, iterations) = resolved(&mut x, &mut g, &mut trial, &mut trial_g);
+                    return Ok(finish(x, Status::Converged, iterations, value, &g));
+                }
             }
             if !accepted {
                 let status = if any_finite {
@@ -338,6 +355,52 @@ mod tests {
         assert_eq!(sol.report.iterations, 1);
         assert_abs_diff_eq!(sol.x, q.minimizer(), epsilon = 1e-12);
         assert!(sol.report.gradient_norm <= 1e-8);
+    }
+
+    /// `½x² + 0.45` whose evaluation adds `10⁻¹⁵` away from `x0`, as rounding in a long sum
+    /// can: every trial point looks (barely) worse than the current one.
+    struct RoundingNoise {
+        x0: f64,
+    }
+
+    impl Objective for RoundingNoise {
+        fn dim(&self) -> usize {
+            1
+        }
+        fn value(&self, x: ArrayView1<'_, f64>) -> f64 {
+            let noise = if x[0] == self.x0 { 0.0 } else { 1e-15 };
+            0.45 + 0.5 * x[0] * x[0] + noise
+        }
+        fn value_and_gradient(&self, x: ArrayView1<'_, f64>, mut g: ArrayViewMut1<'_, f64>) -> f64 {
+            g[0] = x[0];
+            self.value(x)
+        }
+    }
+
+    impl TwiceDifferentiable for RoundingNoise {
+        fn hessian(&self, _x: ArrayView1<'_, f64>, mut h: ArrayViewMut2<'_, f64>) {
+            h[[0, 0]] = 1.0;
+        }
+    }
+
+    #[test]
+    fn a_decrease_below_rounding_ends_the_search() {
+        // The predicted decrease ½x0² = 4.5e-16 is just above 4ε·f ≈ 4e-16: the line search
+        // cannot resolve it and must stop rather than shorten the step 60 times per iteration.
+        let problem = RoundingNoise { x0: 3e-8 };
+        let settings = NewtonSettings {
+            gradient_tolerance: 1e-12,
+            ..Default::default()
+        };
+        let sol = Newton::new(settings)
+            .minimize(&problem, array![3e-8].view())
+            .unwrap();
+        assert_eq!(sol.report.status, Status::Converged);
+        assert_eq!(
+            sol.report.iterations, 0,
+            "the full step raises f beyond rounding"
+        );
+        assert_eq!(sol.x[0], 3e-8);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use gendisc_optim::{
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis, CowArray};
 use sprs::CsMatView;
 
-use super::design::{block_mut, is_column_major, Design, Features};
+use super::design::{block, block_mut, is_column_major, Design, Features};
 use super::glm::glm_irls;
 use super::model::{FitReport, LogisticRegression};
 use super::objective::{BinaryObjective, MultinomialObjective};
@@ -207,6 +207,9 @@ impl LogisticRegressionValidParams {
                 }
             }
         }
+        if let Some(warm) = &self.warm_start {
+            start = self.warm_start_point(warm, predictors, d, &ridge)?;
+        }
         let start = start
             .into_shape_with_order(n_coefficients)
             .expect("contiguous");
@@ -245,6 +248,52 @@ impl LogisticRegressionValidParams {
             fit_intercept: self.fit_intercept,
             report,
         })
+    }
+
+    /// The starting point (`K′ × width`) from a warm start `[W | b]` (`K′ × (d + 1)`).
+    ///
+    /// For more than two classes, coefficients of class 0 that no penalty touches are pinned
+    /// at zero (see `MultinomialObjective`); the softmax is unchanged when a column's value
+    /// in class 0 is subtracted from every class, which moves the warm start onto the pinned
+    /// parametrisation.
+    fn warm_start_point(
+        &self,
+        warm: &Array2<f64>,
+        predictors: usize,
+        d: usize,
+        ridge: &Array1<f64>,
+    ) -> Result<Array2<f64>> {
+        if warm.nrows() != predictors {
+            return Err(Error::shape_mismatch(
+                "warm_start: rows of the model's coefficients vs linear predictors of this fit",
+                predictors,
+                warm.nrows(),
+            ));
+        }
+        if warm.ncols() != d + 1 {
+            return Err(Error::shape_mismatch(
+                "warm_start: features of the model vs columns of x",
+                d,
+                warm.ncols() - 1,
+            ));
+        }
+        if let Some(((row, column), &value)) = warm.indexed_iter().find(|(_, v)| !v.is_finite()) {
+            return Err(Error::NonFinite {
+                what: "warm_start coefficients".into(),
+                row,
+                column,
+                value,
+            });
+        }
+        let width = d + usize::from(self.fit_intercept);
+        let mut start = block(warm.view(), 0..predictors, 0..width).to_owned();
+        if predictors > 1 {
+            for j in (0..width).filter(|&j| ridge[j] == 0.0) {
+                let shift = start[[0, j]];
+                start.column_mut(j).mapv_inplace(|v| v - shift);
+            }
+        }
+        Ok(start)
     }
 
     /// Runs `solver` and measures the result.

@@ -2,6 +2,9 @@
 //! values are checked before any fitting (the linfa params → fit → model flow).
 
 use gendisc_core::{Error, ParamGuard, Result};
+use ndarray::{concatenate, Array2, ArrayView2, Axis};
+
+use super::LogisticRegression;
 use serde::{Deserialize, Serialize};
 
 /// How the coefficients are found.
@@ -54,6 +57,7 @@ pub const AUTO_NEWTON_MAX_COEFFICIENTS: usize = 256;
 /// | `tolerance` | per solver | see [`LogisticSolver`] |
 /// | `max_iterations` | per solver | see [`LogisticSolver`] |
 /// | `n_classes` | `max(y) + 1` | the number of classes `K`, when some class may be absent from `y` it is an error |
+/// | `warm_start` | `None` | start the iterative solvers from a fitted model's coefficients instead of the intercept-only fit |
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LogisticRegressionValidParams {
     pub(crate) fit_intercept: bool,
@@ -63,6 +67,8 @@ pub struct LogisticRegressionValidParams {
     pub(crate) tolerance: Option<f64>,
     pub(crate) max_iterations: Option<usize>,
     pub(crate) n_classes: Option<usize>,
+    /// `[W | b]`, `K′ × (d + 1)`.
+    pub(crate) warm_start: Option<Array2<f64>>,
 }
 
 impl Default for LogisticRegressionValidParams {
@@ -75,6 +81,7 @@ impl Default for LogisticRegressionValidParams {
             tolerance: None,
             max_iterations: None,
             n_classes: None,
+            warm_start: None,
         }
     }
 }
@@ -108,6 +115,11 @@ impl LogisticRegressionValidParams {
     /// The iteration cap, if set (else the solver's default).
     pub fn max_iterations(&self) -> Option<usize> {
         self.max_iterations
+    }
+
+    /// The warm start `[W | b]` (`K′ × (d + 1)`), if set.
+    pub fn warm_start(&self) -> Option<ArrayView2<'_, f64>> {
+        self.warm_start.as_ref().map(Array2::view)
     }
 
     /// The number of classes, if set (else `max(y) + 1`).
@@ -177,6 +189,29 @@ impl LogisticRegressionParams {
         self.0.n_classes = Some(n_classes);
         self
     }
+
+    /// Start Newton, L-BFGS or conjugate gradient from `model`'s coefficients and intercepts
+    /// instead of the intercept-only fit (default: no warm start) — e.g. along a path of prior
+    /// variances, or a penalised fit from the unpenalised one. Only the starting point
+    /// changes: the solution is the same to the solver's tolerance. The model must have the
+    /// shape of the new fit (same `d` and `K`), which `fit` checks; `GlmIrls` starts where
+    /// `glm` starts and rejects a warm start.
+    pub fn warm_start(mut self, model: &LogisticRegression) -> Self {
+        let coefficients = model.coefficients();
+        let intercept = model.intercept().insert_axis(Axis(1));
+        self.0.warm_start = Some(
+            concatenate![Axis(1), coefficients, intercept]
+                .as_standard_layout()
+                .into_owned(),
+        );
+        self
+    }
+
+    /// Start from the intercept-only fit (the default).
+    pub fn no_warm_start(mut self) -> Self {
+        self.0.warm_start = None;
+        self
+    }
 }
 
 impl ParamGuard for LogisticRegressionParams {
@@ -228,6 +263,12 @@ impl ParamGuard for LogisticRegressionParams {
                 return Err(Error::invalid_parameter(
                     "solver",
                     "GlmIrls fits the binomial family: two classes only",
+                ));
+            }
+            if p.warm_start.is_some() {
+                return Err(Error::invalid_parameter(
+                    "warm_start",
+                    "GlmIrls starts from glm's starting values; a warm start is not supported",
                 ));
             }
         }
