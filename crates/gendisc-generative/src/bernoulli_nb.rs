@@ -170,18 +170,19 @@ impl BernoulliNb {
             one.as_slice().expect("standard layout"),
             zero.as_slice().expect("standard layout"),
         );
-        let mut out = Array2::zeros((x.nrows(), n_classes));
-        for (row, mut out_row) in x.axis_iter(Axis(0)).zip(out.axis_iter_mut(Axis(0))) {
-            for (k, o) in out_row.iter_mut().enumerate() {
+        // Every entry is written once, row by row: no zero-filled output.
+        let mut out = Vec::with_capacity(x.nrows() * n_classes);
+        for row in x.axis_iter(Axis(0)) {
+            for k in 0..n_classes {
                 let (one, zero) = (&one[k * d..(k + 1) * d], &zero[k * d..(k + 1) * d]);
                 let term = |j: usize, v: f64| if v == 1.0 { one[j] } else { zero[j] };
-                *o = match features {
+                out.push(match features {
                     None => row.iter().enumerate().map(|(j, &v)| term(j, v)).sum(),
                     Some(f) => f.iter().map(|&j| term(j, row[j])).sum(),
-                };
+                });
             }
         }
-        out
+        Array2::from_shape_vec((x.nrows(), n_classes), out).expect("n × K entries")
     }
 
     fn fit_impl(

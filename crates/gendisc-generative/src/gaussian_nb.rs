@@ -241,9 +241,10 @@ impl GaussianNb {
                 }
             })
             .collect();
-        let mut out = Array2::zeros((x.nrows(), n_classes));
+        // Every entry is written once, row by row: no zero-filled output.
+        let mut out = Vec::with_capacity(x.nrows() * n_classes);
         let mut buffer = vec![0.0; d];
-        for (row, mut out_row) in x.axis_iter(Axis(0)).zip(out.axis_iter_mut(Axis(0))) {
+        for row in x.axis_iter(Axis(0)) {
             let row: &[f64] = match row.as_slice() {
                 Some(r) => r,
                 None => {
@@ -251,7 +252,7 @@ impl GaussianNb {
                     &buffer
                 }
             };
-            for (k, o) in out_row.iter_mut().enumerate() {
+            for (k, &norm) in region_norm.iter().enumerate() {
                 let mean = &means[k * d..(k + 1) * d];
                 let prec = &precision[k * d..(k + 1) * d];
                 let quad: f64 = match features {
@@ -266,10 +267,10 @@ impl GaussianNb {
                         .map(|&j| (row[j] - mean[j]) * (row[j] - mean[j]) * prec[j])
                         .sum(),
                 };
-                *o = region_norm[k] - 0.5 * quad;
+                out.push(norm - 0.5 * quad);
             }
         }
-        out
+        Array2::from_shape_vec((x.nrows(), n_classes), out).expect("n × K entries")
     }
 
     fn fit_impl(
