@@ -38,9 +38,16 @@
 //!   [`SEPARATED`]) — a certificate of linear separability, so the count is a lower bound;
 //! * **error** — the misclassification rate on the test rows; a log-odds of exactly 0 predicts
 //!   class 0.
+//!
+//! Extra series, labelled so ([`RANDOM_SEPARATOR`]): the paper's own treatment of separable
+//! training sets — a separating hyperplane drawn at random from the version space, by a
+//! hit-and-run walk ([`random_separator`]) of [`Settings::walk_steps_per_coefficient`] steps per
+//! coefficient started from the fitted logistic regression, drawing from the cell's stream after
+//! the split. The report judges the paper's statement with it as well.
 
 mod datasets;
 mod report;
+mod version_space;
 
 use std::path::Path;
 
@@ -57,17 +64,23 @@ pub use datasets::{
     load, load_all, required_files, standardise, Dataset, DatasetSpec, InputKind, Inputs, DATASETS,
 };
 pub use report::write_outputs;
+pub use version_space::random_separator;
 
 /// The study's identifier, also its directory under `results/`.
 pub const STUDY_ID: &str = "ng-jordan";
 
-/// The two classifiers, in the order of the outcome table.
-pub const CLASSIFIERS: [&str; 2] = [NAIVE_BAYES, LOGISTIC_REGRESSION];
+/// The classifiers, in the order of the outcome table: the two of the study, then logistic
+/// regression with the paper's own treatment of separable training sets.
+pub const CLASSIFIERS: [&str; 3] = [NAIVE_BAYES, LOGISTIC_REGRESSION, RANDOM_SEPARATOR];
 /// Naive Bayes: Gaussian with shared variances (continuous), categorical with Laplace
 /// smoothing (discrete).
 pub const NAIVE_BAYES: &str = "naive-bayes";
 /// Logistic regression with a Gaussian prior of fixed tiny strength.
 pub const LOGISTIC_REGRESSION: &str = "logistic-regression";
+/// Extra series, the paper's treatment of separable sets: on a separable training set, a
+/// separating hyperplane drawn at random from the version space ([`random_separator`]);
+/// otherwise the fit of [`LOGISTIC_REGRESSION`].
+pub const RANDOM_SEPARATOR: &str = "logistic-regression-random-separator";
 
 /// The metrics, in the order of the outcome table.
 pub const METRICS: [&str; 4] = [ERROR, TRAINING_ERROR, SEPARATED, CONVERGED];
@@ -105,6 +118,9 @@ pub struct Settings {
     pub variance_floor: f64,
     /// Discrete naive Bayes: the pseudo-count of Laplace smoothing.
     pub laplace: f64,
+    /// The random separator's hit-and-run walk takes this many steps per coefficient
+    /// (weights and intercept).
+    pub walk_steps_per_coefficient: usize,
 }
 
 impl Settings {
@@ -120,6 +136,7 @@ impl Settings {
             prior_variance: 100.0,
             variance_floor: 1e-9,
             laplace: 1.0,
+            walk_steps_per_coefficient: 10,
         }
     }
 
@@ -248,7 +265,7 @@ impl Study for NgJordanStudy {
 
     fn fingerprint(&self) -> String {
         let names: Vec<&str> = self.datasets.iter().map(|d| d.spec.name).collect();
-        fingerprint(&(STUDY_ID, "v1", &self.settings, names))
+        fingerprint(&(STUDY_ID, "v2", &self.settings, names))
     }
 
     fn schema(&self) -> &Schema {
@@ -269,16 +286,14 @@ impl Study for NgJordanStudy {
 
     fn run_cell(&self, cell: &Cell) -> Result<Outcome> {
         let dataset = self.dataset(&cell.dataset)?;
-        let split = random_split(
-            dataset.y.view(),
-            cell.train_size,
-            &mut cell.rng(self.settings.seed),
-        )?;
+        // One stream per cell: the split first, then the random separator's walk.
+        let mut rng = cell.rng(self.settings.seed);
+        let split = random_split(dataset.y.view(), cell.train_size, &mut rng)?;
         let y_train = dataset.y.select(Axis(0), &split.train);
         let settings = &self.settings;
         // Log-odds of class 1 for every row of the dataset: predicting on the full matrix
         // avoids copying the test rows, and gives the training error as well.
-        let (nb_log_odds, lr) = match &dataset.inputs {
+        let (nb_log_odds, lr_inputs, lr_train) = match &dataset.inputs {
             Inputs::Continuous(x) => {
                 let x_train = x.select(Axis(0), &split.train);
                 let nb = GaussianNb::params()
@@ -286,8 +301,7 @@ impl Study for NgJordanStudy {
                     .var_smoothing(settings.variance_floor)
                     .n_classes(2)
                     .fit(x_train.view(), y_train.view())?;
-                let lr = fit_logistic(settings, x_train.view(), y_train.view())?;
-                (nb.decision_function(x.view())?, (lr, x.view()))
+                (nb.decision_function(x.view())?, x.view(), x_train)
             }
             Inputs::Discrete {
                 codes,
@@ -301,25 +315,53 @@ impl Study for NgJordanStudy {
                     .n_classes(2)
                     .fit(codes_train.view(), y_train.view())?;
                 let one_hot_train = one_hot.select(Axis(0), &split.train);
-                let lr = fit_logistic(settings, one_hot_train.view(), y_train.view())?;
-                (nb.decision_function(codes.view())?, (lr, one_hot.view()))
+                (
+                    nb.decision_function(codes.view())?,
+                    one_hot.view(),
+                    one_hot_train,
+                )
             }
         };
-        let (lr, lr_inputs) = lr;
+        let lr = fit_logistic(settings, lr_train.view(), y_train.view())?;
         let lr_log_odds = lr.decision_function(lr_inputs)?;
+        let y = dataset.y.view();
+        let separated = split
+            .train
+            .iter()
+            .all(|&i| (lr_log_odds[i] > 0.0) == (y[i] == 1) && lr_log_odds[i] != 0.0);
+        let separator_log_odds = if separated {
+            let start: Array1<f64> = lr
+                .coefficients()
+                .row(0)
+                .iter()
+                .copied()
+                .chain(std::iter::once(lr.intercept()[0]))
+                .collect();
+            let steps = settings.walk_steps_per_coefficient * start.len();
+            let theta = random_separator(
+                lr_train.view(),
+                y_train.view(),
+                start.view(),
+                steps,
+                &mut rng,
+            )?;
+            let d = lr_inputs.ncols();
+            lr_inputs.dot(&theta.slice(ndarray::s![..d])) + theta[d]
+        } else {
+            lr_log_odds.clone()
+        };
 
         let mut outcome = Outcome::new(&self.schema);
-        let y = dataset.y.view();
-        for (classifier, log_odds) in [(0, &nb_log_odds), (1, &lr_log_odds)] {
+        for (classifier, log_odds) in [
+            (0, &nb_log_odds),
+            (1, &lr_log_odds),
+            (2, &separator_log_odds),
+        ] {
             let test = error_rate(log_odds, y, &split.test);
             let train = error_rate(log_odds, y, &split.train);
             outcome.set(classifier, 0, test)?;
             outcome.set(classifier, 1, train)?;
         }
-        let separated = split
-            .train
-            .iter()
-            .all(|&i| (lr_log_odds[i] > 0.0) == (y[i] == 1) && lr_log_odds[i] != 0.0);
         outcome.set(1, 2, f64::from(u8::from(separated)))?;
         outcome.set(1, 3, f64::from(u8::from(lr.report().status.is_converged())))?;
         Ok(outcome)
@@ -466,7 +508,7 @@ mod tests {
             let a = study.run_cell(&cell).unwrap();
             let b = study.run_cell(&cell).unwrap();
             assert!(a.bitwise_eq(&b));
-            for classifier in 0..2 {
+            for classifier in 0..3 {
                 for metric in 0..2 {
                     let e = a.get(classifier, metric).unwrap();
                     assert!((0.0..=1.0).contains(&e));
@@ -474,9 +516,13 @@ mod tests {
             }
             assert!(a.get(0, 2).is_none() && a.get(0, 3).is_none());
             assert_eq!(a.get(1, 3), Some(1.0));
-            // A separated training set has no training error.
+            // A separated training set has no training error, for either separator; otherwise
+            // the random separator is the logistic regression.
             if a.get(1, 2) == Some(1.0) {
                 assert_eq!(a.get(1, 1), Some(0.0));
+                assert_eq!(a.get(2, 1), Some(0.0));
+            } else {
+                assert_eq!(a.get(2, 0), a.get(1, 0));
             }
         }
         // Four rows in 3 dimensions: always separable, and separated by the fit.
