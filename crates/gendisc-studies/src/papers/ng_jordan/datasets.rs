@@ -1,6 +1,5 @@
 //! The fifteen UCI datasets of Ng & Jordan's figure, each reduced to the binary task with one
-//! kind of input that the paper plots, read through
-//! [`dataset_path`](gendisc_data::loaders::dataset_path).
+//! kind of input that the paper plots, read through [`dataset_path`].
 //!
 //! Every choice the paper leaves open is made here once, documented per dataset in
 //! [`DatasetSpec::task`] and repeated in the report:

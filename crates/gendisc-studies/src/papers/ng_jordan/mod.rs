@@ -45,7 +45,7 @@
 //! coefficient started from the fitted logistic regression, drawing from the cell's stream after
 //! the split. The report judges the paper's statement with it as well.
 
-mod datasets;
+pub mod datasets;
 mod report;
 mod version_space;
 
