@@ -268,6 +268,78 @@ impl Dataset {
     pub fn n_positive(&self) -> usize {
         self.y.iter().filter(|&&k| k == 1).count()
     }
+
+    /// Checks that the dataset can be studied: inputs with one row per label, labels 0 and 1
+    /// both present, finite continuous inputs, discrete codes within their levels and a one-hot
+    /// matrix that matches them.
+    pub fn check(&self) -> Result<()> {
+        let name = self.spec.name;
+        let n = self.y.len();
+        let rows = match &self.inputs {
+            Inputs::Continuous(x) => x.nrows(),
+            Inputs::Discrete { codes, .. } => codes.nrows(),
+        };
+        if rows != n {
+            return Err(Error::shape_mismatch(
+                format!("rows of {name}'s inputs vs its labels"),
+                n,
+                rows,
+            ));
+        }
+        if let Some(row) = self.y.iter().position(|&k| k > 1) {
+            return Err(Error::LabelOutOfRange {
+                row,
+                label: self.y[row],
+                n_classes: 2,
+            });
+        }
+        for class in 0..2 {
+            if !self.y.iter().any(|&k| k == class) {
+                return Err(Error::EmptyClass {
+                    class,
+                    detail: Some(format!("dataset {name} has no row of class {class}")),
+                });
+            }
+        }
+        match &self.inputs {
+            Inputs::Continuous(x) => {
+                gendisc_core::validate::check_training_matrix(x.view())?;
+            }
+            Inputs::Discrete {
+                codes,
+                levels,
+                one_hot,
+            } => {
+                if levels.len() != codes.ncols() {
+                    return Err(Error::shape_mismatch(
+                        format!("levels vs attributes of {name}"),
+                        codes.ncols(),
+                        levels.len(),
+                    ));
+                }
+                for ((row, column), &code) in codes.indexed_iter() {
+                    if !(code >= 0.0 && code.fract() == 0.0 && (code as usize) < levels[column]) {
+                        return Err(Error::InvalidValue {
+                            what: format!("level code of {name}"),
+                            row,
+                            column,
+                            value: code,
+                            reason: format!("not an integer in 0..{}", levels[column]),
+                        });
+                    }
+                }
+                let width: usize = levels.iter().sum();
+                if one_hot.dim() != (n, width) {
+                    return Err(Error::shape_mismatch(
+                        format!("columns of {name}'s one-hot inputs vs its levels"),
+                        width,
+                        one_hot.ncols(),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Reads and prepares every dataset of [`DATASETS`], in order; the adult file is read once.
@@ -473,7 +545,7 @@ fn continuous(
 
 /// Centres every column and divides it by its standard deviation (divisor `n`); a constant
 /// column becomes 0.
-pub fn standardise(mut x: Array2<f64>) -> Array2<f64> {
+pub(crate) fn standardise(mut x: Array2<f64>) -> Array2<f64> {
     let n = x.nrows() as f64;
     for mut column in x.columns_mut() {
         let mean = column.sum() / n;

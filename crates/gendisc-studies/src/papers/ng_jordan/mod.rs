@@ -61,7 +61,7 @@ use serde::Serialize;
 use crate::{fingerprint, Cell, Outcome, Runner, RunnerSettings, Schema, Study, StudyResults};
 
 pub use datasets::{
-    load, load_all, required_files, standardise, Dataset, DatasetSpec, InputKind, Inputs, DATASETS,
+    load, load_all, required_files, Dataset, DatasetSpec, InputKind, Inputs, DATASETS,
 };
 pub use report::write_outputs;
 pub use version_space::random_separator;
@@ -217,10 +217,12 @@ impl NgJordanStudy {
         Self::with_datasets(settings, load_all()?)
     }
 
-    /// The study over the given datasets (a subset, or prepared data of one's own).
+    /// The study over the given datasets (a subset, or prepared data of one's own), each
+    /// checked by [`Dataset::check`].
     pub fn with_datasets(settings: Settings, datasets: Vec<Dataset>) -> Result<Self> {
         settings.check()?;
         for (i, d) in datasets.iter().enumerate() {
+            d.check()?;
             if datasets[..i].iter().any(|e| e.spec.name == d.spec.name) {
                 return Err(Error::invalid_parameter(
                     "datasets",
@@ -405,6 +407,7 @@ pub fn reproduce(
 
 #[cfg(test)]
 mod tests {
+    use super::datasets::standardise;
     use super::*;
     use ndarray::array;
 
@@ -536,5 +539,40 @@ mod tests {
         assert!(study.run_cell(&Cell::new("nope", 4, 0)).is_err());
         let twice = vec![toy_datasets()[0].clone(), toy_datasets()[0].clone()];
         assert!(NgJordanStudy::with_datasets(Settings::quick(), twice).is_err());
+    }
+
+    #[test]
+    fn inconsistent_datasets_are_refused() {
+        let mut one_class = toy_datasets()[0].clone();
+        one_class.y.fill(1);
+        let mut short = toy_datasets()[0].clone();
+        short.y = short.y.slice(ndarray::s![..10]).to_owned();
+        let mut bad_label = toy_datasets()[0].clone();
+        bad_label.y[3] = 2;
+        let mut nan = toy_datasets()[0].clone();
+        if let Inputs::Continuous(x) = &mut nan.inputs {
+            x[[2, 1]] = f64::NAN;
+        }
+        let mut bad_code = toy_datasets()[1].clone();
+        if let Inputs::Discrete { codes, .. } = &mut bad_code.inputs {
+            codes[[5, 0]] = 2.0;
+        }
+        let mut bad_width = toy_datasets()[1].clone();
+        if let Inputs::Discrete { levels, .. } = &mut bad_width.inputs {
+            levels[1] = 3;
+        }
+        for (what, d) in [
+            ("one class", one_class),
+            ("short labels", short),
+            ("label 2", bad_label),
+            ("NaN input", nan),
+            ("code out of its levels", bad_code),
+            ("one-hot width", bad_width),
+        ] {
+            assert!(
+                NgJordanStudy::with_datasets(Settings::quick(), vec![d]).is_err(),
+                "{what}"
+            );
+        }
     }
 }
