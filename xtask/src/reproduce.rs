@@ -117,8 +117,9 @@ pub fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
-/// The first data file of `study` that cannot be found, as the loaders' message (which names
-/// the file, where it was looked for, and `cargo xtask fetch-data`).
+/// What is missing of `study`'s data files, if anything: the loaders' message for the first
+/// missing file (it names the file, where it was looked for, and `cargo xtask fetch-data`),
+/// with the count when several are missing.
 fn missing_data(study: &Study) -> Option<String> {
     let files = (study.data)();
     let missing: Vec<String> = files
