@@ -2,6 +2,8 @@
 //!
 //! * `cargo xtask reproduce [STUDY…] [--quick]` — re-runs the papers' experiments (all available
 //!   studies when none is named) and writes their results under `results/<study>/`.
+//! * `cargo xtask fetch-data [FILE…] [--dest DIR] [--mirror URL]` — downloads the data sets from
+//!   their canonical sources into `./data`, verifying each against `xtask/data-manifest.json`.
 //! * `cargo xtask test [--lapack]` — the whole test suite, then every example.
 //! * `cargo xtask bench [ARGS…]` — the criterion benchmarks of every crate.
 //!
@@ -9,6 +11,7 @@
 //! so heavy work always runs optimised.
 
 mod cargo;
+mod fetch_data;
 mod reproduce;
 
 use anyhow::Result;
@@ -26,6 +29,9 @@ enum Task {
     /// Re-run the experiments of the papers; with no study named, every study whose code and
     /// data are present.
     Reproduce(reproduce::Args),
+    /// Download the data sets of the studies from their canonical sources (UCI, the 20
+    /// Newsgroups home page), verifying each file's SHA-256; an interrupted run resumes.
+    FetchData(fetch_data::Args),
     /// Run every test of the workspace, then every example.
     Test {
         /// Use LAPACK (system OpenBLAS, `libopenblas-dev`) for dense linear algebra instead of the
@@ -44,6 +50,7 @@ enum Task {
 fn main() -> Result<()> {
     match Cli::parse().command {
         Task::Reproduce(args) => reproduce::run(&args),
+        Task::FetchData(args) => fetch_data::run(&args),
         Task::Test { lapack } => test(lapack),
         Task::Bench { args } => {
             let mut command = cargo::cargo();

@@ -4,7 +4,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use gendisc_studies::papers::xue_titterington;
+use gendisc_studies::papers::{ng_jordan, xue_titterington};
 use gendisc_studies::{OnMismatch, RunnerSettings};
 
 /// Arguments of `cargo xtask reproduce`.
@@ -26,6 +26,12 @@ struct Study {
     name: &'static str,
     paper: &'static str,
     run: Option<fn(&Path, bool) -> Result<()>>,
+    /// The data files it reads, relative to the data directory (none for simulations).
+    data: fn() -> Vec<&'static str>,
+}
+
+fn no_data() -> Vec<&'static str> {
+    Vec::new()
 }
 
 /// Every study of the project, in the order `reproduce` runs them.
@@ -34,26 +40,31 @@ const STUDIES: [Study; 5] = [
         name: "xue-titterington",
         paper: "Xue & Titterington, Interpretation of hybrid generative/discriminative algorithms",
         run: Some(run_xue_titterington),
+        data: no_data,
     },
     Study {
         name: "ng-jordan",
         paper: "Ng & Jordan (2001), On discriminative vs. generative classifiers",
-        run: None,
+        run: Some(run_ng_jordan),
+        data: ng_jordan::required_files,
     },
     Study {
         name: "raina",
         paper: "Raina, Shen, Ng & McCallum (2003), Classification with hybrid generative/discriminative models",
         run: None,
+        data: no_data,
     },
     Study {
         name: "bouchard-triggs",
         paper: "Bouchard & Triggs (2004), The trade-off between generative and discriminative classifiers",
         run: None,
+        data: no_data,
     },
     Study {
         name: "epshteyn-dejong",
         paper: "Epshteyn & DeJong, Generative prior knowledge for discriminative classification",
         run: None,
+        data: no_data,
     },
 ];
 
@@ -77,12 +88,20 @@ pub fn run(args: &Args) -> Result<()> {
     };
 
     let mut missing = Vec::new();
+    let mut without_data = Vec::new();
     for study in selected {
         let Some(run_study) = study.run else {
             eprintln!("{}: not implemented yet ({})", study.name, study.paper);
             missing.push(study.name);
             continue;
         };
+        if let Some(problem) = missing_data(study) {
+            // Named explicitly, the study cannot run: that is an error. Run as one of all the
+            // studies, it is skipped and the others run.
+            eprintln!("{}: skipped: {problem}", study.name);
+            without_data.push(format!("{}: {problem}", study.name));
+            continue;
+        }
         let out = args.out.join(study.name);
         fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
         eprintln!("{}: {}", study.name, study.paper);
@@ -92,7 +111,31 @@ pub fn run(args: &Args) -> Result<()> {
     if !args.studies.is_empty() && !missing.is_empty() {
         bail!("not implemented yet: {}", missing.join(", "));
     }
+    if !args.studies.is_empty() && !without_data.is_empty() {
+        bail!("data missing:\n{}", without_data.join("\n"));
+    }
     Ok(())
+}
+
+/// What is missing of `study`'s data files, if anything: the loaders' message for the first
+/// missing file (it names the file, where it was looked for, and `cargo xtask fetch-data`),
+/// with the count when several are missing.
+fn missing_data(study: &Study) -> Option<String> {
+    let files = (study.data)();
+    let missing: Vec<String> = files
+        .iter()
+        .filter_map(|file| gendisc_data::loaders::dataset_path(file).err())
+        .map(|error| error.to_string())
+        .collect();
+    match missing.len() {
+        0 => None,
+        1 => missing.into_iter().next(),
+        n => Some(format!(
+            "{n} of its {} data files are missing, the first: {}",
+            files.len(),
+            missing[0]
+        )),
+    }
 }
 
 fn run_xue_titterington(out: &Path, quick: bool) -> Result<()> {
@@ -117,6 +160,32 @@ fn run_xue_titterington(out: &Path, quick: bool) -> Result<()> {
     }
     eprintln!(
         "xue-titterington: {} cells ({} resumed, {} run) in {:.2} s",
+        report.cells,
+        report.resumed,
+        report.ran,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn run_ng_jordan(out: &Path, quick: bool) -> Result<()> {
+    let settings = if quick {
+        ng_jordan::Settings::quick()
+    } else {
+        ng_jordan::Settings::paper()
+    };
+    let start = std::time::Instant::now();
+    let runner = RunnerSettings {
+        on_mismatch: OnMismatch::StartAfresh,
+        ..RunnerSettings::default()
+    };
+    let results = ng_jordan::reproduce(out, settings, runner)?;
+    let report = results.report();
+    if report.discarded_mismatched_store {
+        eprintln!("ng-jordan: the previous results had another configuration and were replaced");
+    }
+    eprintln!(
+        "ng-jordan: {} cells ({} resumed, {} run) in {:.2} s",
         report.cells,
         report.resumed,
         report.ran,
