@@ -28,7 +28,7 @@
 //!
 //! Bad input is a typed [`gendisc_core::Error`]: a missing file, or a corrupt archive or entry
 //! (the error names the entry). Postings that are not valid UTF-8 are decoded as Latin-1 and
-//! listed in the [`ReadReport`](newsgroups::ReadReport); a posting without a subject has an
+//! listed in the [`ReadReport`]; a posting without a subject has an
 //! empty subject region.
 
 pub mod corpus;
