@@ -14,7 +14,7 @@
 //! | [`GaussianNb`] | `W_k`, means `μ_kj`, squared deviations `M_kj` | `W′ = W − w`, `μ′ = μ − (w/W′)(x − μ)`, `M′ = M − w (x − μ)(x − μ′)` |
 //! | [`BernoulliNb`] | `W_k`, counts of ones `c_kj` | `W′ = W − w`, `c′ = c − w x_ij` |
 //! | [`CategoricalNb`] | `W_k`, level counts `c_kjl` | `W′ = W − w`, `c′_{c j x_ij} = c − w` |
-//! | [`MultinomialNb`](crate::MultinomialNb) | `W_k`, word counts `c_kl`, tokens `T_k = Σ_l c_kl` | `W′ = W − w`, `c′_cl = c_cl − w x_il`, `T′_c = T_c − w n_i` |
+//! | [`MultinomialNb`] | `W_k`, word counts `c_kl`, tokens `T_k = Σ_l c_kl` | `W′ = W − w`, `c′_cl = c_cl − w x_il`, `T′_c = T_c − w n_i` |
 //!
 //! Only class `y_i` changes, except for what depends on all rows: the Gaussian variance floor
 //! and pooled variances, and an empirical class prior.
@@ -93,9 +93,9 @@ impl<M> LeaveOneOutFit<M> {
 /// [module documentation](self)).
 ///
 /// Implemented by the validated parameters of [`GaussianNb`], [`BernoulliNb`],
-/// [`CategoricalNb`] and [`MultinomialNb`](crate::MultinomialNb) (whose regions as separate
+/// [`CategoricalNb`] and [`MultinomialNb`] (whose regions as separate
 /// sparse count matrices have their own entry point,
-/// [`MultinomialNbValidParams::fit_leave_one_out_sparse`](crate::MultinomialNbValidParams::fit_leave_one_out_sparse)), and through them by their builders. The trait lives on the parameters,
+/// [`MultinomialNbValidParams::fit_leave_one_out_sparse`]), and through them by their builders. The trait lives on the parameters,
 /// not on the fitted model, because the leave-one-out model depends on hyper-parameters (the
 /// smoothing `α`, the variance estimator and floor) that a fitted model does not keep.
 ///
