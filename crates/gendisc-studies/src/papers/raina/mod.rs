@@ -172,6 +172,9 @@ pub struct Settings {
     pub prior_variances: Vec<f64>,
     /// Folds of the cross-validation that picks `σ²`.
     pub cv_folds: usize,
+    /// Logistic regression's stopping tolerance: L-BFGS stops when the gradient norm of the
+    /// mean penalised negative log-likelihood is below it.
+    pub lr_tolerance: f64,
 }
 
 impl Settings {
@@ -184,17 +187,20 @@ impl Settings {
             replicates: 10,
             test_fraction: 0.25,
             coverage_splits: 10,
-            prior_variances: vec![0.01, 0.1, 1.0, 10.0],
+            prior_variances: vec![0.01, 0.1, 1.0, 10.0, 100.0],
             cv_folds: 3,
+            lr_tolerance: 1e-5,
         }
     }
 
-    /// The reduced run of continuous integration: every pair, three sizes, two splits.
+    /// The reduced run of continuous integration: every pair, two sizes and two splits for
+    /// Figure 1, one split for Figure 2, three prior variances.
     pub fn quick() -> Self {
         Self {
-            sizes: vec![25, 200, 1500],
+            sizes: vec![25, 200],
             replicates: 2,
-            coverage_splits: 2,
+            coverage_splits: 1,
+            prior_variances: vec![0.1, 1.0, 10.0],
             ..Self::paper()
         }
     }
@@ -550,6 +556,7 @@ impl RainaStudy {
         let lr = LogisticRegression::params()
             .n_classes(2)
             .prior_variance(variance)
+            .tolerance(self.settings.lr_tolerance)
             .fit_sparse(train.total.view(), train.y.view())?;
         record(outcome, 1, lr.predict_log_proba_sparse(test.total.view())?)?;
         outcome.set(1, self.metric(PRIOR_VARIANCE)?, variance)?;
@@ -622,6 +629,7 @@ impl RainaStudy {
                 let lr = LogisticRegression::params()
                     .n_classes(2)
                     .prior_variance(variance)
+                    .tolerance(self.settings.lr_tolerance)
                     .fit_sparse(x_fit.view(), y_fit.view())?;
                 let log_proba = lr.predict_log_proba_sparse(x_held.view())?;
                 log_likelihood += fold
