@@ -741,3 +741,171 @@ pub fn reproduce(
     write_outputs(out, &study, &results)?;
     Ok(results)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gendisc_text::{Encoding, Posting, Split as BydateSplit};
+
+    /// A small synthetic collection with the study's groups: each group has its own topic
+    /// words, shared words, and postings with or without a subject.
+    fn collection(per_group: usize) -> Newsgroups {
+        let mut groups: Vec<String> = PAIRS
+            .iter()
+            .flat_map(|p| p.groups.iter().map(|g| g.to_string()))
+            .collect();
+        groups.sort();
+        groups.dedup();
+        let mut postings = Vec::new();
+        for (g, group) in groups.iter().enumerate() {
+            let topic = group.replace('.', " ");
+            for i in 0..per_group {
+                let subject = if i % 5 == 0 {
+                    String::new()
+                } else {
+                    format!("Subject: Re: {topic} question {i}\n")
+                };
+                let body = format!(
+                    "the {topic} posting number {i} says {} and mail me at u{i}@x.org\n",
+                    ["yes", "no", "maybe", "shared words here"][i % 4]
+                );
+                postings.push(Posting {
+                    split: if i % 3 == 0 {
+                        BydateSplit::Test
+                    } else {
+                        BydateSplit::Train
+                    },
+                    group: g,
+                    id: i.to_string(),
+                    text: format!("From: someone\n{subject}Lines: 1\n\n{body}"),
+                    encoding: Encoding::Utf8,
+                });
+            }
+        }
+        Newsgroups::from_parts(groups, postings)
+    }
+
+    fn settings() -> Settings {
+        Settings {
+            pairs: vec![0, 5],
+            sizes: vec![2, 8, 16, 100],
+            replicates: 2,
+            coverage_splits: 2,
+            prior_variances: vec![0.1, 1.0],
+            ..Settings::paper()
+        }
+    }
+
+    #[test]
+    fn sizes_are_capped_at_the_pool_and_splits_are_nested_and_disjoint() {
+        let study = RainaStudy::new(&collection(24), settings()).unwrap();
+        let pair = PAIRS[0];
+        // 24 per class, a quarter held out: 18 + 18 in the pool. Size 2 is below the minimum.
+        assert_eq!(study.sizes_of(&pair), vec![8, 16, 36]);
+        let (_, docs, _) = study.pair_of("fig1:atheism-religion.misc").unwrap();
+        let small = study.figure1_split(&pair, docs, 8, 1);
+        let large = study.figure1_split(&pair, docs, 16, 1);
+        assert_eq!(small.test, large.test);
+        assert_eq!(small.train.len(), 8);
+        assert!(small.train.iter().all(|d| large.train.contains(d)));
+        assert!(small.train.iter().filter(|d| d.1 == 0).count() >= 2);
+        assert!(small.train.iter().filter(|d| d.1 == 1).count() >= 2);
+        assert!(large.train.iter().all(|d| !large.test.contains(d)));
+        let other = study.figure1_split(&pair, docs, 8, 0);
+        assert_ne!(other.test, small.test);
+        let half = study.figure2_split(&pair, docs, 0);
+        assert_eq!((half.train.len(), half.test.len()), (24, 24));
+        assert!(half.train.iter().all(|d| !half.test.contains(d)));
+    }
+
+    #[test]
+    fn cells_are_deterministic_and_complete() {
+        let study = RainaStudy::new(&collection(24), settings()).unwrap();
+        let cells = study.cells();
+        // Two pairs × three sizes × two replicates, and two coverage splits per pair.
+        assert_eq!(cells.len(), 2 * 3 * 2 + 2 * 2);
+        for cell in [&cells[0], cells.last().unwrap()] {
+            let a = study.run_cell(cell).unwrap();
+            let b = study.run_cell(cell).unwrap();
+            assert!(a.bitwise_eq(&b));
+            for classifier in 0..CLASSIFIERS.len() {
+                let er = a.get(classifier, 0).unwrap();
+                assert!((0.0..=1.0).contains(&er));
+            }
+            // θ for the hybrids, σ² for logistic regression.
+            assert!(a.get(2, study.metric(THETA[2]).unwrap()).is_some());
+            assert!(a.get(3, study.metric(THETA[2]).unwrap()).is_none());
+            assert!(a.get(1, study.metric(PRIOR_VARIANCE).unwrap()).is_some());
+        }
+        // Coverage metrics only for Figure 2 cells.
+        let fig1 = study.run_cell(&cells[0]).unwrap();
+        let fig2 = study.run_cell(cells.last().unwrap()).unwrap();
+        let acc = study.metric(&accuracy_metric(COVERAGE_GRID)).unwrap();
+        assert!(fig1.get(0, acc).is_none());
+        // At full coverage the accuracy is one minus the error rate.
+        let er = fig2.get(0, 0).unwrap();
+        assert!((fig2.get(0, acc).unwrap() - (1.0 - er)).abs() < 1e-12);
+        // Eleven distinct groups, every fifth posting without a subject.
+        assert_eq!(study.empty_subjects(), 11 * 5);
+    }
+
+    #[test]
+    fn the_report_states_every_claim_with_a_verdict() {
+        let study = RainaStudy::new(&collection(24), settings()).unwrap();
+        let results = Runner::new(RunnerSettings {
+            progress: crate::runner::Progress::Never,
+            ..RunnerSettings::default()
+        })
+        .unwrap()
+        .run(&study)
+        .unwrap();
+        let dir = std::env::temp_dir().join(format!("gendisc-raina-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_outputs(&dir, &study, &results).unwrap();
+        let report = std::fs::read_to_string(dir.join("REPORT.md")).unwrap();
+        let verdicts = report
+            .lines()
+            .filter(|l| {
+                l.contains("**supported**")
+                    || l.contains("**partly supported**")
+                    || l.contains("**not supported**")
+            })
+            .count();
+        assert_eq!(verdicts, 8, "{report}");
+        for file in [
+            "figure1.csv",
+            "figure2.csv",
+            "coverage95.csv",
+            "fig1.svg",
+            "fig2.svg",
+        ] {
+            assert!(
+                std::fs::metadata(dir.join(file)).unwrap().len() > 0,
+                "{file}"
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bad_settings_and_missing_groups_are_errors() {
+        let news = collection(6);
+        let bad = Settings {
+            pairs: vec![9],
+            ..settings()
+        };
+        assert!(RainaStudy::new(&news, bad).is_err());
+        let bad = Settings {
+            test_fraction: 1.0,
+            ..settings()
+        };
+        assert!(RainaStudy::new(&news, bad).is_err());
+        let empty = Newsgroups::from_parts(vec!["alt.atheism".into()], Vec::new());
+        let err = RainaStudy::new(&empty, settings()).err().unwrap();
+        assert!(
+            err.to_string().contains("talk.religion.misc")
+                || err.to_string().contains("alt.atheism"),
+            "{err}"
+        );
+    }
+}
