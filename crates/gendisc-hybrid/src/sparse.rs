@@ -90,6 +90,28 @@ impl<G: SparseRegionGenerative> HybridValidParams<G> {
     /// [`leave_one_out`](HybridParams::leave_one_out) is set), then `θ` by the chosen solver.
     ///
     /// Feature-index regions ([`HybridParams::regions`]) do not apply here and are refused.
+    ///
+    /// ```
+    /// use gendisc_generative::MultinomialNb;
+    /// use gendisc_hybrid::Hybrid;
+    /// use ndarray::array;
+    /// use sprs::CsMat;
+    ///
+    /// // Six postings over a vocabulary of three words: subject and body counts.
+    /// let subject = array![[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0],
+    ///                      [0.0, 1.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    /// let body = array![[3.0, 1.0, 1.0], [2.0, 0.0, 1.0], [4.0, 1.0, 0.0],
+    ///                   [0.0, 3.0, 1.0], [1.0, 2.0, 2.0], [0.0, 4.0, 1.0]];
+    /// let (s, b) = (CsMat::csr_from_dense(subject.view(), 0.0), CsMat::csr_from_dense(body.view(), 0.0));
+    /// let y = array![0, 0, 0, 1, 1, 1];
+    /// let hybrid = Hybrid::params(MultinomialNb::params())
+    ///     .leave_one_out(true)
+    ///     .prior_variance(1.0)
+    ///     .fit_sparse(&[s.view(), b.view()], y.view())?;
+    /// assert_eq!(hybrid.theta()?.len(), 3);
+    /// assert_eq!(hybrid.predict(&[s.view(), b.view()])?, y);
+    /// # Ok::<(), gendisc_core::Error>(())
+    /// ```
     pub fn fit_sparse(
         &self,
         regions: &[CsMatView<'_, f64>],
