@@ -4,8 +4,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use gendisc_studies::papers::{ng_jordan, xue_titterington};
-use gendisc_studies::{OnMismatch, RunnerSettings};
+use gendisc_studies::papers::{ng_jordan, raina, xue_titterington};
+use gendisc_studies::{OnMismatch, RunnerSettings, StudyResults};
 
 /// Arguments of `cargo xtask reproduce`.
 #[derive(Debug, clap::Args)]
@@ -51,8 +51,8 @@ const STUDIES: [Study; 5] = [
     Study {
         name: "raina",
         paper: "Raina, Shen, Ng & McCallum (2003), Classification with hybrid generative/discriminative models",
-        run: None,
-        data: no_data,
+        run: Some(run_raina),
+        data: raina_files,
     },
     Study {
         name: "bouchard-triggs",
@@ -138,28 +138,29 @@ fn missing_data(study: &Study) -> Option<String> {
     }
 }
 
-fn run_xue_titterington(out: &Path, quick: bool) -> Result<()> {
-    let settings = if quick {
-        xue_titterington::Settings::quick()
-    } else {
-        xue_titterington::Settings::paper()
-    };
+fn raina_files() -> Vec<&'static str> {
+    vec![gendisc_text::newsgroups::TARBALL]
+}
+
+/// Runs a study's cells with the runner settings every reproduction uses — a store written by
+/// another configuration (say, a full run before a quick one) is replaced, so every output is
+/// regenerated from the cells of this configuration — and says what was run.
+fn run_cells(
+    name: &str,
+    reproduce: impl FnOnce(RunnerSettings) -> gendisc_studies::Result<StudyResults>,
+) -> Result<()> {
     let start = std::time::Instant::now();
-    // A store written by another configuration (say, a full run before a quick one) is
-    // replaced: every output is regenerated from the cells of this configuration.
     let runner = RunnerSettings {
         on_mismatch: OnMismatch::StartAfresh,
         ..RunnerSettings::default()
     };
-    let results = xue_titterington::reproduce(out, settings, runner)?;
+    let results = reproduce(runner)?;
     let report = results.report();
     if report.discarded_mismatched_store {
-        eprintln!(
-            "xue-titterington: the previous results had another configuration and were replaced"
-        );
+        eprintln!("{name}: the previous results had another configuration and were replaced");
     }
     eprintln!(
-        "xue-titterington: {} cells ({} resumed, {} run) in {:.2} s",
+        "{name}: {} cells ({} resumed, {} run) in {:.2} s",
         report.cells,
         report.resumed,
         report.ran,
@@ -168,28 +169,42 @@ fn run_xue_titterington(out: &Path, quick: bool) -> Result<()> {
     Ok(())
 }
 
+fn run_xue_titterington(out: &Path, quick: bool) -> Result<()> {
+    let settings = if quick {
+        xue_titterington::Settings::quick()
+    } else {
+        xue_titterington::Settings::paper()
+    };
+    run_cells("xue-titterington", |runner| {
+        xue_titterington::reproduce(out, settings, runner)
+    })
+}
+
 fn run_ng_jordan(out: &Path, quick: bool) -> Result<()> {
     let settings = if quick {
         ng_jordan::Settings::quick()
     } else {
         ng_jordan::Settings::paper()
     };
-    let start = std::time::Instant::now();
-    let runner = RunnerSettings {
-        on_mismatch: OnMismatch::StartAfresh,
-        ..RunnerSettings::default()
+    run_cells("ng-jordan", |runner| {
+        ng_jordan::reproduce(out, settings, runner)
+    })
+}
+
+fn run_raina(out: &Path, quick: bool) -> Result<()> {
+    let settings = if quick {
+        raina::Settings::quick()
+    } else {
+        raina::Settings::paper()
     };
-    let results = ng_jordan::reproduce(out, settings, runner)?;
-    let report = results.report();
-    if report.discarded_mismatched_store {
-        eprintln!("ng-jordan: the previous results had another configuration and were replaced");
-    }
+    let start = std::time::Instant::now();
+    let news = raina::read_collection().context("raina needs the 20 Newsgroups archive")?;
     eprintln!(
-        "ng-jordan: {} cells ({} resumed, {} run) in {:.2} s",
-        report.cells,
-        report.resumed,
-        report.ran,
+        "raina: read {} postings in {:.2} s",
+        news.postings().len(),
         start.elapsed().as_secs_f64()
     );
-    Ok(())
+    run_cells("raina", |runner| {
+        raina::reproduce(&news, out, settings, runner)
+    })
 }

@@ -14,6 +14,7 @@
 //! | [`GaussianNb`] | `W_k`, means `μ_kj`, squared deviations `M_kj` | `W′ = W − w`, `μ′ = μ − (w/W′)(x − μ)`, `M′ = M − w (x − μ)(x − μ′)` |
 //! | [`BernoulliNb`] | `W_k`, counts of ones `c_kj` | `W′ = W − w`, `c′ = c − w x_ij` |
 //! | [`CategoricalNb`] | `W_k`, level counts `c_kjl` | `W′ = W − w`, `c′_{c j x_ij} = c − w` |
+//! | [`MultinomialNb`] | `W_k`, word counts `c_kl`, tokens `T_k = Σ_l c_kl` | `W′ = W − w`, `c′_cl = c_cl − w x_il`, `T′_c = T_c − w n_i` |
 //!
 //! Only class `y_i` changes, except for what depends on all rows: the Gaussian variance floor
 //! and pooled variances, and an empirical class prior.
@@ -64,6 +65,7 @@ use crate::categorical_nb::{CategoricalNb, CategoricalNbValidParams};
 use crate::common::{check_region, ln_2pi, rows_per_class, variance_floor, ClassPriors};
 use crate::gaussian_nb::{GaussianNb, GaussianNbValidParams, VarianceStructure};
 use crate::moments::DiagonalMoments;
+use crate::multinomial_nb::{CountDowndate, MultinomialNb, MultinomialNbValidParams};
 
 /// A full-data fit together with the leave-one-out likelihoods of its training rows; see
 /// [`LeaveOneOut::fit_leave_one_out`].
@@ -90,8 +92,10 @@ impl<M> LeaveOneOutFit<M> {
 /// the likelihood of every training row under the model refitted without it (see the
 /// [module documentation](self)).
 ///
-/// Implemented by the validated parameters of [`GaussianNb`], [`BernoulliNb`] and
-/// [`CategoricalNb`], and through them by their builders. The trait lives on the parameters,
+/// Implemented by the validated parameters of [`GaussianNb`], [`BernoulliNb`],
+/// [`CategoricalNb`] and [`MultinomialNb`] (whose regions as separate
+/// sparse count matrices have their own entry point,
+/// [`MultinomialNbValidParams::fit_leave_one_out_sparse`]), and through them by their builders. The trait lives on the parameters,
 /// not on the fitted model, because the leave-one-out model depends on hyper-parameters (the
 /// smoothing `α`, the variance estimator and floor) that a fitted model does not keep.
 ///
@@ -147,7 +151,7 @@ where
 }
 
 /// The full fit, weighted or not; it validates `x`, `y` and the weights.
-fn fit_full<P: FitWeighted>(
+pub(crate) fn fit_full<P: FitWeighted>(
     params: &P,
     x: ArrayView2<'_, f64>,
     y: ArrayView1<'_, usize>,
@@ -160,7 +164,10 @@ fn fit_full<P: FitWeighted>(
 }
 
 /// Validates every region against the model's features.
-fn check_regions<S: AsRef<[usize]>>(regions: &[S], n_features: usize) -> Result<Vec<&[usize]>> {
+pub(crate) fn check_regions<S: AsRef<[usize]>>(
+    regions: &[S],
+    n_features: usize,
+) -> Result<Vec<&[usize]>> {
     regions
         .iter()
         .map(|r| {
@@ -172,12 +179,12 @@ fn check_regions<S: AsRef<[usize]>>(regions: &[S], n_features: usize) -> Result<
 }
 
 /// The weight of row `i` (1 when unweighted).
-fn weight_of(sample_weight: Option<ArrayView1<'_, f64>>, i: usize) -> f64 {
+pub(crate) fn weight_of(sample_weight: Option<ArrayView1<'_, f64>>, i: usize) -> f64 {
     sample_weight.map_or(1.0, |w| w[i])
 }
 
 /// The error for a row that is the only training row (of positive weight) of its class.
-fn only_row_of_class(row: usize, class: usize) -> Error {
+pub(crate) fn only_row_of_class(row: usize, class: usize) -> Error {
     Error::EmptyClass {
         class,
         detail: Some(format!(
@@ -190,7 +197,7 @@ fn only_row_of_class(row: usize, class: usize) -> Error {
 ///
 /// Only an empirical prior depends on the data: it becomes `W′_k / W′` with `W′_class = W_class −
 /// w`, computed as the fit computes `W_k / W`.
-fn leave_one_out_log_prior(
+pub(crate) fn leave_one_out_log_prior(
     priors: &ClassPriors,
     class_weight: &[f64],
     full_log_prior: ArrayView1<'_, f64>,
@@ -719,6 +726,71 @@ impl LeaveOneOut for BernoulliNbValidParams {
                 &regions,
                 region_log_likelihood.index_axis_mut(Axis(0), i),
             );
+            leave_one_out_log_prior(
+                self.priors(),
+                &class_weight,
+                full_log_prior.view(),
+                c,
+                w,
+                log_prior.row_mut(i),
+            );
+        }
+        Ok(LeaveOneOutFit {
+            model,
+            region_log_likelihood,
+            log_prior,
+        })
+    }
+}
+
+impl LeaveOneOut for MultinomialNbValidParams {
+    /// Multinomial naive Bayes on dense counts, regions as subsets of the words: for row `i`
+    /// of class `c`, `c′_cl = c_cl − w x_il` and `T′_c = T_c − w n_i`; the other classes are
+    /// unchanged. For regions given as separate count matrices over one vocabulary (a subject
+    /// and a body), use
+    /// [`fit_leave_one_out_sparse`](MultinomialNbValidParams::fit_leave_one_out_sparse).
+    fn fit_leave_one_out<S: AsRef<[usize]>>(
+        &self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: Option<ArrayView1<'_, f64>>,
+        regions: &[S],
+    ) -> Result<LeaveOneOutFit<MultinomialNb>> {
+        let model = fit_full(self, x, y, sample_weight)?;
+        let regions = check_regions(regions, model.n_features())?;
+        let n_classes = model.n_classes();
+        let csr = sprs::CsMat::csr_from_dense(x.view(), 0.0);
+        let downdate = CountDowndate::new(&model, self, csr.view(), y, sample_weight);
+        let word_log_prob = model.feature_log_prob();
+        let full_log_prior = model.log_prior();
+        let class_weight = model.class_weight().to_vec();
+        let mut region_log_likelihood = Array3::zeros((x.nrows(), regions.len(), n_classes));
+        let mut log_prior = Array2::zeros((x.nrows(), n_classes));
+        for (i, row) in x.axis_iter(Axis(0)).enumerate() {
+            let (c, w) = (y[i], weight_of(sample_weight, i));
+            let n_i: f64 = row.sum();
+            if w > 0.0 {
+                downdate.check_removable(i, c, w, n_i)?;
+            }
+            for (r, region) in regions.iter().enumerate() {
+                for k in 0..n_classes {
+                    region_log_likelihood[[i, r, k]] = if k == c && w > 0.0 {
+                        downdate.class_log_likelihood(
+                            i,
+                            c,
+                            w,
+                            n_i,
+                            region.iter().map(|&l| (l, row[l], row[l])),
+                        )?
+                    } else {
+                        region
+                            .iter()
+                            .filter(|&&l| row[l] != 0.0)
+                            .map(|&l| row[l] * word_log_prob[[k, l]])
+                            .sum()
+                    };
+                }
+            }
             leave_one_out_log_prior(
                 self.priors(),
                 &class_weight,

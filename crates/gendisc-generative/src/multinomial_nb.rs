@@ -24,7 +24,7 @@
 //!
 //! Counts may be non-integer (e.g. length-normalised), but must be finite and non-negative.
 
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+use ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 use sprs::{CsMat, CsMatView};
 
@@ -37,6 +37,7 @@ use crate::common::{
     check_alpha, check_n_classes, check_prediction, check_region, check_targets, check_training,
     ClassPriors,
 };
+use crate::leave_one_out::{leave_one_out_log_prior, only_row_of_class, weight_of, LeaveOneOutFit};
 
 /// Hyper-parameters of [`MultinomialNb`], validated.
 ///
@@ -84,6 +85,234 @@ impl MultinomialNbValidParams {
         sample_weight: ArrayView1<'_, f64>,
     ) -> Result<MultinomialNb> {
         MultinomialNb::fit_sparse_impl(self, x, y, Some(sample_weight))
+    }
+
+    /// Fits on documents given as `R` region count matrices over one vocabulary (rows =
+    /// documents, the same shape for every region), and computes for every training document
+    /// `i`, region `r` and class `k` the leave-one-out log-likelihood `log p₋ᵢ(x_i^r | y = k)`
+    /// and log prior `log p₋ᵢ(y = k)` (Raina et al. eq. (11) and footnote 5).
+    ///
+    /// The model is fitted on the documents' total counts `x = Σ_r x^r` (eqs. (3), (5)–(6)).
+    /// Removing document `i` of class `c` and weight `w` only changes class `c`:
+    /// `c′_cl = c_cl − w x_il` and `T′_c = T_c − w n_i`, with `n_i = Σ_l x_il`, so that
+    ///
+    /// ```text
+    /// log p₋ᵢ(x_i^r | y = c) = Σ_l x_il^r log(c′_cl + α) − n_i^r log(T′_c + α V)
+    /// ```
+    ///
+    /// costs `O(nnz)` per document: one pass to fit, one pass for every document's values —
+    /// never `m` refits. The vocabulary (the `V` columns) is the full fit's; a count that only
+    /// document `i` contributed to becomes exactly zero, as in a refit.
+    ///
+    /// Fails on everything the sparse fit fails on; when the regions differ in shape; and when
+    /// removing a document leaves a class without documents ([`Error::EmptyClass`]) or, with
+    /// `α = 0`, without words ([`Error::InvalidParameter`]); both name the document.
+    pub fn fit_leave_one_out_sparse(
+        &self,
+        regions: &[CsMatView<'_, f64>],
+        y: ArrayView1<'_, usize>,
+        sample_weight: Option<ArrayView1<'_, f64>>,
+    ) -> Result<LeaveOneOutFit<MultinomialNb>> {
+        let total = sum_regions_sparse(regions)?;
+        let model = match sample_weight {
+            Some(w) => self.fit_sparse_weighted(total.view(), y, w)?,
+            None => self.fit_sparse(total.view(), y)?,
+        };
+        let csr: Vec<CsMat<f64>> = regions.iter().map(|r| r.to_csr()).collect();
+        for r in &csr {
+            check_counts_sparse(r.view())?;
+        }
+        let downdate = CountDowndate::new(&model, self, total.view(), y, sample_weight);
+        let (n, n_classes) = (total.rows(), model.n_classes());
+        let mut region_log_likelihood = Array3::zeros((n, csr.len(), n_classes));
+        let mut log_prior = Array2::zeros((n, n_classes));
+        let full_log_prior = model.log_prior.clone();
+        // The row's total counts, scattered into a dense vector and cleared after use.
+        let mut row_total = vec![0.0; model.n_features()];
+        for (i, doc) in total.outer_iterator().enumerate() {
+            let (c, w) = (y[i], weight_of(sample_weight, i));
+            for (l, &v) in doc.iter() {
+                row_total[l] = v;
+            }
+            let n_i: f64 = doc.data().iter().sum();
+            for (r, region) in csr.iter().enumerate() {
+                let row = region.outer_view(i).expect("row in range");
+                let mut out = region_log_likelihood.slice_mut(ndarray::s![i, r, ..]);
+                for (l, &v) in row.iter() {
+                    if v != 0.0 {
+                        out.scaled_add(v, &model.word_log_prob.row(l));
+                    }
+                }
+                if w > 0.0 {
+                    out[c] = downdate.class_log_likelihood(
+                        i,
+                        c,
+                        w,
+                        n_i,
+                        row.iter().map(|(l, &v)| (l, v, row_total[l])),
+                    )?;
+                }
+            }
+            if w > 0.0 {
+                downdate.check_removable(i, c, w, n_i)?;
+            }
+            for (l, _) in doc.iter() {
+                row_total[l] = 0.0;
+            }
+            leave_one_out_log_prior(
+                &self.priors,
+                model.class_weight.as_slice().expect("contiguous"),
+                full_log_prior.view(),
+                c,
+                w,
+                log_prior.row_mut(i),
+            );
+        }
+        Ok(LeaveOneOutFit {
+            model,
+            region_log_likelihood,
+            log_prior,
+        })
+    }
+}
+
+/// `Σ_r x^r` in CSR, the regions checked to share one shape.
+fn sum_regions_sparse(regions: &[CsMatView<'_, f64>]) -> Result<CsMat<f64>> {
+    let Some(first) = regions.first() else {
+        return Err(Error::invalid_parameter(
+            "regions",
+            "at least one region count matrix is needed",
+        ));
+    };
+    let mut total: CsMat<f64> = first.to_csr();
+    for (r, region) in regions.iter().enumerate().skip(1) {
+        if region.shape() != first.shape() {
+            return Err(Error::shape_mismatch(
+                format!(
+                    "shape of region {r} vs region 0 ({} × {}) (rows × columns)",
+                    first.rows(),
+                    first.cols()
+                ),
+                first.rows() * first.cols(),
+                region.rows() * region.cols(),
+            ));
+        }
+        total = &total + &region.to_csr();
+    }
+    Ok(total)
+}
+
+/// The count statistics of a multinomial naive Bayes fit, and the class-`c` log-likelihoods of
+/// the model refitted without one document (see
+/// [`MultinomialNbValidParams::fit_leave_one_out_sparse`]).
+pub(crate) struct CountDowndate<'m> {
+    model: &'m MultinomialNb,
+    alpha: f64,
+    /// `α V`.
+    alpha_v: f64,
+    /// `T_k = Σ_l c_kl`.
+    class_tokens: Vec<f64>,
+    /// Documents of positive weight behind each `c_lk` (`V × K`), so that a count only one
+    /// document made becomes exactly zero without it.
+    rows_behind: Array2<u32>,
+    /// Documents of positive weight with at least one word, per class.
+    rows_with_tokens: Vec<usize>,
+    /// Documents of positive weight per class.
+    class_rows: Vec<usize>,
+}
+
+impl<'m> CountDowndate<'m> {
+    /// The statistics from the fitted model and the (total) counts it was fitted on.
+    pub(crate) fn new(
+        model: &'m MultinomialNb,
+        params: &MultinomialNbValidParams,
+        x: CsMatView<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: Option<ArrayView1<'_, f64>>,
+    ) -> Self {
+        let n_classes = model.n_classes();
+        let mut rows_behind = Array2::zeros(model.word_count.raw_dim());
+        let mut rows_with_tokens = vec![0; n_classes];
+        let mut class_rows = vec![0; n_classes];
+        for (i, doc) in x.outer_iterator().enumerate() {
+            if weight_of(sample_weight, i) <= 0.0 {
+                continue;
+            }
+            let k = y[i];
+            class_rows[k] += 1;
+            let mut any = false;
+            for (l, &v) in doc.iter() {
+                if v != 0.0 {
+                    rows_behind[[l, k]] += 1;
+                    any = true;
+                }
+            }
+            rows_with_tokens[k] += usize::from(any);
+        }
+        Self {
+            model,
+            alpha: params.alpha,
+            alpha_v: params.alpha * model.n_features() as f64,
+            class_tokens: model.word_count.sum_axis(Axis(0)).to_vec(),
+            rows_behind,
+            rows_with_tokens,
+            class_rows,
+        }
+    }
+
+    /// Errors when document `i` (class `c`, weight `w > 0`, `n_i` tokens) cannot be removed:
+    /// it is its class's only document, or (`α = 0`) its class has no word without it.
+    pub(crate) fn check_removable(&self, i: usize, c: usize, w: f64, n_i: f64) -> Result<()> {
+        if self.class_rows[c] == 1 {
+            return Err(only_row_of_class(i, c));
+        }
+        if self.alpha == 0.0 && self.remaining_tokens(c, w, n_i) <= 0.0 {
+            return Err(Error::invalid_parameter(
+                "alpha",
+                format!(
+                    "leave-one-out without row {i}: class {c} has no word left, so α = 0 leaves                      its word distribution undefined"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn remaining_tokens(&self, c: usize, w: f64, n_i: f64) -> f64 {
+        if n_i > 0.0 && self.rows_with_tokens[c] == 1 {
+            0.0
+        } else {
+            self.class_tokens[c] - w * n_i
+        }
+    }
+
+    /// `Σ_l x_il^S log(c′_cl + α) − n_i^S log(T′_c + α V)` for document `i` of class `c` and
+    /// weight `w > 0`, from the entries `(l, x_il^S, x_il)` of the region `S` (its counts and
+    /// the document's total counts).
+    pub(crate) fn class_log_likelihood(
+        &self,
+        i: usize,
+        c: usize,
+        w: f64,
+        n_i: f64,
+        entries: impl Iterator<Item = (usize, f64, f64)>,
+    ) -> Result<f64> {
+        self.check_removable(i, c, w, n_i)?;
+        let log_denominator = (self.remaining_tokens(c, w, n_i) + self.alpha_v).ln();
+        let mut sum = 0.0;
+        let mut region_tokens = 0.0;
+        for (l, x_region, x_total) in entries {
+            if x_region == 0.0 {
+                continue;
+            }
+            let count = if self.rows_behind[[l, c]] == 1 {
+                0.0
+            } else {
+                self.model.word_count[[l, c]] - w * x_total
+            };
+            sum += x_region * (count + self.alpha).ln();
+            region_tokens += x_region;
+        }
+        Ok(sum - region_tokens * log_denominator)
     }
 }
 
@@ -621,5 +850,41 @@ mod tests {
             ),
             "{err}"
         );
+    }
+
+    #[test]
+    fn sparse_leave_one_out_refuses_bad_regions() {
+        let (x, y) = corpus();
+        let params = MultinomialNb::params().check().unwrap();
+        assert!(matches!(
+            params.fit_leave_one_out_sparse(&[], y.view(), None),
+            Err(Error::InvalidParameter {
+                name: "regions",
+                ..
+            })
+        ));
+        let narrow: CsMat<f64> = CsMat::zero((5, 3));
+        let err = params
+            .fit_leave_one_out_sparse(&[x.view(), narrow.view()], y.view(), None)
+            .unwrap_err();
+        assert!(err.to_string().contains("region 1"), "{err}");
+        // Row 0 alone in class 0 once row 1 is relabelled: removing it empties the class.
+        let y_alone = array![0, 1, 1, 1, 1];
+        let err = params
+            .fit_leave_one_out_sparse(&[x.view()], y_alone.view(), None)
+            .unwrap_err();
+        assert!(matches!(err, Error::EmptyClass { class: 0, .. }), "{err}");
+        assert!(err.to_string().contains("without row 0"), "{err}");
+        // An empty region (no subject anywhere) is fine: its log-likelihoods are zero.
+        let empty: CsMat<f64> = CsMat::zero((5, 4));
+        let loo = params
+            .fit_leave_one_out_sparse(&[empty.view(), x.view()], y.view(), None)
+            .unwrap();
+        assert!(loo.region(0).iter().all(|&v| v == 0.0));
+        let whole = params
+            .fit_leave_one_out_sparse(&[x.view()], y.view(), None)
+            .unwrap();
+        assert_eq!(loo.region(1), whole.region(0));
+        assert_eq!(loo.model, whole.model);
     }
 }

@@ -1,10 +1,10 @@
 //! Leave-one-out likelihoods equal brute-force refitting: for every row `i`, the model fitted on
 //! the other rows, evaluated at `x_i`, for every model, option and region.
 
-use gendisc_core::{Error, FactorisedGenerative, Fit, FitWeighted, Generative, Result};
+use gendisc_core::{Error, FactorisedGenerative, Fit, FitWeighted, Generative, ParamGuard, Result};
 use gendisc_generative::{
     BernoulliNb, CategoricalNb, ClassPriors, GaussianNb, LeaveOneOut, LeaveOneOutFit,
-    VarianceEstimator, VarianceStructure,
+    MultinomialNb, VarianceEstimator, VarianceStructure,
 };
 use ndarray::{array, s, Array1, Array2, ArrayView1, ArrayView2, Axis};
 use proptest::prelude::*;
@@ -71,7 +71,12 @@ where
         Err(e) => {
             let message = e.to_string();
             prop_assert!(
-                matches!(e, Error::EmptyClass { .. } | Error::TooFewRows { .. }),
+                matches!(
+                    e,
+                    Error::EmptyClass { .. }
+                        | Error::TooFewRows { .. }
+                        | Error::InvalidParameter { name: "alpha", .. }
+                ),
                 "{message}"
             );
             let named: Option<usize> = message.split("without row ").nth(1).and_then(|rest| {
@@ -281,6 +286,71 @@ proptest! {
                 &|_| false,
                 |x, y, w| fit_maybe_weighted(&params, x, y, w),
             )?;
+        }
+    }
+
+    #[test]
+    fn multinomial_equals_refits(data in data(prop::sample::select(vec![0.0, 0.0, 1.0, 2.0, 5.0]))) {
+        let regions = regions(data.x.ncols());
+        let w = data.w.as_ref().map(|w| w.view());
+        for alpha in [1.0, 0.5, 0.0] {
+            let params = MultinomialNb::params().alpha(alpha).n_classes(data.n_classes);
+            if fit_maybe_weighted(&params, data.x.view(), data.y.view(), w).is_err() {
+                continue;
+            }
+            let loo = params.fit_leave_one_out(data.x.view(), data.y.view(), w, &regions);
+            check_against_refits(
+                loo,
+                data.x.view(),
+                data.y.view(),
+                w,
+                &regions,
+                1e-12,
+                &|_| false,
+                |x, y, w| fit_maybe_weighted(&params, x, y, w),
+            )?;
+        }
+    }
+
+    /// Regions as separate count matrices (a subject and a body over one vocabulary): the
+    /// leave-one-out values of each region equal the region's likelihood under the model
+    /// refitted on the other documents' total counts.
+    #[test]
+    fn multinomial_sparse_regions_equal_refits(
+        data in data(prop::sample::select(vec![0.0, 0.0, 1.0, 2.0, 5.0])),
+        cut in prop::collection::vec(0.0f64..=1.0, 40),
+    ) {
+        let w = data.w.as_ref().map(|w| w.view());
+        // Split every count between two regions.
+        let subject = Array2::from_shape_fn(data.x.raw_dim(), |(i, j)| {
+            (data.x[[i, j]] * cut[(i * 4 + j) % cut.len()]).floor()
+        });
+        let body = &data.x - &subject;
+        let regions = [
+            sprs::CsMat::csr_from_dense(subject.view(), 0.0),
+            sprs::CsMat::csr_from_dense(body.view(), 0.0),
+        ];
+        let views = [regions[0].view(), regions[1].view()];
+        for alpha in [1.0, 0.5] {
+            let params = MultinomialNb::params().alpha(alpha).n_classes(data.n_classes);
+            let Ok(valid) = params.check_ref() else { continue };
+            if fit_maybe_weighted(&params, data.x.view(), data.y.view(), w).is_err() {
+                continue;
+            }
+            let Ok(loo) = valid.fit_leave_one_out_sparse(&views, data.y.view(), w) else {
+                continue;
+            };
+            for i in 0..data.x.nrows() {
+                let (xi, yi, wi) = without_row(data.x.view(), data.y.view(), w, i);
+                let refit = fit_maybe_weighted(&params, xi.view(), yi.view(), wi.as_ref().map(|w| w.view())).unwrap();
+                for (r, region) in [&subject, &body].into_iter().enumerate() {
+                    let expected = refit.class_log_likelihood(region.slice(s![i..=i, ..])).unwrap();
+                    for k in 0..data.n_classes {
+                        let got = loo.region_log_likelihood[[i, r, k]];
+                        prop_assert!(close(got, expected[[0, k]], 1e-12), "row {i} region {r} class {k}: {got} vs {}", expected[[0, k]]);
+                    }
+                }
+            }
         }
     }
 

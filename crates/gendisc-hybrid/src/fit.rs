@@ -15,10 +15,10 @@ use crate::multiclass::{self, MulticlassObjective};
 use crate::params::{check_regions, HybridValidParams, Intercept, ThetaSolver};
 
 /// The fitted weights: `μ_y` (length `K`), `θ_r` (length `R`), and the report.
-struct FittedWeights {
-    class_intercepts: Array1<f64>,
-    region_weights: Array1<f64>,
-    report: HybridReport,
+pub(crate) struct FittedWeights {
+    pub(crate) class_intercepts: Array1<f64>,
+    pub(crate) region_weights: Array1<f64>,
+    pub(crate) report: HybridReport,
 }
 
 impl<G> HybridValidParams<G>
@@ -103,7 +103,7 @@ where
     }
 
     /// [`ThetaSolver::Auto`] resolved for `n_classes`; logistic regression needs two classes.
-    fn resolve_solver(&self, n_classes: usize) -> Result<ThetaSolver> {
+    pub(crate) fn resolve_solver(&self, n_classes: usize) -> Result<ThetaSolver> {
         let binary_logistic = n_classes == 2 && self.intercept == Intercept::Discriminative;
         Ok(match self.solver {
             ThetaSolver::Auto if binary_logistic && self.prior_variance.is_none() => {
@@ -125,7 +125,7 @@ where
     }
 
     /// `θ` by [`LogisticRegression`] of `y` on the active regions' `b`.
-    fn fit_logistic(
+    pub(crate) fn fit_logistic(
         &self,
         solver: ThetaSolver,
         features: &TrainingFeatures,
@@ -192,7 +192,7 @@ where
     }
 
     /// `(μ, θ)` of the multi-class form by Newton's method.
-    fn fit_multiclass(
+    pub(crate) fn fit_multiclass(
         &self,
         features: &TrainingFeatures,
         active: &[usize],
@@ -292,7 +292,7 @@ where
 }
 
 /// The hybrid needs two classes at least.
-fn check_two_classes(n_classes: usize) -> Result<usize> {
+pub(crate) fn check_two_classes(n_classes: usize) -> Result<usize> {
     if n_classes < 2 {
         return Err(Error::EmptyClass {
             class: 1,

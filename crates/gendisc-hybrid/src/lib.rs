@@ -64,6 +64,13 @@
 //! # Ok::<(), gendisc_core::Error>(())
 //! ```
 //!
+//! ## Text: regions as count matrices
+//!
+//! For documents whose regions are separate sparse count matrices over one vocabulary (a
+//! posting's subject and body), [`HybridParams::fit_sparse`] fits a [`SparseHybrid`] over
+//! multinomial naive Bayes, with `n_r` the number of words of region `r` in each document
+//! (Raina et al. §2) and leave-one-out features from downdated counts (footnote 5).
+//!
 //! ## Matching R
 //!
 //! Xue & Titterington (§3.1.2) fit the naive Bayes part with `e1071::naiveBayes` and `θ` with
@@ -83,6 +90,8 @@ mod fit;
 mod model;
 mod multiclass;
 mod params;
+mod sparse;
 
 pub use model::{Hybrid, HybridReport};
 pub use params::{HybridParams, HybridValidParams, Intercept, Normalization, ThetaSolver};
+pub use sparse::{SparseHybrid, SparseRegionGenerative};

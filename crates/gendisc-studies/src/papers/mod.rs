@@ -3,4 +3,5 @@
 //! lives here, never in the model crates.
 
 pub mod ng_jordan;
+pub mod raina;
 pub mod xue_titterington;

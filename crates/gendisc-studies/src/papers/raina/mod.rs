@@ -1,0 +1,911 @@
+//! Raina, Shen, Ng & McCallum (2003), *Classification with hybrid generative/discriminative
+//! models*, §3 and §5: multinomial naive Bayes, logistic regression and the normalized hybrid
+//! on pairs of newsgroups of 20 Newsgroups.
+//!
+//! The design follows the paper where it is explicit and, where it is not, makes the choices
+//! below (also in `docs/raina.md`):
+//!
+//! * **Text** (§3): [`gendisc_text`] — the subject line (leading `Re:` removed) and the body
+//!   are the two regions, every other header is skipped; numbers become `NUMBER`, e-mail
+//!   addresses `EMAILADDR`; lower case; Snowball English (Porter2) stemming. The vocabulary of a
+//!   fit is the set of words of its training documents only.
+//! * **Data**: each pair pools the postings of both groups, bydate train and test halves
+//!   together; the paper's x axis runs to 1,500 training documents, more than either bydate
+//!   half holds.
+//! * **Figure 1**: per replicate (10), a stratified random quarter of the pair is the test set
+//!   and the rest the training pool; the training set of size `m` takes, per class, the first
+//!   documents of the shuffled pool in proportion to the pool's classes (at least one of each),
+//!   so the sets are nested across `m` and every size of a replicate shares its test set.
+//!   Sizes: [`Settings::sizes`], capped at the pool (the cap itself is then the last size).
+//! * **Figure 2**: ten stratified 50%/50% splits per pair; accuracy/coverage curves on a grid
+//!   of [`COVERAGE_GRID`] coverages, averaged over the splits.
+//! * **Naive Bayes**: multinomial, add-one smoothing over the training vocabulary (eq. (3)),
+//!   empirical prior (eq. (2)), on the word counts of the whole posting (subject + body).
+//! * **Logistic regression** (§3, "with Gaussian priors on the parameters", word counts as
+//!   features): an unpenalised intercept and weights `~ N(0, σ²)`, `σ²` chosen by
+//!   [`Settings::cv_folds`]-fold stratified cross-validation **on the training set only**, over
+//!   [`Settings::prior_variances`], by the held-out conditional log-likelihood (ties to the
+//!   smaller `σ²`); refitted on the whole training set with the chosen `σ²`.
+//! * **Hybrid**: [`SparseHybrid`] over the same naive Bayes, `θ` by leave-one-out (eq. (11))
+//!   from downdated counts, fitted as an unpenalised logistic regression (R's `glm` IRLS), as
+//!   eq. (11) states. Series: normalized `R = 2` (the paper's), and the extras the paper
+//!   describes without showing: normalized `R = 1`, unnormalized `R = 2` and `R = 1`.
+
+mod report;
+
+use std::path::Path;
+
+use gendisc_core::{Error, Result};
+use gendisc_data::splits::{replicate_rng, stratified_k_fold, SeedPart};
+use gendisc_discriminative::logistic::LogisticRegression;
+use gendisc_generative::MultinomialNb;
+use gendisc_hybrid::{Hybrid, Normalization, SparseHybrid};
+use gendisc_metrics::AccuracyCoverageCurve;
+use gendisc_text::{IndexedCorpus, Newsgroups, RegionSelection, TokenizerSettings, Vocabulary};
+use ndarray::{Array1, Array2, ArrayView2};
+use rand::seq::SliceRandom;
+use serde::Serialize;
+use sprs::CsMat;
+
+use crate::{fingerprint, Cell, Outcome, Runner, RunnerSettings, Schema, Study, StudyResults};
+
+pub use report::write_outputs;
+
+/// The study's identifier, also its directory under `results/`.
+pub const STUDY_ID: &str = "raina";
+
+/// A pair of newsgroups of Figures 1 and 2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Pair {
+    /// The panel title of the paper, e.g. `atheism vs religion.misc`.
+    pub title: &'static str,
+    /// An identifier without spaces, used as the dataset name of cells.
+    pub id: &'static str,
+    /// The full newsgroup names: class 0, class 1.
+    pub groups: [&'static str; 2],
+}
+
+/// The six pairs of Figure 1 (a)–(f), in the paper's order. Figure 2 uses the same pairs.
+pub const PAIRS: [Pair; 6] = [
+    Pair {
+        title: "atheism vs religion.misc",
+        id: "atheism-religion.misc",
+        groups: ["alt.atheism", "talk.religion.misc"],
+    },
+    Pair {
+        title: "pc.hardware vs mac.hardware",
+        id: "pc.hardware-mac.hardware",
+        groups: ["comp.sys.ibm.pc.hardware", "comp.sys.mac.hardware"],
+    },
+    Pair {
+        title: "graphics vs mideast",
+        id: "graphics-mideast",
+        groups: ["comp.graphics", "talk.politics.mideast"],
+    },
+    Pair {
+        title: "atheism vs sci.med",
+        id: "atheism-sci.med",
+        groups: ["alt.atheism", "sci.med"],
+    },
+    Pair {
+        title: "autos vs motorcycles",
+        id: "autos-motorcycles",
+        groups: ["rec.autos", "rec.motorcycles"],
+    },
+    Pair {
+        title: "hockey vs christian",
+        id: "hockey-christian",
+        groups: ["rec.sport.hockey", "soc.religion.christian"],
+    },
+];
+
+/// The classifiers, in the order of the outcome table. The first three are Figure 1's.
+pub const CLASSIFIERS: [&str; 6] = [
+    NAIVE_BAYES,
+    LOGISTIC_REGRESSION,
+    HYBRID,
+    HYBRID_R1,
+    HYBRID_UNNORMALIZED,
+    HYBRID_UNNORMALIZED_R1,
+];
+
+/// Multinomial naive Bayes on the whole posting.
+pub const NAIVE_BAYES: &str = "naive-bayes";
+/// Logistic regression on word counts, Gaussian prior, `σ²` by cross-validation.
+pub const LOGISTIC_REGRESSION: &str = "logistic-regression";
+/// The normalized hybrid, `R = 2` (subject, body), leave-one-out `θ`.
+pub const HYBRID: &str = "hybrid";
+/// The normalized hybrid, `R = 1` (the whole posting), leave-one-out `θ` (Figure 2).
+pub const HYBRID_R1: &str = "hybrid-r1";
+/// Extra: the unnormalized hybrid, `R = 2`.
+pub const HYBRID_UNNORMALIZED: &str = "hybrid-unnormalized";
+/// The unnormalized hybrid, `R = 1` (Figure 2).
+pub const HYBRID_UNNORMALIZED_R1: &str = "hybrid-unnormalized-r1";
+
+/// Test error rate.
+pub const ER: &str = "er";
+/// Mean test logistic loss `−log p(y | x)`.
+pub const LL_MEAN: &str = "ll-mean";
+/// A hybrid's `θ_0`, `θ_1`, `θ_2` (absent where the model has no such weight).
+pub const THETA: [&str; 3] = ["theta-0", "theta-1", "theta-2"];
+/// 1 when a hybrid's `θ` fit was (quasi-)separated, else 0.
+pub const SEPARATED: &str = "separated";
+/// The prior variance chosen by cross-validation for logistic regression.
+pub const PRIOR_VARIANCE: &str = "prior-variance";
+/// The coverage at 95% accuracy of one split (Figure 2 cells).
+pub const COVERAGE_AT_95: &str = "coverage-at-95";
+
+/// The coverages at which Figure 2's accuracies are recorded: 2%, 4%, …, 100%.
+pub const COVERAGE_GRID: usize = 50;
+
+/// The metric name of the accuracy at grid coverage `c` (`1 ≤ c ≤ COVERAGE_GRID`).
+pub fn accuracy_metric(c: usize) -> String {
+    format!("accuracy-at-{:03}", c * 100 / COVERAGE_GRID)
+}
+
+/// The coverage of grid point `c`.
+pub fn grid_coverage(c: usize) -> f64 {
+    c as f64 / COVERAGE_GRID as f64
+}
+
+/// The prefix of Figure 1 cells' dataset names.
+pub const FIGURE_1: &str = "fig1";
+/// The prefix of Figure 2 cells' dataset names.
+pub const FIGURE_2: &str = "fig2";
+
+/// The configuration of a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Settings {
+    /// The study seed: splits and cross-validation folds derive from it.
+    pub seed: u64,
+    /// Indices into [`PAIRS`] of the pairs to run.
+    pub pairs: Vec<usize>,
+    /// Training-set sizes of Figure 1 (capped per pair at its training pool).
+    pub sizes: Vec<usize>,
+    /// Figure 1's random train/test splits per pair (the paper: 10).
+    pub replicates: usize,
+    /// Fraction of each pair held out as Figure 1's test set.
+    pub test_fraction: f64,
+    /// Figure 2's 50%/50% splits per pair (the paper: 10).
+    pub coverage_splits: usize,
+    /// The grid of prior variances `σ²` for logistic regression.
+    pub prior_variances: Vec<f64>,
+    /// Folds of the cross-validation that picks `σ²`.
+    pub cv_folds: usize,
+    /// Logistic regression's stopping tolerance: L-BFGS stops when the gradient norm of the
+    /// mean penalised negative log-likelihood is below it.
+    pub lr_tolerance: f64,
+}
+
+impl Settings {
+    /// The paper's design: six pairs, `m` up to 1,500, 10 splits for each figure.
+    pub fn paper() -> Self {
+        Self {
+            seed: 20_030_801,
+            pairs: (0..PAIRS.len()).collect(),
+            sizes: vec![10, 25, 50, 100, 200, 400, 700, 1000, 1500],
+            replicates: 10,
+            test_fraction: 0.25,
+            coverage_splits: 10,
+            prior_variances: vec![0.01, 0.1, 1.0, 10.0, 100.0],
+            cv_folds: 3,
+            lr_tolerance: 1e-5,
+        }
+    }
+
+    /// The reduced run of continuous integration: every pair, two sizes and two splits for
+    /// Figure 1, one split for Figure 2, three prior variances.
+    pub fn quick() -> Self {
+        Self {
+            sizes: vec![25, 200],
+            replicates: 2,
+            coverage_splits: 1,
+            prior_variances: vec![0.1, 1.0, 10.0],
+            ..Self::paper()
+        }
+    }
+}
+
+/// The documents of one pair: indices into the corpus, by class.
+#[derive(Debug, Clone)]
+struct PairDocuments {
+    by_class: [Vec<usize>; 2],
+}
+
+impl PairDocuments {
+    /// Figure 1's training pool size: the documents not in the test set.
+    fn pool_size(&self, test_fraction: f64) -> usize {
+        self.by_class
+            .iter()
+            .map(|c| c.len() - held_out(c.len(), test_fraction))
+            .sum()
+    }
+}
+
+/// The number of documents of a class held out: `⌈f n⌉`, at least one, leaving at least one.
+fn held_out(n: usize, fraction: f64) -> usize {
+    ((fraction * n as f64).ceil() as usize).clamp(1, n.saturating_sub(1).max(1))
+}
+
+/// The smallest training set: two documents per class, so that leave-one-out leaves one.
+pub const MIN_TRAIN_SIZE: usize = 4;
+
+/// The study: the indexed collection and the classifiers' evaluation per cell.
+pub struct RainaStudy {
+    settings: Settings,
+    corpus: IndexedCorpus,
+    pairs: Vec<(Pair, PairDocuments)>,
+    latin1: usize,
+    schema: Schema,
+}
+
+impl RainaStudy {
+    /// Indexes the collection read from `news` for the pairs of `settings`.
+    pub fn new(news: &Newsgroups, settings: Settings) -> Result<Self> {
+        if settings.pairs.iter().any(|&p| p >= PAIRS.len()) {
+            return Err(Error::invalid_parameter(
+                "pairs",
+                format!("pair indices must be below {}", PAIRS.len()),
+            ));
+        }
+        if settings.prior_variances.is_empty() || settings.cv_folds < 2 {
+            return Err(Error::invalid_parameter(
+                "prior_variances",
+                "a non-empty grid and at least two folds are needed",
+            ));
+        }
+        if !(settings.test_fraction > 0.0 && settings.test_fraction < 1.0) {
+            return Err(Error::invalid_parameter(
+                "test_fraction",
+                "must be in (0, 1)",
+            ));
+        }
+        let corpus = IndexedCorpus::newsgroups(news, TokenizerSettings::default());
+        let mut pairs = Vec::new();
+        for &p in &settings.pairs {
+            let pair = PAIRS[p];
+            let mut by_class: [Vec<usize>; 2] = Default::default();
+            for (class, group) in pair.groups.iter().enumerate() {
+                let g = news.group_index(group).ok_or_else(|| {
+                    Error::invalid_parameter(
+                        "newsgroups",
+                        format!("the collection has no group {group}"),
+                    )
+                })?;
+                by_class[class] = corpus.documents_of(g);
+                if by_class[class].len() < 4 {
+                    return Err(Error::invalid_parameter(
+                        "newsgroups",
+                        format!("group {group} has fewer than 4 postings"),
+                    ));
+                }
+            }
+            pairs.push((pair, PairDocuments { by_class }));
+        }
+        let mut metrics: Vec<String> = vec![ER.into(), LL_MEAN.into()];
+        metrics.extend(THETA.iter().map(|s| s.to_string()));
+        metrics.extend([
+            SEPARATED.into(),
+            PRIOR_VARIANCE.into(),
+            COVERAGE_AT_95.into(),
+        ]);
+        metrics.extend((1..=COVERAGE_GRID).map(accuracy_metric));
+        let schema = Schema::new(CLASSIFIERS, metrics)?;
+        Ok(Self {
+            settings,
+            corpus,
+            pairs,
+            latin1: news.report().latin1.len(),
+            schema,
+        })
+    }
+
+    /// The run's settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The pairs of the run.
+    pub fn pairs(&self) -> impl Iterator<Item = &Pair> {
+        self.pairs.iter().map(|(p, _)| p)
+    }
+
+    /// The number of postings of a pair, per class.
+    pub fn pair_counts(&self, pair: &Pair) -> Option<[usize; 2]> {
+        self.pairs
+            .iter()
+            .find(|(p, _)| p.id == pair.id)
+            .map(|(_, d)| [d.by_class[0].len(), d.by_class[1].len()])
+    }
+
+    /// The number of postings decoded as Latin-1 (not valid UTF-8).
+    pub fn latin1_postings(&self) -> usize {
+        self.latin1
+    }
+
+    /// The number of postings in the collection whose subject region is empty.
+    pub fn empty_subjects(&self) -> usize {
+        self.corpus
+            .documents()
+            .iter()
+            .filter(|d| d.region_length(gendisc_text::SUBJECT) == 0)
+            .count()
+    }
+
+    /// Figure 1's training sizes for a pair: the sizes below its pool, then the pool size when
+    /// a larger size was asked for.
+    pub fn sizes_of(&self, pair: &Pair) -> Vec<usize> {
+        let Some((_, docs)) = self.pairs.iter().find(|(p, _)| p.id == pair.id) else {
+            return Vec::new();
+        };
+        let pool = docs.pool_size(self.settings.test_fraction);
+        let mut sizes: Vec<usize> = self
+            .settings
+            .sizes
+            .iter()
+            .map(|&m| m.min(pool))
+            .filter(|&m| m >= MIN_TRAIN_SIZE)
+            .collect();
+        sizes.dedup();
+        sizes
+    }
+
+    /// The dataset name of a pair's cells in a figure.
+    pub fn dataset_name(figure: &str, pair: &Pair) -> String {
+        format!("{figure}:{}", pair.id)
+    }
+
+    fn pair_of<'a>(&self, dataset: &'a str) -> Result<(&'a str, &PairDocuments, &Pair)> {
+        let (figure, id) = dataset.split_once(':').ok_or_else(|| {
+            Error::invalid_parameter("dataset", format!("unknown dataset `{dataset}`"))
+        })?;
+        let (pair, docs) =
+            self.pairs.iter().find(|(p, _)| p.id == id).ok_or_else(|| {
+                Error::invalid_parameter("dataset", format!("unknown pair `{id}`"))
+            })?;
+        Ok((figure, docs, pair))
+    }
+
+    /// The split of a Figure 1 cell: test documents, and the training documents of size `m`.
+    fn figure1_split(
+        &self,
+        pair: &Pair,
+        docs: &PairDocuments,
+        m: usize,
+        replicate: usize,
+    ) -> Split {
+        let mut rng = replicate_rng(
+            self.settings.seed,
+            &[
+                SeedPart::Name("fig1-split"),
+                SeedPart::Name(pair.id),
+                SeedPart::Index(replicate as u64),
+            ],
+        );
+        let mut test = Vec::new();
+        let mut pools: [Vec<usize>; 2] = Default::default();
+        for (class, documents) in docs.by_class.iter().enumerate() {
+            let mut shuffled = documents.clone();
+            shuffled.shuffle(&mut rng);
+            let h = held_out(shuffled.len(), self.settings.test_fraction);
+            test.extend(shuffled[..h].iter().map(|&d| (d, class)));
+            pools[class] = shuffled[h..].to_vec();
+        }
+        let pool = pools[0].len() + pools[1].len();
+        let m = m.min(pool);
+        // Two documents of each class at least, so that leave-one-out never empties a class.
+        let m1 = ((m as f64 * pools[1].len() as f64 / pool as f64).round() as usize)
+            .clamp(2, m - 2)
+            .min(pools[1].len());
+        let m0 = (m - m1).min(pools[0].len());
+        let mut train: Vec<(usize, usize)> = pools[0][..m0].iter().map(|&d| (d, 0)).collect();
+        train.extend(pools[1][..m1].iter().map(|&d| (d, 1)));
+        Split { train, test }
+    }
+
+    /// The split of a Figure 2 cell: half of each class for training, the rest for testing.
+    fn figure2_split(&self, pair: &Pair, docs: &PairDocuments, replicate: usize) -> Split {
+        let mut rng = replicate_rng(
+            self.settings.seed,
+            &[
+                SeedPart::Name("fig2-split"),
+                SeedPart::Name(pair.id),
+                SeedPart::Index(replicate as u64),
+            ],
+        );
+        let mut split = Split {
+            train: Vec::new(),
+            test: Vec::new(),
+        };
+        for (class, documents) in docs.by_class.iter().enumerate() {
+            let mut shuffled = documents.clone();
+            shuffled.shuffle(&mut rng);
+            let half = shuffled.len() / 2;
+            split
+                .train
+                .extend(shuffled[..half].iter().map(|&d| (d, class)));
+            split
+                .test
+                .extend(shuffled[half..].iter().map(|&d| (d, class)));
+        }
+        split
+    }
+
+    fn figure2_train_size(docs: &PairDocuments) -> usize {
+        docs.by_class.iter().map(|c| c.len() / 2).sum()
+    }
+}
+
+/// Training and test documents with their classes (0 or 1).
+struct Split {
+    train: Vec<(usize, usize)>,
+    test: Vec<(usize, usize)>,
+}
+
+impl Study for RainaStudy {
+    fn id(&self) -> &str {
+        STUDY_ID
+    }
+
+    fn fingerprint(&self) -> String {
+        fingerprint(&(STUDY_ID, "v1", &self.settings))
+    }
+
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn cells(&self) -> Vec<Cell> {
+        let mut cells = Vec::new();
+        for (pair, _) in &self.pairs {
+            let name = Self::dataset_name(FIGURE_1, pair);
+            for m in self.sizes_of(pair) {
+                for r in 0..self.settings.replicates {
+                    cells.push(Cell::new(name.clone(), m, r));
+                }
+            }
+        }
+        for (pair, docs) in &self.pairs {
+            let name = Self::dataset_name(FIGURE_2, pair);
+            for r in 0..self.settings.coverage_splits {
+                cells.push(Cell::new(name.clone(), Self::figure2_train_size(docs), r));
+            }
+        }
+        cells
+    }
+
+    fn run_cell(&self, cell: &Cell) -> Result<Outcome> {
+        let (figure, docs, pair) = self.pair_of(&cell.dataset)?;
+        let (split, coverage) = match figure {
+            FIGURE_1 => (
+                self.figure1_split(pair, docs, cell.train_size, cell.replicate),
+                false,
+            ),
+            FIGURE_2 => (self.figure2_split(pair, docs, cell.replicate), true),
+            other => {
+                return Err(Error::invalid_parameter(
+                    "dataset",
+                    format!("unknown figure `{other}`"),
+                ))
+            }
+        };
+        let mut outcome = Outcome::new(&self.schema);
+        let mut cv_rng = cell.rng(self.settings.seed);
+        self.evaluate(&split, coverage, &mut cv_rng, &mut outcome)?;
+        Ok(outcome)
+    }
+}
+
+/// The count matrices of a set of documents: subject, body, whole posting.
+struct Counts {
+    subject: CsMat<f64>,
+    body: CsMat<f64>,
+    total: CsMat<f64>,
+    y: Array1<usize>,
+}
+
+impl Counts {
+    fn new(
+        corpus: &IndexedCorpus,
+        vocabulary: &Vocabulary,
+        docs: &[(usize, usize)],
+    ) -> Result<Self> {
+        let ids: Vec<usize> = docs.iter().map(|&(d, _)| d).collect();
+        Ok(Self {
+            subject: vocabulary.counts(
+                corpus,
+                &ids,
+                RegionSelection::Region(gendisc_text::SUBJECT),
+            )?,
+            body: vocabulary.counts(corpus, &ids, RegionSelection::Region(gendisc_text::BODY))?,
+            total: vocabulary.counts(corpus, &ids, RegionSelection::All)?,
+            y: docs.iter().map(|&(_, c)| c).collect(),
+        })
+    }
+}
+
+impl RainaStudy {
+    fn evaluate(
+        &self,
+        split: &Split,
+        coverage: bool,
+        cv_rng: &mut rand_chacha::ChaCha8Rng,
+        outcome: &mut Outcome,
+    ) -> Result<()> {
+        let train_ids: Vec<usize> = split.train.iter().map(|&(d, _)| d).collect();
+        let vocabulary = Vocabulary::from_training(&self.corpus, &train_ids)?;
+        let train = Counts::new(&self.corpus, &vocabulary, &split.train)?;
+        let test = Counts::new(&self.corpus, &vocabulary, &split.test)?;
+        let record = |outcome: &mut Outcome, classifier: usize, log_proba: Array2<f64>| {
+            record_evaluation(
+                &self.schema,
+                outcome,
+                classifier,
+                log_proba.view(),
+                &test.y,
+                coverage,
+            )
+        };
+
+        let nb = MultinomialNb::params()
+            .n_classes(2)
+            .fit_sparse(train.total.view(), train.y.view())?;
+        record(outcome, 0, nb.predict_log_proba_sparse(test.total.view())?)?;
+
+        let variance = self.choose_prior_variance(&train, cv_rng)?;
+        let lr = LogisticRegression::params()
+            .n_classes(2)
+            .prior_variance(variance)
+            .tolerance(self.settings.lr_tolerance)
+            .fit_sparse(train.total.view(), train.y.view())?;
+        record(outcome, 1, lr.predict_log_proba_sparse(test.total.view())?)?;
+        outcome.set(1, self.metric(PRIOR_VARIANCE)?, variance)?;
+
+        let two = |c: &Counts| [c.subject.clone(), c.body.clone()];
+        let one = |c: &Counts| [c.total.clone()];
+        for (classifier, normalization, two_regions) in [
+            (2, Normalization::Normalized, true),
+            (3, Normalization::Normalized, false),
+            (4, Normalization::Unnormalized, true),
+            (5, Normalization::Unnormalized, false),
+        ] {
+            let (train_regions, test_regions): (Vec<CsMat<f64>>, Vec<CsMat<f64>>) = if two_regions {
+                (two(&train).to_vec(), two(&test).to_vec())
+            } else {
+                (one(&train).to_vec(), one(&test).to_vec())
+            };
+            let train_views: Vec<_> = train_regions.iter().map(|m| m.view()).collect();
+            let test_views: Vec<_> = test_regions.iter().map(|m| m.view()).collect();
+            let hybrid: SparseHybrid = Hybrid::params(MultinomialNb::params().n_classes(2))
+                .normalization(normalization)
+                .leave_one_out(true)
+                .fit_sparse(&train_views, train.y.view())?;
+            record(outcome, classifier, hybrid.predict_log_proba(&test_views)?)?;
+            let theta = hybrid.theta()?;
+            for (t, &value) in theta.iter().enumerate() {
+                outcome.set(classifier, self.metric(THETA[t])?, value)?;
+            }
+            let separated = hybrid.report().is_some_and(|r| r.separated);
+            outcome.set(
+                classifier,
+                self.metric(SEPARATED)?,
+                f64::from(u8::from(separated)),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// `σ²` maximising the held-out conditional log-likelihood of stratified k-fold
+    /// cross-validation on the training set; ties go to the smaller `σ²`.
+    fn choose_prior_variance(
+        &self,
+        train: &Counts,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Result<f64> {
+        let folds = self.settings.cv_folds.min(
+            train
+                .y
+                .iter()
+                .filter(|&&c| c == 0)
+                .count()
+                .min(train.y.iter().filter(|&&c| c == 1).count()),
+        );
+        let grid = &self.settings.prior_variances;
+        if folds < 2 {
+            // Too few documents of a class to cross-validate: the middle of the grid.
+            return Ok(grid[grid.len() / 2]);
+        }
+        let splits = stratified_k_fold(train.y.view(), folds, rng)?;
+        let mut best = (f64::NEG_INFINITY, grid[0]);
+        for &variance in grid {
+            let mut log_likelihood = 0.0;
+            for fold in &splits {
+                let x_fit = select_rows(&train.total, &fold.train);
+                let y_fit: Array1<usize> = fold.train.iter().map(|&i| train.y[i]).collect();
+                if y_fit.iter().all(|&c| c == y_fit[0]) {
+                    continue;
+                }
+                let x_held = select_rows(&train.total, &fold.test);
+                let lr = LogisticRegression::params()
+                    .n_classes(2)
+                    .prior_variance(variance)
+                    .tolerance(self.settings.lr_tolerance)
+                    .fit_sparse(x_fit.view(), y_fit.view())?;
+                let log_proba = lr.predict_log_proba_sparse(x_held.view())?;
+                log_likelihood += fold
+                    .test
+                    .iter()
+                    .enumerate()
+                    .map(|(row, &i)| log_proba[[row, train.y[i]]])
+                    .sum::<f64>();
+            }
+            if log_likelihood > best.0 {
+                best = (log_likelihood, variance);
+            }
+        }
+        Ok(best.1)
+    }
+
+    fn metric(&self, name: &str) -> Result<usize> {
+        self.schema
+            .metric_index(name)
+            .ok_or_else(|| Error::invalid_parameter("metric", format!("unknown metric {name}")))
+    }
+}
+
+/// The rows `rows` of a CSR matrix, in that order.
+fn select_rows(x: &CsMat<f64>, rows: &[usize]) -> CsMat<f64> {
+    let mut indptr = Vec::with_capacity(rows.len() + 1);
+    let mut indices = Vec::new();
+    let mut data = Vec::new();
+    indptr.push(0);
+    for &r in rows {
+        let row = x.outer_view(r).expect("row in range");
+        indices.extend_from_slice(row.indices());
+        data.extend_from_slice(row.data());
+        indptr.push(indices.len());
+    }
+    CsMat::new((rows.len(), x.cols()), indptr, indices, data)
+}
+
+/// Error rate, mean log loss and (for Figure 2) the accuracy/coverage curve of one classifier.
+fn record_evaluation(
+    schema: &Schema,
+    outcome: &mut Outcome,
+    classifier: usize,
+    log_proba: ArrayView2<'_, f64>,
+    y: &Array1<usize>,
+    coverage: bool,
+) -> Result<()> {
+    let metric = |name: &str| {
+        schema
+            .metric_index(name)
+            .ok_or_else(|| Error::invalid_parameter("metric", format!("unknown metric {name}")))
+    };
+    let n = y.len() as f64;
+    let errors = log_proba
+        .rows()
+        .into_iter()
+        .zip(y.iter())
+        .filter(|(row, &label)| usize::from(row[1] > row[0]) != label)
+        .count();
+    let loss: f64 = log_proba
+        .rows()
+        .into_iter()
+        .zip(y.iter())
+        .map(|(row, &label)| -row[label])
+        .sum();
+    outcome.set(classifier, metric(ER)?, errors as f64 / n)?;
+    // A probability that rounds to zero makes the loss infinite: left out rather than averaged.
+    if loss.is_finite() {
+        outcome.set(classifier, metric(LL_MEAN)?, loss / n)?;
+    }
+    if coverage {
+        let curve = AccuracyCoverageCurve::from_log_proba(log_proba, y.view())?;
+        outcome.set(
+            classifier,
+            metric(COVERAGE_AT_95)?,
+            curve.coverage_at_accuracy(0.95)?,
+        )?;
+        for c in 1..=COVERAGE_GRID {
+            outcome.set(
+                classifier,
+                metric(&accuracy_metric(c))?,
+                curve.accuracy_at_coverage(grid_coverage(c))?,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads `20news-bydate.tar.gz` from the data directory (`$GENDISC_DATA`, else `./data`); the
+/// error says where it looked and how to get the file when it is missing.
+pub fn read_collection() -> Result<Newsgroups> {
+    Newsgroups::read(gendisc_data::loaders::dataset_path(
+        gendisc_text::newsgroups::TARBALL,
+    )?)
+}
+
+/// Runs the study on a collection (resuming from `out/cells.jsonl` if present) and
+/// writes every output under `out`: `cells.jsonl`, `summary.csv`, `figure1.csv`,
+/// `figure2.csv`, `coverage.csv`, `fig1.svg`, `fig2.svg` and `REPORT.md`.
+pub fn reproduce(
+    news: &Newsgroups,
+    out: &Path,
+    settings: Settings,
+    mut runner: RunnerSettings,
+) -> crate::Result<StudyResults> {
+    let study = RainaStudy::new(news, settings)?;
+    runner.store = Some(out.join("cells.jsonl"));
+    let results = Runner::new(runner)?.run(&study)?;
+    write_outputs(out, &study, &results)?;
+    Ok(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gendisc_text::{Encoding, Posting, Split as BydateSplit};
+
+    /// A small synthetic collection with the study's groups: each group has its own topic
+    /// words, shared words, and postings with or without a subject.
+    fn collection(per_group: usize) -> Newsgroups {
+        let mut groups: Vec<String> = PAIRS
+            .iter()
+            .flat_map(|p| p.groups.iter().map(|g| g.to_string()))
+            .collect();
+        groups.sort();
+        groups.dedup();
+        let mut postings = Vec::new();
+        for (g, group) in groups.iter().enumerate() {
+            let topic = group.replace('.', " ");
+            for i in 0..per_group {
+                let subject = if i % 5 == 0 {
+                    String::new()
+                } else {
+                    format!("Subject: Re: {topic} question {i}\n")
+                };
+                let body = format!(
+                    "the {topic} posting number {i} says {} and mail me at u{i}@x.org\n",
+                    ["yes", "no", "maybe", "shared words here"][i % 4]
+                );
+                postings.push(Posting {
+                    split: if i % 3 == 0 {
+                        BydateSplit::Test
+                    } else {
+                        BydateSplit::Train
+                    },
+                    group: g,
+                    id: i.to_string(),
+                    text: format!("From: someone\n{subject}Lines: 1\n\n{body}"),
+                    encoding: Encoding::Utf8,
+                });
+            }
+        }
+        Newsgroups::from_parts(groups, postings)
+    }
+
+    fn settings() -> Settings {
+        Settings {
+            pairs: vec![0, 5],
+            sizes: vec![2, 8, 16, 100],
+            replicates: 2,
+            coverage_splits: 2,
+            prior_variances: vec![0.1, 1.0],
+            ..Settings::paper()
+        }
+    }
+
+    #[test]
+    fn sizes_are_capped_at_the_pool_and_splits_are_nested_and_disjoint() {
+        let study = RainaStudy::new(&collection(24), settings()).unwrap();
+        let pair = PAIRS[0];
+        // 24 per class, a quarter held out: 18 + 18 in the pool. Size 2 is below the minimum.
+        assert_eq!(study.sizes_of(&pair), vec![8, 16, 36]);
+        let (_, docs, _) = study.pair_of("fig1:atheism-religion.misc").unwrap();
+        let small = study.figure1_split(&pair, docs, 8, 1);
+        let large = study.figure1_split(&pair, docs, 16, 1);
+        assert_eq!(small.test, large.test);
+        assert_eq!(small.train.len(), 8);
+        assert!(small.train.iter().all(|d| large.train.contains(d)));
+        assert!(small.train.iter().filter(|d| d.1 == 0).count() >= 2);
+        assert!(small.train.iter().filter(|d| d.1 == 1).count() >= 2);
+        assert!(large.train.iter().all(|d| !large.test.contains(d)));
+        let other = study.figure1_split(&pair, docs, 8, 0);
+        assert_ne!(other.test, small.test);
+        let half = study.figure2_split(&pair, docs, 0);
+        assert_eq!((half.train.len(), half.test.len()), (24, 24));
+        assert!(half.train.iter().all(|d| !half.test.contains(d)));
+    }
+
+    #[test]
+    fn cells_are_deterministic_and_complete() {
+        let study = RainaStudy::new(&collection(24), settings()).unwrap();
+        let cells = study.cells();
+        // Two pairs × three sizes × two replicates, and two coverage splits per pair.
+        assert_eq!(cells.len(), 2 * 3 * 2 + 2 * 2);
+        for cell in [&cells[0], cells.last().unwrap()] {
+            let a = study.run_cell(cell).unwrap();
+            let b = study.run_cell(cell).unwrap();
+            assert!(a.bitwise_eq(&b));
+            for classifier in 0..CLASSIFIERS.len() {
+                let er = a.get(classifier, 0).unwrap();
+                assert!((0.0..=1.0).contains(&er));
+            }
+            // θ for the hybrids, σ² for logistic regression.
+            assert!(a.get(2, study.metric(THETA[2]).unwrap()).is_some());
+            assert!(a.get(3, study.metric(THETA[2]).unwrap()).is_none());
+            assert!(a.get(1, study.metric(PRIOR_VARIANCE).unwrap()).is_some());
+        }
+        // Coverage metrics only for Figure 2 cells.
+        let fig1 = study.run_cell(&cells[0]).unwrap();
+        let fig2 = study.run_cell(cells.last().unwrap()).unwrap();
+        let acc = study.metric(&accuracy_metric(COVERAGE_GRID)).unwrap();
+        assert!(fig1.get(0, acc).is_none());
+        // At full coverage the accuracy is one minus the error rate.
+        let er = fig2.get(0, 0).unwrap();
+        assert!((fig2.get(0, acc).unwrap() - (1.0 - er)).abs() < 1e-12);
+        // Eleven distinct groups, every fifth posting without a subject.
+        assert_eq!(study.empty_subjects(), 11 * 5);
+    }
+
+    #[test]
+    fn the_report_states_every_claim_with_a_verdict() {
+        let study = RainaStudy::new(&collection(24), settings()).unwrap();
+        let results = Runner::new(RunnerSettings {
+            progress: crate::runner::Progress::Never,
+            ..RunnerSettings::default()
+        })
+        .unwrap()
+        .run(&study)
+        .unwrap();
+        let dir = std::env::temp_dir().join(format!("gendisc-raina-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_outputs(&dir, &study, &results).unwrap();
+        let report = std::fs::read_to_string(dir.join("REPORT.md")).unwrap();
+        let verdicts = report
+            .lines()
+            .filter(|l| {
+                l.contains("**supported**")
+                    || l.contains("**partly supported**")
+                    || l.contains("**not supported**")
+            })
+            .count();
+        assert_eq!(verdicts, 8, "{report}");
+        for file in [
+            "figure1.csv",
+            "figure2.csv",
+            "coverage95.csv",
+            "fig1.svg",
+            "fig2.svg",
+        ] {
+            assert!(
+                std::fs::metadata(dir.join(file)).unwrap().len() > 0,
+                "{file}"
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bad_settings_and_missing_groups_are_errors() {
+        let news = collection(6);
+        let bad = Settings {
+            pairs: vec![9],
+            ..settings()
+        };
+        assert!(RainaStudy::new(&news, bad).is_err());
+        let bad = Settings {
+            test_fraction: 1.0,
+            ..settings()
+        };
+        assert!(RainaStudy::new(&news, bad).is_err());
+        let empty = Newsgroups::from_parts(vec!["alt.atheism".into()], Vec::new());
+        let err = RainaStudy::new(&empty, settings()).err().unwrap();
+        assert!(
+            err.to_string().contains("talk.religion.misc")
+                || err.to_string().contains("alt.atheism"),
+            "{err}"
+        );
+    }
+}
