@@ -256,7 +256,11 @@ impl RainaStudy {
                 "a non-empty grid and at least two folds are needed",
             ));
         }
-        if settings.prior_variances.windows(2).any(|w| !(w[0] < w[1])) {
+        if settings
+            .prior_variances
+            .windows(2)
+            .any(|w| w[0].partial_cmp(&w[1]) != Some(std::cmp::Ordering::Less))
+        {
             return Err(Error::invalid_parameter(
                 "prior_variances",
                 "the grid must be strictly increasing (it is walked with warm starts)",
