@@ -45,6 +45,17 @@ fn bench(c: &mut Criterion) {
     for &(n, m) in &[(1000usize, 10usize), (5000, 10), (5000, 100)] {
         let (x, y, prior) = problem(n, m, 60);
         let params = BilevelClassifier::params(prior).check().unwrap();
+        let report = params
+            .fit_sparse(x.view(), y.view())
+            .unwrap()
+            .report()
+            .clone();
+        let socp: u32 = report.iterations.iter().map(|i| i.socp_iterations).sum();
+        eprintln!(
+            "n={n} m={m}: {} alternations ({:?}), {socp} interior-point iterations in all",
+            report.n_iterations(),
+            report.status
+        );
         group.bench_function(format!("fit n={n} m={m}"), |b| {
             b.iter(|| params.fit_sparse(x.view(), y.view()).unwrap())
         });
