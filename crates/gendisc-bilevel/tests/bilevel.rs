@@ -106,13 +106,25 @@ fn hard_margin_on_separable_data_satisfies_the_program() {
 
 #[test]
 fn hard_margin_on_non_separable_data_is_infeasible() {
-    let x = array![[-1.0, 0.0], [1.0, 0.0], [0.9, 0.1], [-0.9, 0.1]];
+    // The class-1 point (0, 0) lies between the two class-0 points: no line separates them,
+    // whatever the prior.
+    let x = array![[-1.0, 0.0], [1.0, 0.0], [0.0, 0.0], [0.0, 0.5]];
     let y = array![0, 0, 1, 1];
-    let err = BilevelClassifier::params(prior(2, 1.0, 0.1))
+    let params = BilevelClassifier::params(prior(2, 1.0, 0.1));
+    let err = params
+        .clone()
         .hard_margin()
         .fit(x.view(), y.view())
         .unwrap_err();
-    assert!(matches!(err, Error::Infeasible { .. }), "{err}");
+    match err {
+        Error::Infeasible { what, detail } => {
+            assert!(what.contains("bilevel step 1"), "{what}");
+            assert!(detail.contains("residual"), "{detail}");
+        }
+        other => panic!("expected Infeasible, got {other}"),
+    }
+    // The soft-margin program on the same data is solvable.
+    assert!(params.fit(x.view(), y.view()).is_ok());
 }
 
 #[test]
