@@ -1,6 +1,8 @@
 //! The alternating algorithm of §4: step 1 (an SOCP in `w, b`) and step 2 (closed form in `μ`).
 
-use gendisc_core::validate::{check_finite_matrix, check_finite_sparse, check_labels};
+use gendisc_core::validate::{
+    check_finite_matrix, check_finite_sparse, check_finite_vector, check_labels,
+};
 use gendisc_core::{Error, Fit, Result};
 use gendisc_optim::{Affine, Socp};
 use ndarray::{Array1, ArrayView1, ArrayView2};
@@ -99,7 +101,49 @@ impl Design<'_> {
 /// (`sign = +1`) or minimises (`sign = −1`) `wᵀμ`, namely `μ = t + sign · r Ωw / ‖Ω^{1/2}w‖`,
 /// where `wᵀμ = wᵀt + sign · r ‖Ω^{1/2}w‖`. For `w` with `Ωw = 0` every point is optimal and
 /// `t` is returned.
+///
+/// Fails when the lengths of `w`, `t` and the dimension of `Ω` disagree, on non-finite input, on
+/// a negative radius or a `sign` other than `±1`.
 pub fn extreme_point(
+    w: ArrayView1<'_, f64>,
+    t: ArrayView1<'_, f64>,
+    omega: &ScaleMatrix,
+    radius: f64,
+    sign: f64,
+) -> Result<Array1<f64>> {
+    let n = omega.dim();
+    if w.len() != n {
+        return Err(Error::shape_mismatch(
+            "length of w vs dimension of Ω",
+            n,
+            w.len(),
+        ));
+    }
+    if t.len() != n {
+        return Err(Error::shape_mismatch(
+            "length of t vs dimension of Ω",
+            n,
+            t.len(),
+        ));
+    }
+    check_finite_vector(w, "w")?;
+    check_finite_vector(t, "t")?;
+    if !(radius.is_finite() && radius >= 0.0) {
+        return Err(Error::invalid_parameter(
+            "radius",
+            format!("must be finite and non-negative, got {radius}"),
+        ));
+    }
+    if sign != 1.0 && sign != -1.0 {
+        return Err(Error::invalid_parameter(
+            "sign",
+            format!("must be +1 or -1, got {sign}"),
+        ));
+    }
+    Ok(ellipsoid_extreme(w, t, omega, radius, sign))
+}
+
+fn ellipsoid_extreme(
     w: ArrayView1<'_, f64>,
     t: ArrayView1<'_, f64>,
     omega: &ScaleMatrix,
@@ -388,7 +432,7 @@ fn step2(
             }
             zeta[class] = (a - nu[class] * s).max(0.0);
         }
-        mu[class] = extreme_point(w, prior.t[class].view(), omega, p.phi + nu[class], sign);
+        mu[class] = ellipsoid_extreme(w, prior.t[class].view(), omega, p.phi + nu[class], sign);
     }
     (mu, nu, zeta)
 }
@@ -437,7 +481,7 @@ mod tests {
         let t = array![0.5, -1.0, 2.0];
         let w = array![1.0, 2.0, -0.5];
         for sign in [-1.0, 1.0] {
-            let closed = extreme_point(w.view(), t.view(), &om, 0.7, sign);
+            let closed = extreme_point(w.view(), t.view(), &om, 0.7, sign).unwrap();
             let socp = extreme_point_by_socp(&w, &t, &omega, 0.7, sign);
             for j in 0..3 {
                 assert_abs_diff_eq!(closed[j], socp[j], epsilon = 1e-6);
@@ -452,7 +496,7 @@ mod tests {
         // Diagonal Ω against the same SOCP.
         let d = array![0.5, 3.0, 1.5];
         let od = ScaleMatrix::diagonal(d.clone(), "Ω").unwrap();
-        let closed = extreme_point(w.view(), t.view(), &od, 0.2, 1.0);
+        let closed = extreme_point(w.view(), t.view(), &od, 0.2, 1.0).unwrap();
         let socp = extreme_point_by_socp(&w, &t, &Array2::from_diag(&d), 0.2, 1.0);
         for j in 0..3 {
             assert_abs_diff_eq!(closed[j], socp[j], epsilon = 1e-6);
@@ -468,7 +512,19 @@ mod tests {
             &ScaleMatrix::identity(2),
             1.0,
             1.0,
-        );
+        )
+        .unwrap();
         assert_eq!(p, t);
+    }
+
+    #[test]
+    fn extreme_point_rejects_bad_input() {
+        let id = ScaleMatrix::identity(2);
+        let (w, t) = (array![1.0, 0.0], array![0.0, 0.0]);
+        assert!(extreme_point(array![1.0].view(), t.view(), &id, 1.0, 1.0).is_err());
+        assert!(extreme_point(w.view(), array![0.0].view(), &id, 1.0, 1.0).is_err());
+        assert!(extreme_point(array![f64::NAN, 0.0].view(), t.view(), &id, 1.0, 1.0).is_err());
+        assert!(extreme_point(w.view(), t.view(), &id, -1.0, 1.0).is_err());
+        assert!(extreme_point(w.view(), t.view(), &id, 1.0, 0.5).is_err());
     }
 }

@@ -3,7 +3,7 @@
 use gendisc_core::validate::check_finite_vector;
 use gendisc_core::{Error, ParamGuard, Result};
 use gendisc_optim::SocpSettings;
-use ndarray::Array1;
+use ndarray::{Array1, ArrayView1};
 
 use crate::elliptical::Generator;
 use crate::scale::ScaleMatrix;
@@ -12,12 +12,9 @@ use crate::scale::ScaleMatrix;
 /// `μ₁ ~ E(t₁, Ω₁, g)`; class `1` (`y = +1`) likewise with index 2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GenerativePrior {
-    /// Hyper-prior locations `t₁, t₂`.
-    pub t: [Array1<f64>; 2],
-    /// Hyper-prior scales `Ω₁, Ω₂` (constraint (4.7)/(4.19)).
-    pub omega: [ScaleMatrix; 2],
-    /// Class scales `Σ₁, Σ₂` (constraints (4.13)–(4.14)/(4.20)–(4.21)).
-    pub sigma: [ScaleMatrix; 2],
+    pub(crate) t: [Array1<f64>; 2],
+    pub(crate) omega: [ScaleMatrix; 2],
+    pub(crate) sigma: [ScaleMatrix; 2],
 }
 
 impl GenerativePrior {
@@ -75,6 +72,21 @@ impl GenerativePrior {
     /// The number of features `n`.
     pub fn dim(&self) -> usize {
         self.t[0].len()
+    }
+
+    /// Hyper-prior locations `t₁, t₂`.
+    pub fn t(&self) -> [ArrayView1<'_, f64>; 2] {
+        [self.t[0].view(), self.t[1].view()]
+    }
+
+    /// Hyper-prior scales `Ω₁, Ω₂` (constraint (4.7)/(4.19)).
+    pub fn omega(&self) -> &[ScaleMatrix; 2] {
+        &self.omega
+    }
+
+    /// Class scales `Σ₁, Σ₂` (constraints (4.13)–(4.14)/(4.20)–(4.21)).
+    pub fn sigma(&self) -> &[ScaleMatrix; 2] {
+        &self.sigma
     }
 }
 

@@ -11,22 +11,20 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 ///
 /// The identity and diagonal forms cost `O(n)` memory, which is what a vocabulary of thousands
 /// of words needs (Epshteyn & DeJong use `Σ_i = I` and a diagonal `Ω_i`, §5).
+///
+/// The representation is private so that every value has passed the constructors' checks.
 #[derive(Debug, Clone, PartialEq)]
-pub enum ScaleMatrix {
+pub struct ScaleMatrix(Form);
+
+#[derive(Debug, Clone, PartialEq)]
+enum Form {
     /// `s · I` with `s > 0`.
-    Identity {
-        /// Dimension `n`.
-        dim: usize,
-        /// The multiple `s`.
-        scale: f64,
-    },
+    Identity { dim: usize, scale: f64 },
     /// `diag(d)` with every `d_j > 0`.
     Diagonal(Array1<f64>),
-    /// A dense matrix and its lower Cholesky factor.
+    /// A dense matrix and its lower Cholesky factor `L`.
     Dense {
-        /// The matrix.
         matrix: Array2<f64>,
-        /// Its lower Cholesky factor `L`.
         factor: Array2<f64>,
     },
 }
@@ -34,7 +32,7 @@ pub enum ScaleMatrix {
 impl ScaleMatrix {
     /// The identity `I_n`.
     pub fn identity(dim: usize) -> Self {
-        Self::Identity { dim, scale: 1.0 }
+        Self(Form::Identity { dim, scale: 1.0 })
     }
 
     /// `scale · I_n`; `scale` must be finite and positive.
@@ -48,7 +46,7 @@ impl ScaleMatrix {
                 reason: "the multiple of the identity must be finite and positive".into(),
             });
         }
-        Ok(Self::Identity { dim, scale })
+        Ok(Self(Form::Identity { dim, scale }))
     }
 
     /// `diag(d)`; every entry must be finite and positive.
@@ -63,7 +61,7 @@ impl ScaleMatrix {
                 reason: "diagonal entries must be positive".into(),
             });
         }
-        Ok(Self::Diagonal(d))
+        Ok(Self(Form::Diagonal(d)))
     }
 
     /// A dense symmetric positive definite matrix (symmetry is checked to `1e-10` relative).
@@ -84,52 +82,52 @@ impl ScaleMatrix {
                 }
             }
         }
-        Ok(Self::Dense {
+        Ok(Self(Form::Dense {
             matrix: m,
             factor: chol.into_factor(),
-        })
+        }))
     }
 
     /// The dimension `n`.
     pub fn dim(&self) -> usize {
-        match self {
-            Self::Identity { dim, .. } => *dim,
-            Self::Diagonal(d) => d.len(),
-            Self::Dense { matrix, .. } => matrix.nrows(),
+        match &self.0 {
+            Form::Identity { dim, .. } => *dim,
+            Form::Diagonal(d) => d.len(),
+            Form::Dense { matrix, .. } => matrix.nrows(),
         }
     }
 
-    /// `M w`.
-    pub fn apply(&self, w: ArrayView1<'_, f64>) -> Array1<f64> {
-        match self {
-            Self::Identity { scale, .. } => w.mapv(|v| v * scale),
-            Self::Diagonal(d) => &w * d,
-            Self::Dense { matrix, .. } => matrix.dot(&w),
+    /// `M w` (`w` of length [`dim`](Self::dim)).
+    pub(crate) fn apply(&self, w: ArrayView1<'_, f64>) -> Array1<f64> {
+        match &self.0 {
+            Form::Identity { scale, .. } => w.mapv(|v| v * scale),
+            Form::Diagonal(d) => &w * d,
+            Form::Dense { matrix, .. } => matrix.dot(&w),
         }
     }
 
     /// `‖M^{1/2} w‖ = √(wᵀ M w)`.
-    pub fn half_norm(&self, w: ArrayView1<'_, f64>) -> f64 {
+    pub(crate) fn half_norm(&self, w: ArrayView1<'_, f64>) -> f64 {
         w.dot(&self.apply(w)).max(0.0).sqrt()
     }
 
     /// The rows of `Rᵀ w` as affine expressions in the variables `first .. first + n`, for a
     /// factor `M = R Rᵀ` (`R = √s I`, `diag(√d)` or the Cholesky factor), so that
     /// `‖Rᵀ w‖ = ‖M^{1/2} w‖` can be written as a second-order cone.
-    pub fn half_rows(&self, first: usize) -> Vec<Affine> {
-        match self {
-            Self::Identity { dim, scale } => {
+    pub(crate) fn half_rows(&self, first: usize) -> Vec<Affine> {
+        match &self.0 {
+            Form::Identity { dim, scale } => {
                 let s = scale.sqrt();
                 (0..*dim)
                     .map(|j| Affine::new().term(first + j, s))
                     .collect()
             }
-            Self::Diagonal(d) => d
+            Form::Diagonal(d) => d
                 .iter()
                 .enumerate()
                 .map(|(j, &v)| Affine::new().term(first + j, v.sqrt()))
                 .collect(),
-            Self::Dense { factor, .. } => lower_transpose_rows(factor.view(), first),
+            Form::Dense { factor, .. } => lower_transpose_rows(factor.view(), first),
         }
     }
 }
