@@ -12,6 +12,9 @@
 //!   (Polak–Ribière+) and L-BFGS with a Moré–Thuente line search, behind an adapter that adds
 //!   gradient-norm and stalled-decrease stops, keeps the best point when argmin errors, and
 //!   memoises evaluations ([`first_order`]). For problems too large for a dense Hessian.
+//! * [`Socp`] — second-order cone programs with sparse rows, built constraint by constraint and
+//!   solved by Clarabel's interior-point method, with its status mapped to typed errors
+//!   ([`socp`]).
 //!
 //! Every solver returns a [`Solution`]: the parameters and a [`Report`] whose [`Status`] says
 //! whether the run converged, ran out of iterations, failed its line search or met a
@@ -32,6 +35,7 @@ pub mod first_order;
 pub mod newton;
 mod objective;
 mod report;
+pub mod socp;
 pub mod test_functions;
 
 pub use first_order::{
@@ -41,3 +45,4 @@ pub use first_order::{
 pub use newton::{newton_direction, DirectionKind, Newton, NewtonDirection, NewtonSettings};
 pub use objective::{Objective, TwiceDifferentiable};
 pub use report::{Report, Solution, Status};
+pub use socp::{Affine, Socp, SocpSettings, SocpSolution, SocpStatus};

@@ -14,6 +14,7 @@
 //! | `discriminative` | `gendisc-discriminative`: logistic regression, linear SVM | `discriminative` (default) |
 //! | `hybrid` | `gendisc-hybrid`: Raina et al.'s hybrid | `hybrid` (default) |
 //! | `text` | `gendisc-text`: 20 Newsgroups reader, tokenising, stemming, sparse counts | `text` |
+//! | `bilevel` | `gendisc-bilevel`: Epshteyn & DeJong's classifier under a generative prior | `bilevel` |
 //!
 //! The most used items of `gendisc-core` are also at the top level:
 //!
@@ -48,5 +49,7 @@ pub use gendisc_discriminative as discriminative;
 #[cfg(feature = "hybrid")]
 pub use gendisc_hybrid as hybrid;
 
+#[cfg(feature = "bilevel")]
+pub use gendisc_bilevel as bilevel;
 #[cfg(feature = "text")]
 pub use gendisc_text as text;

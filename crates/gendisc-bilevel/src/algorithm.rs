@@ -1,0 +1,530 @@
+//! The alternating algorithm of §4: step 1 (an SOCP in `w, b`) and step 2 (closed form in `μ`).
+
+use gendisc_core::validate::{
+    check_finite_matrix, check_finite_sparse, check_finite_vector, check_labels,
+};
+use gendisc_core::{Error, Fit, Result};
+use gendisc_optim::{Affine, Socp};
+use ndarray::{Array1, ArrayView1, ArrayView2};
+use sprs::CsMatView;
+
+use crate::model::BilevelClassifier;
+use crate::params::{BilevelValidParams, GenerativePrior, Margin};
+use crate::scale::ScaleMatrix;
+
+/// One alternation: the objective after step 1 and after step 2, and how far the parameters
+/// moved.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Iteration {
+    /// The program's objective at the end of step 1: `‖w‖` (hard margin, (4.10)) or (4.17).
+    /// Theorem 4.1: never increases from one iteration to the next.
+    pub objective: f64,
+    /// The objective (4.17) at the end of step 2 (equal to `‖w‖` for the hard margin).
+    pub objective_after_step2: f64,
+    /// `‖w‖`.
+    pub norm_w: f64,
+    /// `‖θ − θ_prev‖ / max(1, ‖θ_prev‖)` for `θ = (w, b, μ₁, μ₂)`; infinite at iteration 1.
+    pub change: f64,
+    /// Clarabel's interior-point iterations in step 1.
+    pub socp_iterations: u32,
+}
+
+/// Why the alternation stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum FitStatus {
+    /// The parameters changed by at most `tol`.
+    Converged,
+    /// `max_iter` alternations ran without meeting `tol`.
+    MaxIterations,
+}
+
+/// The per-iteration record of a fit.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FitReport {
+    /// One entry per alternation.
+    pub iterations: Vec<Iteration>,
+    /// Why it stopped.
+    pub status: FitStatus,
+}
+
+impl FitReport {
+    /// Number of alternations.
+    pub fn n_iterations(&self) -> usize {
+        self.iterations.len()
+    }
+    /// The final objective (end of the last step 1).
+    pub fn objective(&self) -> f64 {
+        self.iterations.last().map_or(f64::NAN, |i| i.objective)
+    }
+}
+
+/// The training rows, dense or sparse (CSR), as the step-1 program reads them.
+#[derive(Clone, Copy)]
+pub(crate) enum Design<'a> {
+    Dense(ArrayView2<'a, f64>),
+    Sparse(CsMatView<'a, f64>),
+}
+
+impl Design<'_> {
+    fn n_rows(&self) -> usize {
+        match self {
+            Design::Dense(x) => x.nrows(),
+            Design::Sparse(x) => x.rows(),
+        }
+    }
+    fn n_cols(&self) -> usize {
+        match self {
+            Design::Dense(x) => x.ncols(),
+            Design::Sparse(x) => x.cols(),
+        }
+    }
+    /// Appends `scale · x_i` to `terms`, variables offset by `first`.
+    fn push_row(&self, i: usize, first: usize, scale: f64, terms: &mut Vec<(usize, f64)>) {
+        match self {
+            Design::Dense(x) => terms.extend(
+                x.row(i)
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &v)| v != 0.0)
+                    .map(|(j, &v)| (first + j, scale * v)),
+            ),
+            Design::Sparse(x) => {
+                if let Some(row) = x.outer_view(i) {
+                    terms.extend(row.iter().map(|(j, &v)| (first + j, scale * v)));
+                }
+            }
+        }
+    }
+}
+
+/// Step 2 in closed form: the point of the ellipsoid `‖Ω^{−1/2}(μ − t)‖ ≤ r` that maximises
+/// (`sign = +1`) or minimises (`sign = −1`) `wᵀμ`, namely `μ = t + sign · r Ωw / ‖Ω^{1/2}w‖`,
+/// where `wᵀμ = wᵀt + sign · r ‖Ω^{1/2}w‖`. For `w` with `Ωw = 0` every point is optimal and
+/// `t` is returned.
+///
+/// Fails when the lengths of `w`, `t` and the dimension of `Ω` disagree, on non-finite input, on
+/// a negative radius or a `sign` other than `±1`.
+pub fn extreme_point(
+    w: ArrayView1<'_, f64>,
+    t: ArrayView1<'_, f64>,
+    omega: &ScaleMatrix,
+    radius: f64,
+    sign: f64,
+) -> Result<Array1<f64>> {
+    let n = omega.dim();
+    if w.len() != n {
+        return Err(Error::shape_mismatch(
+            "length of w vs dimension of Ω",
+            n,
+            w.len(),
+        ));
+    }
+    if t.len() != n {
+        return Err(Error::shape_mismatch(
+            "length of t vs dimension of Ω",
+            n,
+            t.len(),
+        ));
+    }
+    check_finite_vector(w, "w")?;
+    check_finite_vector(t, "t")?;
+    if !(radius.is_finite() && radius >= 0.0) {
+        return Err(Error::invalid_parameter(
+            "radius",
+            format!("must be finite and non-negative, got {radius}"),
+        ));
+    }
+    if sign != 1.0 && sign != -1.0 {
+        return Err(Error::invalid_parameter(
+            "sign",
+            format!("must be +1 or -1, got {sign}"),
+        ));
+    }
+    Ok(ellipsoid_extreme(w, t, omega, radius, sign))
+}
+
+fn ellipsoid_extreme(
+    w: ArrayView1<'_, f64>,
+    t: ArrayView1<'_, f64>,
+    omega: &ScaleMatrix,
+    radius: f64,
+    sign: f64,
+) -> Array1<f64> {
+    let ow = omega.apply(w);
+    let norm = w.dot(&ow).max(0.0).sqrt();
+    if norm == 0.0 {
+        return t.to_owned();
+    }
+    let step = sign * radius / norm;
+    &t + &ow.mapv(|v| step * v)
+}
+
+impl Fit for BilevelValidParams {
+    type Model = BilevelClassifier;
+
+    fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<BilevelClassifier> {
+        check_finite_matrix(x, "x")?;
+        fit_design(self, Design::Dense(x), y)
+    }
+}
+
+impl BilevelValidParams {
+    /// Fits on a sparse design (CSR or CSC; CSC is converted once).
+    pub fn fit_sparse(
+        &self,
+        x: CsMatView<'_, f64>,
+        y: ArrayView1<'_, usize>,
+    ) -> Result<BilevelClassifier> {
+        check_finite_sparse(x, "x")?;
+        if x.is_csr() {
+            fit_design(self, Design::Sparse(x), y)
+        } else {
+            let csr = x.to_csr();
+            fit_design(self, Design::Sparse(csr.view()), y)
+        }
+    }
+}
+
+/// Step 1's solution.
+struct Step1 {
+    w: Array1<f64>,
+    b: f64,
+    /// `ρ + C₁Σξ` (the part of the objective that step 2 does not change).
+    data_part: f64,
+    /// `C₂(ζ₁ + ζ₂)` as solved.
+    prior_part: f64,
+    socp_iterations: u32,
+}
+
+fn fit_design(
+    p: &BilevelValidParams,
+    x: Design<'_>,
+    y: ArrayView1<'_, usize>,
+) -> Result<BilevelClassifier> {
+    let n = p.prior.dim();
+    let m = x.n_rows();
+    if m == 0 {
+        return Err(Error::Empty {
+            what: "x (no rows)".into(),
+        });
+    }
+    if x.n_cols() != n {
+        return Err(Error::shape_mismatch(
+            "columns of x vs dimension of the prior",
+            n,
+            x.n_cols(),
+        ));
+    }
+    check_labels(y, m, 2)?;
+    let signs: Vec<f64> = y.iter().map(|&c| if c == 1 { 1.0 } else { -1.0 }).collect();
+
+    let mut mu = [p.prior.t[0].clone(), p.prior.t[1].clone()];
+    let mut nu = [0.0, 0.0];
+    let mut previous: Option<Array1<f64>> = None;
+    let mut iterations = Vec::new();
+    let mut status = FitStatus::MaxIterations;
+    let mut last = None;
+    for _ in 0..p.max_iter {
+        let s1 = step1(p, x, &signs, &mu)?;
+        let c3_part = c3_cost(p.margin, nu);
+        let objective = s1.data_part + s1.prior_part + c3_part;
+        let (new_mu, new_nu, zeta) = step2(p, s1.w.view(), s1.b);
+        let after = s1.data_part
+            + match p.margin {
+                Margin::Hard => 0.0,
+                Margin::Soft { c2, .. } => c2 * (zeta[0] + zeta[1]),
+            }
+            + c3_cost(p.margin, new_nu);
+        let theta = pack(&s1.w, s1.b, &new_mu);
+        let change = previous.as_ref().map_or(f64::INFINITY, |prev| {
+            let diff = (&theta - prev).mapv(|v| v * v).sum().sqrt();
+            diff / prev.mapv(|v| v * v).sum().sqrt().max(1.0)
+        });
+        iterations.push(Iteration {
+            objective,
+            objective_after_step2: after,
+            norm_w: s1.w.dot(&s1.w).sqrt(),
+            change,
+            socp_iterations: s1.socp_iterations,
+        });
+        previous = Some(theta);
+        mu = new_mu;
+        nu = new_nu;
+        last = Some((s1.w, s1.b));
+        if change <= p.tol {
+            status = FitStatus::Converged;
+            break;
+        }
+    }
+    let (w, b) = last.expect("max_iter ≥ 1 is validated");
+    Ok(BilevelClassifier::new(
+        w,
+        b,
+        mu,
+        FitReport { iterations, status },
+    ))
+}
+
+fn c3_cost(margin: Margin, nu: [f64; 2]) -> f64 {
+    match margin {
+        Margin::Soft { c3, .. } if c3.is_finite() => c3 * (nu[0] + nu[1]),
+        _ => 0.0,
+    }
+}
+
+fn pack(w: &Array1<f64>, b: f64, mu: &[Array1<f64>; 2]) -> Array1<f64> {
+    let mut v = Vec::with_capacity(w.len() * 3 + 1);
+    v.extend(w.iter());
+    v.push(b);
+    v.extend(mu[0].iter());
+    v.extend(mu[1].iter());
+    Array1::from(v)
+}
+
+/// Step 1 with `μ₁, μ₂` fixed: (4.10)–(4.14) for the hard margin, (4.17)–(4.24) with the
+/// `μ`-dependent parts fixed for the soft margin.
+fn step1(
+    p: &BilevelValidParams,
+    x: Design<'_>,
+    signs: &[f64],
+    mu: &[Array1<f64>; 2],
+) -> Result<Step1> {
+    let n = p.prior.dim();
+    let m = signs.len();
+    let mut socp = Socp::new("bilevel step 1");
+    let w = socp.add_variables(n);
+    let b = socp.add_variable();
+    let rho = socp.add_variable();
+    socp.minimize_linear(Affine::var(rho));
+    // (4.11): ρ ≥ ‖w‖.
+    socp.add_cone(
+        Affine::var(rho),
+        (0..n).map(|j| Affine::var(w + j)).collect(),
+    );
+
+    let soft = match p.margin {
+        Margin::Hard => None,
+        Margin::Soft { c1, c2, .. } => Some((c1, c2)),
+    };
+    let (xi, zeta) = match soft {
+        Some((c1, c2)) => {
+            let xi = socp.add_variables(m);
+            let zeta = socp.add_variables(2);
+            socp.minimize_linear(Affine {
+                terms: (0..m)
+                    .map(|i| (xi + i, c1))
+                    .chain([(zeta, c2), (zeta + 1, c2)])
+                    .collect(),
+                constant: 0.0,
+            });
+            for k in 0..m {
+                socp.add_lower_bound(xi + k, 0.0); // (4.22)
+            }
+            socp.add_lower_bound(zeta, 0.0)
+                .add_lower_bound(zeta + 1, 0.0); // (4.24)
+            (Some(xi), Some(zeta))
+        }
+        None => (None, None),
+    };
+
+    // (4.12)/(4.18): 1 − ξ_i − y_i(wᵀx_i + b) ≤ 0.
+    let mut terms = Vec::new();
+    for (i, &s) in signs.iter().enumerate() {
+        terms.clear();
+        x.push_row(i, w, -s, &mut terms);
+        terms.push((b, -s));
+        if let Some(xi) = xi {
+            terms.push((xi + i, -1.0));
+        }
+        socp.add_inequality(Affine {
+            terms: terms.clone(),
+            constant: 1.0,
+        });
+    }
+
+    // (4.13)/(4.20): ‖Σ₁^{1/2}w‖ ≤ −(μ₁ᵀw + b)/β + ζ₁;  (4.14)/(4.21): ‖Σ₂^{1/2}w‖ ≤ (μ₂ᵀw + b)/β + ζ₂.
+    for (class, sign) in [(0usize, -1.0), (1usize, 1.0)] {
+        let k = sign / p.beta;
+        let mut bound = Affine {
+            terms: mu[class]
+                .iter()
+                .enumerate()
+                .filter(|(_, &v)| v != 0.0)
+                .map(|(j, &v)| (w + j, k * v))
+                .chain([(b, k)])
+                .collect(),
+            constant: 0.0,
+        };
+        if let Some(z) = zeta {
+            bound = bound.term(z + class, 1.0);
+        }
+        socp.add_cone(bound, p.prior.sigma[class].half_rows(w));
+    }
+
+    let sol = socp.solve(&p.socp)?;
+    let wv = Array1::from(sol.x[w..w + n].to_vec());
+    let bv = sol.x[b];
+    let norm = wv.dot(&wv).sqrt();
+    let (data_part, prior_part) = match soft {
+        Some((c1, c2)) => {
+            // Recompute the slacks from (w, b) so that the recorded objective is exact for the
+            // returned hyperplane rather than the solver's interior estimate.
+            let mut hinge = 0.0;
+            let mut row = Vec::new();
+            for (i, &s) in signs.iter().enumerate() {
+                row.clear();
+                x.push_row(i, 0, 1.0, &mut row);
+                let f: f64 = row.iter().map(|&(j, v)| v * wv[j]).sum::<f64>() + bv;
+                hinge += (1.0 - s * f).max(0.0);
+            }
+            let zs = prior_slacks(p, wv.view(), bv, mu);
+            (norm + c1 * hinge, c2 * (zs[0] + zs[1]))
+        }
+        None => (norm, 0.0),
+    };
+    Ok(Step1 {
+        w: wv,
+        b: bv,
+        data_part,
+        prior_part,
+        socp_iterations: sol.iterations,
+    })
+}
+
+/// `ζ_i = max(0, ‖Σ_i^{1/2}w‖ ∓ (μ_iᵀw + b)/β)`: the smallest slacks meeting (4.20)–(4.21).
+fn prior_slacks(
+    p: &BilevelValidParams,
+    w: ArrayView1<'_, f64>,
+    b: f64,
+    mu: &[Array1<f64>; 2],
+) -> [f64; 2] {
+    let z = |class: usize, sign: f64| {
+        (p.prior.sigma[class].half_norm(w) - sign * (mu[class].dot(&w) + b) / p.beta).max(0.0)
+    };
+    [z(0, -1.0), z(1, 1.0)]
+}
+
+/// Step 2 with `w, b` fixed: (4.15)–(4.16) in closed form, extended to the soft program by
+/// choosing the hyper-prior slack `ν_i` and prior slack `ζ_i` that minimise `C₂ζ_i + C₃ν_i`.
+///
+/// For class 2, with `s = ‖Ω₂^{1/2}w‖/β` and `a = ‖Σ₂^{1/2}w‖ − (wᵀt₂ + b + φ‖Ω₂^{1/2}w‖)/β`
+/// (the slack needed at `ν = 0` with `μ₂` at the extreme point), a radius `φ + ν` leaves
+/// `ζ = max(0, a − νs)`; the cost `C₂ max(0, a − νs) + C₃ν` is piecewise linear, minimised at
+/// `ν = a/s` if `a > 0` and `C₂s > C₃`, else at `ν = 0`. Class 1 is the mirror image.
+fn step2(
+    p: &BilevelValidParams,
+    w: ArrayView1<'_, f64>,
+    b: f64,
+) -> ([Array1<f64>; 2], [f64; 2], [f64; 2]) {
+    let prior: &GenerativePrior = &p.prior;
+    let mut mu = [prior.t[0].clone(), prior.t[1].clone()];
+    let mut nu = [0.0; 2];
+    let mut zeta = [0.0; 2];
+    for (class, sign) in [(0usize, -1.0), (1usize, 1.0)] {
+        let omega = &prior.omega[class];
+        let s = omega.half_norm(w) / p.beta;
+        let a = prior.sigma[class].half_norm(w)
+            - (sign * (prior.t[class].dot(&w) + b)) / p.beta
+            - p.phi * s;
+        if let Margin::Soft { c2, c3, .. } = p.margin {
+            if a > 0.0 && s > 0.0 && c2 * s > c3 {
+                nu[class] = a / s;
+            }
+            zeta[class] = (a - nu[class] * s).max(0.0);
+        }
+        mu[class] = ellipsoid_extreme(w, prior.t[class].view(), omega, p.phi + nu[class], sign);
+    }
+    (mu, nu, zeta)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_abs_diff_eq;
+    use gendisc_core::linalg::Cholesky;
+    use gendisc_optim::SocpSettings;
+    use ndarray::{array, Array2};
+
+    /// Solves max/min wᵀμ s.t. ‖Ω^{−1/2}(μ − t)‖ ≤ r as an SOCP, with Ω^{−1/2} taken as L^{−1}.
+    fn extreme_point_by_socp(
+        w: &Array1<f64>,
+        t: &Array1<f64>,
+        omega: &Array2<f64>,
+        r: f64,
+        sign: f64,
+    ) -> Array1<f64> {
+        let n = w.len();
+        let l_inv = Cholesky::new(omega.view(), "Ω")
+            .unwrap()
+            .solve_lower(Array2::eye(n).view())
+            .unwrap();
+        let mut socp = Socp::new("step 2");
+        let mu = socp.add_variables(n);
+        socp.minimize_linear(Affine {
+            terms: (0..n).map(|j| (mu + j, -sign * w[j])).collect(),
+            constant: 0.0,
+        });
+        let rows = (0..n)
+            .map(|i| Affine {
+                terms: (0..n).map(|j| (mu + j, l_inv[[i, j]])).collect(),
+                constant: -(0..n).map(|j| l_inv[[i, j]] * t[j]).sum::<f64>(),
+            })
+            .collect();
+        socp.add_cone(Affine::constant(r), rows);
+        Array1::from(socp.solve(&SocpSettings::default()).unwrap().x)
+    }
+
+    #[test]
+    fn closed_form_step_2_matches_the_socp() {
+        let omega = array![[2.0, 0.3, 0.1], [0.3, 1.0, -0.2], [0.1, -0.2, 0.5]];
+        let om = ScaleMatrix::dense(omega.clone(), "Ω").unwrap();
+        let t = array![0.5, -1.0, 2.0];
+        let w = array![1.0, 2.0, -0.5];
+        for sign in [-1.0, 1.0] {
+            let closed = extreme_point(w.view(), t.view(), &om, 0.7, sign).unwrap();
+            let socp = extreme_point_by_socp(&w, &t, &omega, 0.7, sign);
+            for j in 0..3 {
+                assert_abs_diff_eq!(closed[j], socp[j], epsilon = 1e-6);
+            }
+            // The value is wᵀt ± r‖Ω^{1/2}w‖.
+            assert_abs_diff_eq!(
+                closed.dot(&w),
+                t.dot(&w) + sign * 0.7 * om.half_norm(w.view()),
+                epsilon = 1e-12
+            );
+        }
+        // Diagonal Ω against the same SOCP.
+        let d = array![0.5, 3.0, 1.5];
+        let od = ScaleMatrix::diagonal(d.clone(), "Ω").unwrap();
+        let closed = extreme_point(w.view(), t.view(), &od, 0.2, 1.0).unwrap();
+        let socp = extreme_point_by_socp(&w, &t, &Array2::from_diag(&d), 0.2, 1.0);
+        for j in 0..3 {
+            assert_abs_diff_eq!(closed[j], socp[j], epsilon = 1e-6);
+        }
+    }
+
+    #[test]
+    fn zero_normal_keeps_the_prior_location() {
+        let t = array![1.0, 2.0];
+        let p = extreme_point(
+            array![0.0, 0.0].view(),
+            t.view(),
+            &ScaleMatrix::identity(2),
+            1.0,
+            1.0,
+        )
+        .unwrap();
+        assert_eq!(p, t);
+    }
+
+    #[test]
+    fn extreme_point_rejects_bad_input() {
+        let id = ScaleMatrix::identity(2);
+        let (w, t) = (array![1.0, 0.0], array![0.0, 0.0]);
+        assert!(extreme_point(array![1.0].view(), t.view(), &id, 1.0, 1.0).is_err());
+        assert!(extreme_point(w.view(), array![0.0].view(), &id, 1.0, 1.0).is_err());
+        assert!(extreme_point(array![f64::NAN, 0.0].view(), t.view(), &id, 1.0, 1.0).is_err());
+        assert!(extreme_point(w.view(), t.view(), &id, -1.0, 1.0).is_err());
+        assert!(extreme_point(w.view(), t.view(), &id, 1.0, 0.5).is_err());
+    }
+}
