@@ -44,7 +44,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
+use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis};
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::numerics::log_sum_exp;
@@ -309,30 +309,30 @@ impl Parametrisation {
         }
     }
 
-    /// `log f_k(x_i)` for every row and class, written into `out` (`n × K`). `x` and `θ` must
-    /// have been validated by the caller.
+    /// `log f_k(x_i)` for every row and class, written into `out` (`n × K`, standard
+    /// layout). `x` and `θ` must have been validated by the caller.
     pub(crate) fn class_log_density_into(
         &self,
         theta: ArrayView1<'_, f64>,
         x: ArrayView2<'_, f64>,
-        mut out: ArrayViewMut2<'_, f64>,
+        out: &mut Array2<f64>,
     ) {
         let (k, d) = (self.n_classes, self.n_features);
         let half_d_ln_2pi = 0.5 * d as f64 * LN_2PI;
+        let xs = x.as_standard_layout();
+        let xs = xs.as_slice().expect("standard layout");
+        let th = theta.as_standard_layout();
+        let th = th.as_slice().expect("contiguous");
+        let out = out.as_slice_mut().expect("standard layout");
         let mut diff = vec![0.0; d];
         if self.family == Family::Balls2 {
-            let pr = self.prior_len();
+            let (pr, bs) = (self.prior_len(), self.balls2_block());
             for c in 0..k {
-                let block = theta.slice(s![pr + c * self.balls2_block()..]);
+                let block = &th[pr + c * bs..pr + (c + 1) * bs];
                 let log_w = mixing_log_weights(block[0]);
-                for (i, row) in x.axis_iter(Axis(0)).enumerate() {
-                    let mut lb = [0.0; COMPONENTS];
-                    for (m, lbm) in lb.iter_mut().enumerate() {
-                        let mean = block.slice(s![1 + m * d..1 + (m + 1) * d]);
-                        let ls = block[1 + COMPONENTS * d + m];
-                        *lbm = log_w[m] + log_ball(row, mean, ls, half_d_ln_2pi);
-                    }
-                    out[[i, c]] = log_sum_exp(&lb);
+                for (i, row) in xs.chunks_exact(d).enumerate() {
+                    let lb = balls2_component_logs(block, &log_w, row, half_d_ln_2pi);
+                    out[i * k + c] = log_sum_exp(&lb);
                 }
             }
             return;
@@ -340,27 +340,27 @@ impl Parametrisation {
         let precisions = self.decode_precisions(theta);
         let mo = self.means_offset();
         for c in 0..k {
-            let mean = theta.slice(s![mo + c * d..mo + (c + 1) * d]);
+            let mean = &th[mo + c * d..mo + (c + 1) * d];
             let precision = &precisions[self.precision_index(c)];
-            for (i, row) in x.axis_iter(Axis(0)).enumerate() {
-                for (j, dj) in diff.iter_mut().enumerate() {
-                    *dj = row[j] - mean[j];
+            for (i, row) in xs.chunks_exact(d).enumerate() {
+                for j in 0..d {
+                    diff[j] = row[j] - mean[j];
                 }
-                out[[i, c]] = -half_d_ln_2pi + log_density_centered(precision, &diff);
+                out[i * k + c] = -half_d_ln_2pi + log_density_centered(precision, &diff);
             }
         }
     }
 
-    /// `log p(x_i, k) = log π_k + log f_k(x_i)` into `out` (`n × K`).
+    /// `log p(x_i, k) = log π_k + log f_k(x_i)` into `out` (`n × K`, standard layout).
     pub(crate) fn log_joint_into(
         &self,
         theta: ArrayView1<'_, f64>,
         x: ArrayView2<'_, f64>,
-        mut out: ArrayViewMut2<'_, f64>,
+        out: &mut Array2<f64>,
     ) {
-        self.class_log_density_into(theta, x, out.view_mut());
+        self.class_log_density_into(theta, x, out);
         let log_prior = self.log_prior(theta);
-        out += &log_prior.view().insert_axis(Axis(0));
+        *out += &log_prior.view().insert_axis(Axis(0));
     }
 
     /// `log p_θ(x_i, y = k)`, `n × K`. Fails on a `θ` of the wrong length or with a
@@ -373,7 +373,7 @@ impl Parametrisation {
         self.check_theta(theta)?;
         gendisc_core::validate::check_prediction_matrix(x, self.n_features)?;
         let mut out = Array2::zeros((x.nrows(), self.n_classes));
-        self.log_joint_into(theta, x, out.view_mut());
+        self.log_joint_into(theta, x, &mut out);
         Ok(out)
     }
 
@@ -387,35 +387,49 @@ impl Parametrisation {
         mut gradient: ArrayViewMut1<'_, f64>,
     ) {
         let (k, d) = (self.n_classes, self.n_features);
+        let xs = x.as_standard_layout();
+        let xs = xs.as_slice().expect("standard layout");
+        let ws = w.as_standard_layout();
+        let ws = ws.as_slice().expect("standard layout");
+        let th = theta.as_standard_layout();
+        let th = th.as_slice().expect("contiguous");
         // Prior logits.
         if self.family.has_free_priors() {
             let prior = self.log_prior(theta).mapv_into(f64::exp);
-            let total: f64 = w.sum();
-            let col = w.sum_axis(Axis(0));
+            let mut col = vec![0.0; k];
+            for row in ws.chunks_exact(k) {
+                for (cj, wj) in col.iter_mut().zip(row) {
+                    *cj += wj;
+                }
+            }
+            let total: f64 = col.iter().sum();
             for j in 1..k {
                 gradient[j - 1] += col[j] - prior[j] * total;
             }
         }
         if self.family == Family::Balls2 {
-            self.add_balls2_gradient(theta, x, w, gradient);
+            self.add_balls2_gradient(th, xs, ws, gradient);
             return;
         }
         let precisions = self.decode_precisions(theta);
         let (mo, po) = (self.means_offset(), self.precision_offset());
         let mut diff = vec![0.0; d];
+        let mut r = vec![0.0; d];
+        // Σ_i w_i (x_i − μ)(x_i − μ)ᵀ, lower triangle row by row.
+        let mut m_lower = vec![0.0; self.tri()];
         // Shared accumulators for LDA and the shared diagonal.
-        let mut shared_m = Array2::<f64>::zeros((d, d));
-        let mut shared_sq = Array1::<f64>::zeros(d);
+        let mut shared_m = vec![0.0; self.tri()];
+        let mut shared_sq = vec![0.0; d];
         let mut shared_w = 0.0;
         for c in 0..k {
-            let mean = theta.slice(s![mo + c * d..mo + (c + 1) * d]);
-            let mut r = Array1::<f64>::zeros(d);
+            let mean = &th[mo + c * d..mo + (c + 1) * d];
+            r.fill(0.0);
             let mut s0 = 0.0;
             match &precisions[self.precision_index(c)] {
                 Precision::Full { l, .. } => {
-                    let mut m = Array2::<f64>::zeros((d, d));
-                    for (i, row) in x.axis_iter(Axis(0)).enumerate() {
-                        let wi = w[[i, c]];
+                    m_lower.fill(0.0);
+                    for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
+                        let wi = wrow[c];
                         if wi == 0.0 {
                             continue;
                         }
@@ -424,33 +438,36 @@ impl Parametrisation {
                             diff[j] = row[j] - mean[j];
                             r[j] += wi * diff[j];
                         }
+                        let mut idx = 0;
                         for a in 0..d {
                             let wa = wi * diff[a];
                             for b in 0..=a {
-                                m[[a, b]] += wa * diff[b];
+                                m_lower[idx] += wa * diff[b];
+                                idx += 1;
                             }
                         }
                     }
-                    symmetrise_lower(&mut m);
                     // ∂/∂μ_k = L Lᵀ r.
-                    let lt_r = l.t().dot(&r);
-                    let g_mu = l.dot(&lt_r);
+                    let r_arr = ArrayView1::from(&r[..]);
+                    let g_mu = l.dot(&l.t().dot(&r_arr));
                     gradient
                         .slice_mut(s![mo + c * d..mo + (c + 1) * d])
                         .scaled_add(1.0, &g_mu);
                     if self.family == Family::Lda {
-                        shared_m += &m;
+                        for (sm, mm) in shared_m.iter_mut().zip(&m_lower) {
+                            *sm += mm;
+                        }
                         shared_w += s0;
                     } else {
                         let start = po + c * self.tri();
-                        add_factor_gradient(l, &m, s0, gradient.slice_mut(s![start..]));
+                        add_factor_gradient(l, &m_lower, s0, gradient.slice_mut(s![start..]));
                     }
                 }
                 Precision::Spherical { log_scale } => {
                     let prec = (2.0 * log_scale).exp();
                     let mut sq = 0.0;
-                    for (i, row) in x.axis_iter(Axis(0)).enumerate() {
-                        let wi = w[[i, c]];
+                    for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
+                        let wi = wrow[c];
                         if wi == 0.0 {
                             continue;
                         }
@@ -461,14 +478,14 @@ impl Parametrisation {
                             sq += wi * dj * dj;
                         }
                     }
-                    gradient
-                        .slice_mut(s![mo + c * d..mo + (c + 1) * d])
-                        .scaled_add(prec, &r);
+                    for j in 0..d {
+                        gradient[mo + c * d + j] += prec * r[j];
+                    }
                     gradient[po + c] += d as f64 * s0 - prec * sq;
                 }
                 Precision::Diagonal { log_scale } => {
-                    for (i, row) in x.axis_iter(Axis(0)).enumerate() {
-                        let wi = w[[i, c]];
+                    for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
+                        let wi = wrow[c];
                         if wi == 0.0 {
                             continue;
                         }
@@ -479,9 +496,8 @@ impl Parametrisation {
                             shared_sq[j] += wi * dj * dj;
                         }
                     }
-                    let mut g_mu = gradient.slice_mut(s![mo + c * d..mo + (c + 1) * d]);
                     for j in 0..d {
-                        g_mu[j] += (2.0 * log_scale[j]).exp() * r[j];
+                        gradient[mo + c * d + j] += (2.0 * log_scale[j]).exp() * r[j];
                     }
                     shared_w += s0;
                 }
@@ -502,43 +518,38 @@ impl Parametrisation {
 
     fn add_balls2_gradient(
         &self,
-        theta: ArrayView1<'_, f64>,
-        x: ArrayView2<'_, f64>,
-        w: ArrayView2<'_, f64>,
+        th: &[f64],
+        xs: &[f64],
+        ws: &[f64],
         mut gradient: ArrayViewMut1<'_, f64>,
     ) {
         let (k, d) = (self.n_classes, self.n_features);
         let half_d_ln_2pi = 0.5 * d as f64 * LN_2PI;
-        let pr = self.prior_len();
-        let bs = self.balls2_block();
+        let (pr, bs) = (self.prior_len(), self.balls2_block());
+        let mut r = vec![0.0; COMPONENTS * d];
         for c in 0..k {
             let start = pr + c * bs;
-            let block = theta.slice(s![start..start + bs]);
+            let block = &th[start..start + bs];
             let log_w = mixing_log_weights(block[0]);
             let omega2 = log_w[1].exp();
-            let mut r = Array2::<f64>::zeros((COMPONENTS, d));
+            r.fill(0.0);
             let mut s0 = [0.0; COMPONENTS];
             let mut sq = [0.0; COMPONENTS];
             let mut g_c = 0.0;
-            for (i, row) in x.axis_iter(Axis(0)).enumerate() {
-                let wi = w[[i, c]];
+            for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
+                let wi = wrow[c];
                 if wi == 0.0 {
                     continue;
                 }
-                let mut lb = [0.0; COMPONENTS];
-                for (m, lbm) in lb.iter_mut().enumerate() {
-                    let mean = block.slice(s![1 + m * d..1 + (m + 1) * d]);
-                    *lbm = log_w[m]
-                        + log_ball(row, mean, block[1 + COMPONENTS * d + m], half_d_ln_2pi);
-                }
+                let lb = balls2_component_logs(block, &log_w, row, half_d_ln_2pi);
                 let norm = log_sum_exp(&lb);
                 for m in 0..COMPONENTS {
                     let wm = wi * (lb[m] - norm).exp();
                     s0[m] += wm;
-                    let mean = block.slice(s![1 + m * d..1 + (m + 1) * d]);
+                    let mean = &block[1 + m * d..1 + (m + 1) * d];
                     for j in 0..d {
                         let dj = row[j] - mean[j];
-                        r[[m, j]] += wm * dj;
+                        r[m * d + j] += wm * dj;
                         sq[m] += wm * dj * dj;
                     }
                 }
@@ -550,7 +561,7 @@ impl Parametrisation {
                 let ls = block[1 + COMPONENTS * d + m];
                 let prec = (2.0 * ls).exp();
                 for j in 0..d {
-                    g[1 + m * d + j] += prec * r[[m, j]];
+                    g[1 + m * d + j] += prec * r[m * d + j];
                 }
                 g[1 + COMPONENTS * d + m] += d as f64 * s0[m] - prec * sq[m];
             }
@@ -678,14 +689,23 @@ fn mixing_log_weights(c: f64) -> [f64; COMPONENTS] {
     [-norm, c - norm]
 }
 
-/// `log N(x; μ, e^{−2ℓ} I)`.
-fn log_ball(x: ArrayView1<'_, f64>, mean: ArrayView1<'_, f64>, ls: f64, half_d_ln_2pi: f64) -> f64 {
-    let sq: f64 = x
-        .iter()
-        .zip(mean.iter())
-        .map(|(a, b)| (a - b) * (a - b))
-        .sum();
-    -half_d_ln_2pi + x.len() as f64 * ls - 0.5 * (2.0 * ls).exp() * sq
+/// `log ω_m + log N(x; μ_m, e^{−2ℓ_m} I)` for both components of a Balls2 class block
+/// `[c, μ_1, μ_2, ℓ_1, ℓ_2]`.
+fn balls2_component_logs(
+    block: &[f64],
+    log_w: &[f64; COMPONENTS],
+    row: &[f64],
+    half_d_ln_2pi: f64,
+) -> [f64; COMPONENTS] {
+    let d = row.len();
+    let mut lb = [0.0; COMPONENTS];
+    for (m, lbm) in lb.iter_mut().enumerate() {
+        let mean = &block[1 + m * d..1 + (m + 1) * d];
+        let ls = block[1 + COMPONENTS * d + m];
+        let sq: f64 = row.iter().zip(mean).map(|(a, b)| (a - b) * (a - b)).sum();
+        *lbm = log_w[m] - half_d_ln_2pi + d as f64 * ls - 0.5 * (2.0 * ls).exp() * sq;
+    }
+    lb
 }
 
 /// `log N(x; μ, Λ⁻¹) + (d/2) ln 2π = ½ log det Λ − ½ (x − μ)ᵀ Λ (x − μ)` for `diff = x − μ`.
@@ -694,11 +714,12 @@ fn log_density_centered(precision: &Precision, diff: &[f64]) -> f64 {
         Precision::Full { l, log_det_half } => {
             // ‖Lᵀ diff‖²: (Lᵀ diff)_b = Σ_{a ≥ b} L_ab diff_a.
             let d = diff.len();
+            let l = l.as_slice().expect("standard layout");
             let mut q = 0.0;
             for b in 0..d {
                 let mut z = 0.0;
                 for a in b..d {
-                    z += l[[a, b]] * diff[a];
+                    z += l[a * d + b] * diff[a];
                 }
                 q += z * z;
             }
@@ -716,21 +737,21 @@ fn log_density_centered(precision: &Precision, diff: &[f64]) -> f64 {
     }
 }
 
-/// Copies the lower triangle of a square matrix into its upper triangle.
-fn symmetrise_lower(m: &mut Array2<f64>) {
-    let d = m.nrows();
+/// Adds the gradient of `Σ_i w_i [Σ_a ℓ_a − ½ ‖Lᵀ(x_i − μ)‖²]` with respect to the stored
+/// entries of `L`, given the lower triangle of `M = Σ_i w_i (x_i − μ)(x_i − μ)ᵀ` (packed row
+/// by row) and `s0 = Σ_i w_i`.
+fn add_factor_gradient(l: &Array2<f64>, m_lower: &[f64], s0: f64, mut g: ArrayViewMut1<'_, f64>) {
+    let d = l.nrows();
+    let mut m = Array2::<f64>::zeros((d, d));
+    let mut idx = 0;
     for a in 0..d {
-        for b in 0..a {
-            m[[b, a]] = m[[a, b]];
+        for b in 0..=a {
+            m[[a, b]] = m_lower[idx];
+            m[[b, a]] = m_lower[idx];
+            idx += 1;
         }
     }
-}
-
-/// Adds the gradient of `Σ_i w_i [Σ_a ℓ_a − ½ ‖Lᵀ(x_i − μ)‖²]` with respect to the stored
-/// entries of `L`, given `M = Σ_i w_i (x_i − μ)(x_i − μ)ᵀ` and `s0 = Σ_i w_i`.
-fn add_factor_gradient(l: &Array2<f64>, m: &Array2<f64>, s0: f64, mut g: ArrayViewMut1<'_, f64>) {
     let ml = m.dot(l);
-    let d = l.nrows();
     let mut idx = 0;
     for a in 0..d {
         for b in 0..=a {

@@ -24,13 +24,15 @@
 //!
 //! ```
 //! use gendisc_core::{ConditionalModel, Fit};
+//! use gendisc_data::generators::BouchardTriggsSimulation;
 //! use gendisc_gdt::{Family, Gdt};
-//! use ndarray::array;
+//! use rand::SeedableRng;
 //!
-//! let x = array![[0.1, 1.0], [0.5, 0.2], [-0.3, 0.7], [1.9, 2.2], [2.4, 1.1], [1.5, 1.9]];
-//! let y = array![0, 0, 0, 1, 1, 1];
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+//! let (x, y) = BouchardTriggsSimulation::CorrelatedUniform.sample(100, &mut rng);
 //! let generative = Gdt::params(Family::Lda).lambda(1.0).fit(x.view(), y.view())?;
 //! let gdt = Gdt::params(Family::Lda).lambda(0.5).fit(x.view(), y.view())?;
+//! assert!(gdt.report().converged());
 //! // The GDT fit has a higher conditional likelihood on the training data than the
 //! // generative one: that is what the discriminative part of the objective buys.
 //! let cll = |m: &Gdt| m.conditional_log_likelihood(x.view(), y.view(), None).unwrap();
@@ -50,4 +52,4 @@ mod params;
 pub use cv::{CvCriterion, CvSelection, GdtCv, GdtCvParams, GdtCvValidParams, TABLE1_GRID};
 pub use family::{Family, Parametrisation};
 pub use model::{generative_theta, objective_and_gradient, Gdt, GdtReport};
-pub use params::{default_solver_settings, GdtParams, GdtValidParams};
+pub use params::{default_solver_settings, GdtParams, GdtSolver, GdtValidParams};

@@ -8,11 +8,11 @@ use gendisc_core::linalg::{cholesky, inverse_spd};
 use gendisc_core::validate::{check_labels, check_training_matrix, check_weights, class_totals};
 use gendisc_core::{Classifier, Error, Fit, FitWeighted, Generative, Result};
 use gendisc_generative::{Balls1, Balls2, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure};
-use gendisc_optim::{ConjugateGradient, Objective, Status};
+use gendisc_optim::{ConjugateGradient, Lbfgs, Objective, Status};
 
 use crate::family::{Family, Parametrisation};
 use crate::objective::GdtObjective;
-use crate::params::{GdtParams, GdtValidParams};
+use crate::params::{GdtParams, GdtSolver, GdtValidParams};
 
 /// How a GDT fit ended.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -121,7 +121,7 @@ impl Generative for Gdt {
         gendisc_core::validate::check_prediction_matrix(x, self.param.n_features())?;
         let mut out = Array2::zeros((x.nrows(), self.param.n_classes()));
         self.param
-            .class_log_density_into(self.theta.view(), x, out.view_mut());
+            .class_log_density_into(self.theta.view(), x, &mut out);
         Ok(out)
     }
 }
@@ -279,7 +279,10 @@ pub(crate) fn optimise(
             report,
         });
     }
-    let solution = ConjugateGradient::new(p.solver).minimize(&objective, start)?;
+    let solution = match p.solver {
+        GdtSolver::ConjugateGradient(s) => ConjugateGradient::new(s).minimize(&objective, start)?,
+        GdtSolver::Lbfgs(s) => Lbfgs::new(s).minimize(&objective, start)?,
+    };
     Ok(Gdt {
         param: t.param,
         theta: solution.x,

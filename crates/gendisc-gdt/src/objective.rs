@@ -11,7 +11,7 @@
 
 use std::cell::RefCell;
 
-use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis};
+use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis, CowArray, Ix2};
 
 use gendisc_core::numerics::log_softmax_in_place;
 use gendisc_optim::Objective;
@@ -21,7 +21,8 @@ use crate::family::Parametrisation;
 /// `−L_λ(θ) / S` on one training set (validated by the caller).
 pub struct GdtObjective<'a> {
     param: Parametrisation,
-    x: ArrayView2<'a, f64>,
+    /// The rows in standard layout (copied once if they were not).
+    x: CowArray<'a, f64, Ix2>,
     y: ArrayView1<'a, usize>,
     weights: Option<ArrayView1<'a, f64>>,
     total_weight: f64,
@@ -42,7 +43,11 @@ impl<'a> GdtObjective<'a> {
         let total_weight = weights.map_or(x.nrows() as f64, |w| w.sum());
         Self {
             param,
-            x,
+            x: if x.is_standard_layout() {
+                CowArray::from(x)
+            } else {
+                CowArray::from(x.to_owned())
+            },
             y,
             weights,
             total_weight,
@@ -57,7 +62,7 @@ impl<'a> GdtObjective<'a> {
 
     /// Fills the workspace with `W` and returns `f(θ)`.
     fn value_and_weights(&self, theta: ArrayView1<'_, f64>, work: &mut Array2<f64>) -> f64 {
-        self.param.log_joint_into(theta, self.x, work.view_mut());
+        self.param.log_joint_into(theta, self.x.view(), work);
         let discount = 1.0 - self.lambda;
         let mut total = 0.0;
         for (i, mut row) in work.axis_iter_mut(Axis(0)).enumerate() {
@@ -101,7 +106,7 @@ impl Objective for GdtObjective<'_> {
             return value;
         }
         self.param
-            .add_weighted_gradient(theta, self.x, work.view(), gradient.view_mut());
+            .add_weighted_gradient(theta, self.x.view(), work.view(), gradient.view_mut());
         gradient.mapv_inplace(|g| -g / self.total_weight);
         value
     }

@@ -3,18 +3,51 @@
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::{Error, ParamGuard, Result};
-use gendisc_optim::ConjugateGradientSettings;
+use gendisc_optim::{ConjugateGradientSettings, LbfgsSettings};
 
 use crate::family::Family;
 
+/// The optimiser that maximises `L_λ` from the generative start.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum GdtSolver {
+    /// Nonlinear conjugate gradient (Polak–Ribière+) through argmin, as the paper (§3, §5).
+    ConjugateGradient(ConjugateGradientSettings),
+    /// Limited-memory BFGS through argmin.
+    Lbfgs(LbfgsSettings),
+}
+
+impl Default for GdtSolver {
+    fn default() -> Self {
+        GdtSolver::ConjugateGradient(default_solver_settings())
+    }
+}
+
+impl GdtSolver {
+    /// L-BFGS with the same stopping rule as [`default_solver_settings`].
+    pub fn lbfgs() -> Self {
+        GdtSolver::Lbfgs(LbfgsSettings {
+            gradient_tolerance: 1e-6,
+            max_iterations: 1000,
+            ..LbfgsSettings::default()
+        })
+    }
+
+    fn validate(&self) -> Result<()> {
+        match self {
+            GdtSolver::ConjugateGradient(s) => s.validate(),
+            GdtSolver::Lbfgs(s) => s.validate(),
+        }
+    }
+}
+
 /// The settings of the conjugate-gradient solver used by default: argmin's Polak–Ribière+ CG
 /// (as the paper) with a gradient tolerance of `1e-6` on the objective per unit of sample
-/// weight (a change of `1e-6 · n` in the log-likelihood), at most 2000 iterations, and the
+/// weight (a change of `1e-6 · n` in the log-likelihood), at most 1000 iterations, and the
 /// other settings of [`ConjugateGradientSettings::default`].
 pub fn default_solver_settings() -> ConjugateGradientSettings {
     ConjugateGradientSettings {
         gradient_tolerance: 1e-6,
-        max_iterations: 2000,
+        max_iterations: 1000,
         ..ConjugateGradientSettings::default()
     }
 }
@@ -25,7 +58,7 @@ pub fn default_solver_settings() -> ConjugateGradientSettings {
 /// |---|---|---|
 /// | `family` | set by [`Gdt::params`](crate::Gdt::params) | the generative family ([`Family`]) |
 /// | `lambda` | `0.5` | `λ ∈ [0, 1]` of eq. (6): 1 is the generative fit, 0 the discriminative one |
-/// | `solver` | [`default_solver_settings`] | the conjugate-gradient settings |
+/// | `solver` | [`GdtSolver::ConjugateGradient`]`(`[`default_solver_settings`]`())` | the optimiser |
 /// | `var_smoothing` | `1e-9` | relative variance floor of the generative start of Balls1, Balls2 and the shared diagonal (as in `gendisc-generative`) |
 /// | `em_seed` | `0` | seed of the EM initialisation of Balls2 |
 /// | `em_max_iterations` | `500` | EM iterations per class for Balls2 |
@@ -34,7 +67,7 @@ pub fn default_solver_settings() -> ConjugateGradientSettings {
 pub struct GdtValidParams {
     pub(crate) family: Family,
     pub(crate) lambda: f64,
-    pub(crate) solver: ConjugateGradientSettings,
+    pub(crate) solver: GdtSolver,
     pub(crate) var_smoothing: f64,
     pub(crate) em_seed: u64,
     pub(crate) em_max_iterations: usize,
@@ -50,8 +83,8 @@ impl GdtValidParams {
     pub fn lambda(&self) -> f64 {
         self.lambda
     }
-    /// The conjugate-gradient settings.
-    pub fn solver(&self) -> &ConjugateGradientSettings {
+    /// The optimiser.
+    pub fn solver(&self) -> &GdtSolver {
         &self.solver
     }
     /// The relative variance floor of the generative start.
@@ -91,7 +124,7 @@ impl GdtParams {
         Self(GdtValidParams {
             family,
             lambda: 0.5,
-            solver: default_solver_settings(),
+            solver: GdtSolver::default(),
             var_smoothing: 1e-9,
             em_seed: 0,
             em_max_iterations: 500,
@@ -103,8 +136,8 @@ impl GdtParams {
         self.0.lambda = lambda;
         self
     }
-    /// The conjugate-gradient settings (default [`default_solver_settings`]).
-    pub fn solver(mut self, solver: ConjugateGradientSettings) -> Self {
+    /// The optimiser (default conjugate gradient with [`default_solver_settings`]).
+    pub fn solver(mut self, solver: GdtSolver) -> Self {
         self.0.solver = solver;
         self
     }

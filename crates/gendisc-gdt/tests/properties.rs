@@ -6,7 +6,7 @@
 use approx::assert_relative_eq;
 use gendisc_core::{ConditionalModel, Fit, Generative, ParamGuard};
 use gendisc_discriminative::logistic::LogisticRegression;
-use gendisc_gdt::{generative_theta, objective_and_gradient, Family, Gdt};
+use gendisc_gdt::{generative_theta, objective_and_gradient, Family, Gdt, GdtSolver};
 use gendisc_generative::{Balls1, Balls2, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure};
 use ndarray::{Array1, Array2};
 use proptest::prelude::*;
@@ -124,12 +124,12 @@ fn logistic_cll(features: &Array2<f64>, y: &Array1<usize>) -> f64 {
         .unwrap()
 }
 
-fn tight() -> gendisc_optim::ConjugateGradientSettings {
-    gendisc_optim::ConjugateGradientSettings {
+fn tight() -> GdtSolver {
+    GdtSolver::ConjugateGradient(gendisc_optim::ConjugateGradientSettings {
         gradient_tolerance: 1e-9,
         max_iterations: 20_000,
         ..gendisc_gdt::default_solver_settings()
-    }
+    })
 }
 
 #[test]

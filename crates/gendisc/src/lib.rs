@@ -13,6 +13,7 @@
 //! | `generative` | `gendisc-generative`: naive Bayes family, LDA, QDA, Balls1, Balls2 | `generative` (default) |
 //! | `discriminative` | `gendisc-discriminative`: logistic regression, linear SVM | `discriminative` (default) |
 //! | `hybrid` | `gendisc-hybrid`: Raina et al.'s hybrid | `hybrid` (default) |
+//! | `gdt` | `gendisc-gdt`: Bouchard & Triggs' generative–discriminative trade-off | `gdt` (default) |
 //!
 //! The most used items of `gendisc-core` are also at the top level:
 //!
@@ -46,3 +47,6 @@ pub use gendisc_discriminative as discriminative;
 
 #[cfg(feature = "hybrid")]
 pub use gendisc_hybrid as hybrid;
+
+#[cfg(feature = "gdt")]
+pub use gendisc_gdt as gdt;
