@@ -2,4 +2,5 @@
 //! its datasets' roles, the claims it makes and how our results are judged against them —
 //! lives here, never in the model crates.
 
+pub mod bouchard_triggs;
 pub mod xue_titterington;
