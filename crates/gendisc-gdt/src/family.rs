@@ -329,9 +329,9 @@ impl Parametrisation {
             let (pr, bs) = (self.prior_len(), self.balls2_block());
             for c in 0..k {
                 let block = &th[pr + c * bs..pr + (c + 1) * bs];
-                let log_w = mixing_log_weights(block[0]);
+                let constants = balls2_constants(block, d, half_d_ln_2pi);
                 for (i, row) in xs.chunks_exact(d).enumerate() {
-                    let lb = balls2_component_logs(block, &log_w, row, half_d_ln_2pi);
+                    let lb = balls2_component_logs(block, &constants, row);
                     out[i * k + c] = log_sum_exp(&lb);
                 }
             }
@@ -530,8 +530,8 @@ impl Parametrisation {
         for c in 0..k {
             let start = pr + c * bs;
             let block = &th[start..start + bs];
-            let log_w = mixing_log_weights(block[0]);
-            let omega2 = log_w[1].exp();
+            let omega2 = mixing_log_weights(block[0])[1].exp();
+            let constants = balls2_constants(block, d, half_d_ln_2pi);
             r.fill(0.0);
             let mut s0 = [0.0; COMPONENTS];
             let mut sq = [0.0; COMPONENTS];
@@ -541,7 +541,7 @@ impl Parametrisation {
                 if wi == 0.0 {
                     continue;
                 }
-                let lb = balls2_component_logs(block, &log_w, row, half_d_ln_2pi);
+                let lb = balls2_component_logs(block, &constants, row);
                 let norm = log_sum_exp(&lb);
                 for m in 0..COMPONENTS {
                     let wm = wi * (lb[m] - norm).exp();
@@ -689,21 +689,35 @@ fn mixing_log_weights(c: f64) -> [f64; COMPONENTS] {
     [-norm, c - norm]
 }
 
-/// `log ω_m + log N(x; μ_m, e^{−2ℓ_m} I)` for both components of a Balls2 class block
-/// `[c, μ_1, μ_2, ℓ_1, ℓ_2]`.
+/// The row-independent part of one Balls2 class block `[c, μ_1, μ_2, ℓ_1, ℓ_2]`: per
+/// component, `log ω_m − (d/2) ln 2π + d ℓ_m` and the precision `e^{2ℓ_m}`.
+fn balls2_constants(block: &[f64], d: usize, half_d_ln_2pi: f64) -> [(f64, f64); COMPONENTS] {
+    let log_w = mixing_log_weights(block[0]);
+    let mut out = [(0.0, 0.0); COMPONENTS];
+    for (m, o) in out.iter_mut().enumerate() {
+        let ls = block[1 + COMPONENTS * d + m];
+        *o = (log_w[m] - half_d_ln_2pi + d as f64 * ls, (2.0 * ls).exp());
+    }
+    out
+}
+
+/// `log ω_m + log N(x; μ_m, e^{−2ℓ_m} I)` for both components of a Balls2 class block, given
+/// its [`balls2_constants`].
 fn balls2_component_logs(
     block: &[f64],
-    log_w: &[f64; COMPONENTS],
+    constants: &[(f64, f64); COMPONENTS],
     row: &[f64],
-    half_d_ln_2pi: f64,
 ) -> [f64; COMPONENTS] {
     let d = row.len();
     let mut lb = [0.0; COMPONENTS];
     for (m, lbm) in lb.iter_mut().enumerate() {
         let mean = &block[1 + m * d..1 + (m + 1) * d];
-        let ls = block[1 + COMPONENTS * d + m];
-        let sq: f64 = row.iter().zip(mean).map(|(a, b)| (a - b) * (a - b)).sum();
-        *lbm = log_w[m] - half_d_ln_2pi + d as f64 * ls - 0.5 * (2.0 * ls).exp() * sq;
+        let sq: f64 = row
+            .iter()
+            .zip(mean)
+            .map(|(a, b)| (a - b) * (a - b))
+            .sum();
+        *lbm = constants[m].0 - 0.5 * constants[m].1 * sq;
     }
     lb
 }

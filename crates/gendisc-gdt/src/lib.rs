@@ -52,4 +52,6 @@ mod params;
 pub use cv::{CvCriterion, CvSelection, GdtCv, GdtCvParams, GdtCvValidParams, TABLE1_GRID};
 pub use family::{Family, Parametrisation};
 pub use model::{generative_theta, objective_and_gradient, Gdt, GdtReport};
-pub use params::{default_solver_settings, GdtParams, GdtSolver, GdtValidParams};
+pub use params::{
+    default_solver_settings, GdtParams, GdtSolver, GdtValidParams, DEFAULT_GDT_VALUE_TOLERANCE,
+};

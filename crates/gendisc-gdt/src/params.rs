@@ -27,6 +27,7 @@ impl GdtSolver {
     pub fn lbfgs() -> Self {
         GdtSolver::Lbfgs(LbfgsSettings {
             gradient_tolerance: 1e-6,
+            value_tolerance: DEFAULT_GDT_VALUE_TOLERANCE,
             max_iterations: 1000,
             ..LbfgsSettings::default()
         })
@@ -40,13 +41,23 @@ impl GdtSolver {
     }
 }
 
+/// The relative decrease per iteration below which the GDT fit stops, `1e-10` (as
+/// [`ConjugateGradientSettings::value_tolerance`]): the objective has stopped changing in its
+/// tenth significant digit. Looser than the optimiser's default (`64 ε`) because the
+/// discriminative end of the path often has no finite maximiser — on (nearly) separable
+/// training sets the parameters drift to infinity while `L_λ` creeps towards its supremum — and
+/// such a fit should stop, as R's `glm` stops on its deviance change, rather than spend its
+/// whole iteration budget.
+pub const DEFAULT_GDT_VALUE_TOLERANCE: f64 = 1e-10;
+
 /// The settings of the conjugate-gradient solver used by default: argmin's Polak–Ribière+ CG
 /// (as the paper) with a gradient tolerance of `1e-6` on the objective per unit of sample
-/// weight (a change of `1e-6 · n` in the log-likelihood), at most 1000 iterations, and the
-/// other settings of [`ConjugateGradientSettings::default`].
+/// weight (a change of `1e-6 · n` in the log-likelihood), the relative value tolerance
+/// [`DEFAULT_GDT_VALUE_TOLERANCE`], at most 1000 iterations, and the other settings of [`ConjugateGradientSettings::default`].
 pub fn default_solver_settings() -> ConjugateGradientSettings {
     ConjugateGradientSettings {
         gradient_tolerance: 1e-6,
+        value_tolerance: DEFAULT_GDT_VALUE_TOLERANCE,
         max_iterations: 1000,
         ..ConjugateGradientSettings::default()
     }
