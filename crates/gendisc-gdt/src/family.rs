@@ -592,6 +592,39 @@ impl Parametrisation {
         Ok(g)
     }
 
+    /// For the families with a shared covariance (LDA and the shared diagonal), the
+    /// coefficients `(β, b)` (`K × d` and `K`) of the linear discriminants
+    /// `log p_θ(x, k) = β_kᵀ x + b_k + c(x)`, with `c(x)` common to every class:
+    /// `β_k = Λ μ_k`, `b_k = −½ μ_kᵀ Λ μ_k + log π_k`. The log-odds of two classes are the
+    /// differences. `None` for the other families, whose discriminants are not linear.
+    pub fn linear_coefficients(
+        &self,
+        theta: ArrayView1<'_, f64>,
+    ) -> Result<Option<(Array2<f64>, Array1<f64>)>> {
+        self.check_theta(theta)?;
+        if !matches!(self.family, Family::Lda | Family::SharedDiagonal) {
+            return Ok(None);
+        }
+        let (k, d, mo) = (self.n_classes, self.n_features, self.means_offset());
+        let lambda = match &self.decode_precisions(theta)[0] {
+            Precision::Full { l, .. } => l.dot(&l.t()),
+            Precision::Diagonal { log_scale } => {
+                Array2::from_diag(&log_scale.mapv(|v| (2.0 * v).exp()))
+            }
+            Precision::Spherical { .. } => unreachable!("LDA and the shared diagonal only"),
+        };
+        let log_prior = self.log_prior(theta);
+        let mut beta = Array2::zeros((k, d));
+        let mut b = Array1::zeros(k);
+        for c in 0..k {
+            let mean = theta.slice(s![mo + c * d..mo + (c + 1) * d]);
+            let lm = lambda.dot(&mean);
+            b[c] = -0.5 * mean.dot(&lm) + log_prior[c];
+            beta.row_mut(c).assign(&lm);
+        }
+        Ok(Some((beta, b)))
+    }
+
     // ---- encoding of generative fits -----------------------------------------------------
 
     /// `θ` for Gaussian classes with means `K × d`, one precision factor per class or one
@@ -712,11 +745,7 @@ fn balls2_component_logs(
     let mut lb = [0.0; COMPONENTS];
     for (m, lbm) in lb.iter_mut().enumerate() {
         let mean = &block[1 + m * d..1 + (m + 1) * d];
-        let sq: f64 = row
-            .iter()
-            .zip(mean)
-            .map(|(a, b)| (a - b) * (a - b))
-            .sum();
+        let sq: f64 = row.iter().zip(mean).map(|(a, b)| (a - b) * (a - b)).sum();
         *lbm = constants[m].0 - 0.5 * constants[m].1 * sq;
     }
     lb

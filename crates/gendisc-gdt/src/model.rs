@@ -45,11 +45,45 @@ impl GdtReport {
 ///
 /// It implements [`Classifier`], [`Generative`] (the fitted joint `p_θ̂(x, y)`) and
 /// [`ConditionalModel`](gendisc_core::ConditionalModel).
+///
+/// Serialised as its layout, `θ` and report; `θ` is re-validated (length, finiteness, a valid
+/// layout) on deserialisation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "GdtParts")]
 pub struct Gdt {
     param: Parametrisation,
     theta: Array1<f64>,
     report: GdtReport,
+}
+
+/// The serialised form of [`Gdt`], validated into one.
+#[derive(Deserialize)]
+struct GdtParts {
+    param: Parametrisation,
+    theta: Array1<f64>,
+    report: GdtReport,
+}
+
+impl TryFrom<GdtParts> for Gdt {
+    type Error = Error;
+
+    fn try_from(p: GdtParts) -> Result<Self> {
+        let param =
+            Parametrisation::new(p.param.family(), p.param.n_classes(), p.param.n_features())?;
+        if p.theta.len() != param.dim() {
+            return Err(Error::shape_mismatch(
+                "length of θ vs parameters of the family",
+                param.dim(),
+                p.theta.len(),
+            ));
+        }
+        gendisc_core::validate::check_finite_vector(p.theta.view(), "θ")?;
+        Ok(Self {
+            param,
+            theta: p.theta,
+            report: p.report,
+        })
+    }
 }
 
 impl Gdt {
@@ -95,6 +129,17 @@ impl Gdt {
     /// How the fit ended.
     pub fn report(&self) -> &GdtReport {
         &self.report
+    }
+
+    /// For LDA and the shared diagonal, the linear discriminants `(β, b)` with
+    /// `log p(x, k) = β_kᵀ x + b_k + c(x)` ([`Parametrisation::linear_coefficients`]); `None`
+    /// for the other families.
+    pub fn linear_coefficients(&self) -> Option<(Array2<f64>, Array1<f64>)> {
+        // θ was validated when the model was built.
+        self.param
+            .linear_coefficients(self.theta.view())
+            .ok()
+            .flatten()
     }
 }
 

@@ -254,6 +254,11 @@ fn models_round_trip_through_serde() {
         m.predict_log_proba(x.view()).unwrap(),
         back.predict_log_proba(x.view()).unwrap()
     );
+    // A θ of the wrong length is refused.
+    let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    value["theta"]["data"].as_array_mut().unwrap().pop();
+    value["theta"]["dim"][0] = serde_json::json!(m.theta().len() - 1);
+    assert!(serde_json::from_value::<Gdt>(value).is_err());
 }
 
 #[test]
@@ -261,4 +266,31 @@ fn models_are_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<Gdt>();
     check::<gendisc_gdt::GdtCv>();
+}
+
+#[test]
+fn linear_coefficients_give_the_log_odds() {
+    for (family, k) in [(Family::Lda, 3), (Family::SharedDiagonal, 2)] {
+        let (x, y) = data(13, 40, 3, k);
+        let m = Gdt::params(family)
+            .lambda(0.4)
+            .fit(x.view(), y.view())
+            .unwrap();
+        let (beta, b) = m.linear_coefficients().unwrap();
+        let lp = m.predict_log_proba(x.view()).unwrap();
+        let scores = x.dot(&beta.t()) + &b;
+        for i in 0..x.nrows() {
+            for c in 1..k {
+                let expected = lp[[i, c]] - lp[[i, 0]];
+                let ours = scores[[i, c]] - scores[[i, 0]];
+                assert!(
+                    (expected - ours).abs() < 1e-9 * (1.0 + expected.abs()),
+                    "{family}: {ours} vs {expected}"
+                );
+            }
+        }
+    }
+    let (x, y) = data(13, 40, 3, 2);
+    let qda = Gdt::params(Family::Qda).fit(x.view(), y.view()).unwrap();
+    assert!(qda.linear_coefficients().is_none());
 }
