@@ -19,7 +19,15 @@ use gendisc_core::linalg::{eigh, Cholesky};
 use gendisc_core::{Error, Result};
 use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, Axis};
 
-/// A fitted reduction `x ↦ ((x − m) / s) D`.
+/// A fitted reduction `x ↦ ((x − m) / s) D` of the inputs of Table 1 to four Fisher/PCA
+/// directions; see the steps below.
+///
+/// 1. standardise every column on the training rows;
+/// 2. Fisher directions: the leading eigenvectors of `S_W⁻¹ S_B` (at most `K − 1`), with a ridge
+///    of `1e-6 · tr(S_W)/d` on `S_W`;
+/// 3. principal components of the residual for the remaining directions;
+///
+/// every direction scaled to unit pooled within-class variance.
 #[derive(Debug, Clone)]
 pub struct Reduction {
     mean: Array1<f64>,

@@ -14,7 +14,7 @@
 //!
 //! **(b) Table 1.** australian, diabetes (Pima), heart, satimage and vehicle; training sets
 //! of 100, 100, 100, 300 and 200 rows drawn at random (every class present), the rest the test
-//! set; inputs reduced to four Fisher/PCA directions fitted on the training rows ([`fisher`]);
+//! set; inputs reduced to four Fisher/PCA directions fitted on the training rows ([`Reduction`]);
 //! LDA, QDA, Balls1 and Balls2 at `λ ∈ {1, 0.75, 0.5, 0.25, 0}`; mean test error over 100
 //! trials. The features of australian are used as coded in the Statlog file (its categorical
 //! columns as their integer codes). On heart the table also carries the mean misclassification
