@@ -15,6 +15,7 @@
 //! | `hybrid` | `gendisc-hybrid`: Raina et al.'s hybrid | `hybrid` (default) |
 //! | `text` | `gendisc-text`: 20 Newsgroups reader, tokenising, stemming, sparse counts | `text` |
 //! | `bilevel` | `gendisc-bilevel`: Epshteyn & DeJong's classifier under a generative prior | `bilevel` |
+//! | `gdt` | `gendisc-gdt`: Bouchard & Triggs' generative–discriminative trade-off | `gdt` (default) |
 //!
 //! The most used items of `gendisc-core` are also at the top level:
 //!
@@ -51,5 +52,7 @@ pub use gendisc_hybrid as hybrid;
 
 #[cfg(feature = "bilevel")]
 pub use gendisc_bilevel as bilevel;
+#[cfg(feature = "gdt")]
+pub use gendisc_gdt as gdt;
 #[cfg(feature = "text")]
 pub use gendisc_text as text;

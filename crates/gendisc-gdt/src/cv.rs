@@ -1,0 +1,377 @@
+//! `λ` by stratified k-fold cross-validation over a grid, with warm starts along the λ path
+//! (Bouchard & Triggs 2004, §3, "Choice of λ").
+//!
+//! In each fold the grid is fitted from `λ = max` down to `λ = min`, each fit starting at the
+//! previous one ([`GdtValidParams::fit_path`]), so that one generative fit and a few CG
+//! iterations per grid point are all a fold costs. The chosen `λ̂` minimises the criterion
+//! averaged over the folds (each fold's score is its mean over its held-out rows); ties go to
+//! the larger `λ`, the more generative and lower-variance estimate. The model is then refitted
+//! on all the data along the same path down to `λ̂`.
+
+use ndarray::{Array1, ArrayView1, ArrayView2};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use gendisc_core::{
+    Classifier, ConditionalModel, Error, Fit, FitWeighted, Generative, ParamGuard, Result,
+};
+use gendisc_data::splits::stratified_k_fold;
+
+use crate::family::Family;
+use crate::model::Gdt;
+use crate::params::{check_lambda, validate, GdtParams, GdtValidParams};
+
+/// What cross-validation minimises.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum CvCriterion {
+    /// The error rate, as the paper (§3).
+    ErrorRate,
+    /// The mean logistic loss `−log p(y_i | x_i)`.
+    LogLoss,
+    /// The mean misclassification cost, `costs[y_i]` for a misclassified row of class `y_i`
+    /// (e.g. `[1, 5]` for Statlog heart, where a missed disease costs 5).
+    ClassCost(Vec<f64>),
+}
+
+/// The grid of Table 1: `λ ∈ {1, 0.75, 0.5, 0.25, 0}`.
+pub const TABLE1_GRID: [f64; 5] = [1.0, 0.75, 0.5, 0.25, 0.0];
+
+/// Hyper-parameters of [`GdtCv`], validated.
+///
+/// | parameter | default | meaning |
+/// |---|---|---|
+/// | `gdt` | [`Gdt::params`]`(family)` | the estimator (its own `λ` is ignored) |
+/// | `grid` | [`TABLE1_GRID`] | candidate values of `λ`, each in `[0, 1]` (fitted in descending order) |
+/// | `n_folds` | `5` | folds of the stratified k-fold split (≥ 2) |
+/// | `seed` | `0` | seed of the `ChaCha8Rng` that draws the folds |
+/// | `criterion` | [`CvCriterion::ErrorRate`] | what the held-out folds score |
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GdtCvValidParams {
+    gdt: GdtValidParams,
+    grid: Vec<f64>,
+    n_folds: usize,
+    seed: u64,
+    criterion: CvCriterion,
+}
+
+/// Builder for [`GdtCvValidParams`]; see there for the table of parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GdtCvParams(GdtCvValidParams);
+
+impl GdtCvParams {
+    /// The default settings for `family`.
+    pub fn new(family: Family) -> Self {
+        Self(GdtCvValidParams {
+            gdt: Gdt::params(family).0,
+            grid: TABLE1_GRID.to_vec(),
+            n_folds: 5,
+            seed: 0,
+            criterion: CvCriterion::ErrorRate,
+        })
+    }
+    /// The estimator's settings (its `λ` is ignored).
+    pub fn gdt(mut self, gdt: GdtParams) -> Self {
+        self.0.gdt = gdt.0;
+        self
+    }
+    /// The candidate values of `λ` (default [`TABLE1_GRID`]).
+    pub fn grid(mut self, grid: Vec<f64>) -> Self {
+        self.0.grid = grid;
+        self
+    }
+    /// The number of folds (default 5).
+    pub fn n_folds(mut self, n_folds: usize) -> Self {
+        self.0.n_folds = n_folds;
+        self
+    }
+    /// The seed of the fold split (default 0).
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.0.seed = seed;
+        self
+    }
+    /// The criterion (default the error rate).
+    pub fn criterion(mut self, criterion: CvCriterion) -> Self {
+        self.0.criterion = criterion;
+        self
+    }
+}
+
+impl ParamGuard for GdtCvParams {
+    type Checked = GdtCvValidParams;
+
+    fn check_ref(&self) -> Result<&Self::Checked> {
+        let p = &self.0;
+        validate(&p.gdt)?;
+        if p.grid.is_empty() {
+            return Err(Error::invalid_parameter("grid", "the λ grid is empty"));
+        }
+        for &l in &p.grid {
+            check_lambda(l).map_err(|_| {
+                Error::invalid_parameter("grid", format!("every λ must lie in [0, 1], got {l}"))
+            })?;
+        }
+        if p.n_folds < 2 {
+            return Err(Error::invalid_parameter(
+                "n_folds",
+                format!("cross-validation needs at least 2 folds, got {}", p.n_folds),
+            ));
+        }
+        if let CvCriterion::ClassCost(c) = &p.criterion {
+            if let Some((k, v)) = c
+                .iter()
+                .enumerate()
+                .find(|(_, v)| !(v.is_finite() && **v >= 0.0))
+            {
+                return Err(Error::invalid_parameter(
+                    "criterion",
+                    format!("the cost of class {k} is {v}; costs must be finite and ≥ 0"),
+                ));
+            }
+        }
+        Ok(p)
+    }
+
+    fn check(self) -> Result<Self::Checked> {
+        self.check_ref()?;
+        Ok(self.0)
+    }
+}
+
+/// The cross-validated scores and the chosen `λ̂`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CvSelection {
+    /// The grid, descending.
+    pub grid: Vec<f64>,
+    /// The criterion averaged over the folds, one per grid value.
+    pub scores: Vec<f64>,
+    /// The chosen `λ̂`.
+    pub lambda: f64,
+}
+
+impl GdtCvValidParams {
+    /// The grid, descending and without duplicates: the order of the warm-started path.
+    pub fn grid(&self) -> Vec<f64> {
+        let mut grid = self.grid.clone();
+        grid.sort_by(|a, b| b.total_cmp(a));
+        grid.dedup();
+        grid
+    }
+
+    /// The estimator's settings.
+    pub fn gdt(&self) -> &GdtValidParams {
+        &self.gdt
+    }
+
+    /// Scores every `λ` of the grid by stratified k-fold cross-validation on `(x, y)` and
+    /// picks `λ̂` (no refit). Sample weights, when given, weight both the fits and the scores.
+    pub fn select(
+        &self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: Option<ArrayView1<'_, f64>>,
+    ) -> Result<CvSelection> {
+        gendisc_core::validate::check_training_matrix(x)?;
+        if y.len() != x.nrows() {
+            return Err(Error::shape_mismatch(
+                "length of y vs rows of x",
+                x.nrows(),
+                y.len(),
+            ));
+        }
+        // Each fold must see every class: fix K from the whole training set.
+        let k = self
+            .gdt
+            .n_classes
+            .unwrap_or_else(|| y.iter().max().map_or(0, |m| m + 1).max(2));
+        let gdt = GdtValidParams {
+            n_classes: Some(k),
+            ..self.gdt.clone()
+        };
+        if let CvCriterion::ClassCost(c) = &self.criterion {
+            if c.len() != k {
+                return Err(Error::shape_mismatch(
+                    "length of the class costs vs number of classes",
+                    k,
+                    c.len(),
+                ));
+            }
+        }
+        let grid = self.grid();
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        let folds = stratified_k_fold(y, self.n_folds, &mut rng)?;
+        let mut totals = vec![0.0; grid.len()];
+        for fold in &folds {
+            let xt = x.select(ndarray::Axis(0), &fold.train);
+            let yt = y.select(ndarray::Axis(0), &fold.train);
+            let wt = sample_weight.map(|w| w.select(ndarray::Axis(0), &fold.train));
+            let xv = x.select(ndarray::Axis(0), &fold.test);
+            let yv = y.select(ndarray::Axis(0), &fold.test);
+            let wv = sample_weight.map(|w| w.select(ndarray::Axis(0), &fold.test));
+            let path = gdt.fit_path(&grid, xt.view(), yt.view(), wt.as_ref().map(|w| w.view()))?;
+            for (total, model) in totals.iter_mut().zip(&path) {
+                *total += score(
+                    model,
+                    &self.criterion,
+                    xv.view(),
+                    yv.view(),
+                    wv.as_ref().map(|w| w.view()),
+                )?;
+            }
+        }
+        let scores: Vec<f64> = totals.iter().map(|t| t / folds.len() as f64).collect();
+        // The grid is descending, so the first minimum is the largest λ among ties.
+        let best = scores
+            .iter()
+            .enumerate()
+            .fold(0, |b, (i, &s)| if s < scores[b] - 1e-12 { i } else { b });
+        let lambda = grid[best];
+        Ok(CvSelection {
+            grid,
+            scores,
+            lambda,
+        })
+    }
+
+    fn fit_impl(
+        &self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        w: Option<ArrayView1<'_, f64>>,
+    ) -> Result<GdtCv> {
+        let selection = self.select(x, y, w)?;
+        let path: Vec<f64> = selection
+            .grid
+            .iter()
+            .copied()
+            .filter(|&l| l >= selection.lambda)
+            .collect();
+        let model = self
+            .gdt
+            .fit_path(&path, x, y, w)?
+            .pop()
+            .expect("the path contains λ̂");
+        Ok(GdtCv { model, selection })
+    }
+}
+
+/// The held-out score of `model` on `(x, y)` under `criterion`, weighted by `w`.
+pub fn score(
+    model: &Gdt,
+    criterion: &CvCriterion,
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    w: Option<ArrayView1<'_, f64>>,
+) -> Result<f64> {
+    let weight = |i: usize| w.map_or(1.0, |w| w[i]);
+    let total: f64 = (0..y.len()).map(weight).sum();
+    if total <= 0.0 {
+        return Err(Error::Empty {
+            what: "held-out rows".into(),
+        });
+    }
+    let sum: f64 = match criterion {
+        CvCriterion::LogLoss => {
+            let lp = model.predict_log_proba(x)?;
+            (0..y.len()).map(|i| -weight(i) * lp[[i, y[i]]]).sum()
+        }
+        CvCriterion::ErrorRate | CvCriterion::ClassCost(_) => {
+            let pred = model.predict(x)?;
+            (0..y.len())
+                .filter(|&i| pred[i] != y[i])
+                .map(|i| {
+                    weight(i)
+                        * match criterion {
+                            CvCriterion::ClassCost(c) => c[y[i]],
+                            _ => 1.0,
+                        }
+                })
+                .sum()
+        }
+    };
+    Ok(sum / total)
+}
+
+/// GDT with `λ` chosen by cross-validation: the refitted model and the selection.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GdtCv {
+    model: Gdt,
+    selection: CvSelection,
+}
+
+impl GdtCv {
+    /// The default settings for `family`.
+    ///
+    /// ```
+    /// use gendisc_core::{Classifier, ParamGuard, Fit};
+    /// use gendisc_gdt::{Family, GdtCv};
+    /// use ndarray::{array, Array1, Array2};
+    ///
+    /// let x = Array2::from_shape_fn((40, 2), |(i, j)| ((i * 7 + j * 3) % 11) as f64 / 3.0
+    ///     + if i % 2 == 1 { 1.5 } else { 0.0 });
+    /// let y = Array1::from_shape_fn(40, |i| i % 2);
+    /// let cv = GdtCv::params(Family::Lda).n_folds(4).check()?.fit(x.view(), y.view())?;
+    /// assert!(cv.selection().grid.contains(&cv.lambda()));
+    /// # Ok::<(), gendisc_core::Error>(())
+    /// ```
+    pub fn params(family: Family) -> GdtCvParams {
+        GdtCvParams::new(family)
+    }
+
+    /// The model refitted on all the training data at `λ̂`.
+    pub fn model(&self) -> &Gdt {
+        &self.model
+    }
+
+    /// The chosen `λ̂`.
+    pub fn lambda(&self) -> f64 {
+        self.selection.lambda
+    }
+
+    /// The cross-validated scores.
+    pub fn selection(&self) -> &CvSelection {
+        &self.selection
+    }
+}
+
+impl Fit for GdtCvValidParams {
+    type Model = GdtCv;
+
+    fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<GdtCv> {
+        self.fit_impl(x, y, None)
+    }
+}
+
+impl FitWeighted for GdtCvValidParams {
+    fn fit_weighted(
+        &self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: ArrayView1<'_, f64>,
+    ) -> Result<GdtCv> {
+        self.fit_impl(x, y, Some(sample_weight))
+    }
+}
+
+impl Classifier for GdtCv {
+    fn n_features(&self) -> usize {
+        self.model.n_features()
+    }
+    fn n_classes(&self) -> usize {
+        self.model.n_classes()
+    }
+    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
+        self.model.predict(x)
+    }
+}
+
+impl Generative for GdtCv {
+    fn log_prior(&self) -> Array1<f64> {
+        self.model.log_prior()
+    }
+    fn class_log_likelihood(&self, x: ArrayView2<'_, f64>) -> Result<ndarray::Array2<f64>> {
+        self.model.class_log_likelihood(x)
+    }
+}
+
+gendisc_core::impl_conditional_model_by_bayes!(GdtCv);

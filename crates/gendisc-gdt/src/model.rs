@@ -1,0 +1,491 @@
+//! The fitted GDT model, its fit report, and the fit itself: generative start, then nonlinear
+//! conjugate gradient on `−L_λ` (eq. 7).
+
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
+use serde::{Deserialize, Serialize};
+
+use gendisc_core::linalg::{cholesky, inverse_spd};
+use gendisc_core::validate::{check_labels, check_training_matrix, check_weights, class_totals};
+use gendisc_core::{Classifier, Error, Fit, FitWeighted, Generative, Result};
+use gendisc_generative::{Balls1, Balls2, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure};
+use gendisc_optim::{ConjugateGradient, Lbfgs, Objective, Status};
+
+use crate::family::{Family, Parametrisation};
+use crate::objective::GdtObjective;
+use crate::params::{GdtParams, GdtSolver, GdtValidParams};
+
+/// How a GDT fit ended.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct GdtReport {
+    /// The `λ` of the fit.
+    pub lambda: f64,
+    /// Why the optimiser stopped; [`Status::Converged`] for the closed-form `λ = 1` fit.
+    pub status: Status,
+    /// Conjugate-gradient iterations (0 at `λ = 1`, where the generative fit is returned as
+    /// it is).
+    pub iterations: usize,
+    /// `−L_λ(θ̂) / S` at the returned parameters (`S` the total sample weight).
+    pub objective: f64,
+    /// `‖∇(−L_λ / S)‖₂` at the returned parameters.
+    pub gradient_norm: f64,
+    /// Whether the generative fit that started the optimisation converged (always true but for
+    /// Balls2, whose EM may stop at its iteration cap).
+    pub start_converged: bool,
+}
+
+impl GdtReport {
+    /// True when both the generative start and the optimiser converged.
+    pub fn converged(&self) -> bool {
+        self.status.is_converged() && self.start_converged
+    }
+}
+
+/// A fitted GDT classifier: the parameters `θ̂_λ` of a generative family (eq. 7) and how the
+/// fit ended. Classification is by the posterior of eq. (1).
+///
+/// It implements [`Classifier`], [`Generative`] (the fitted joint `p_θ̂(x, y)`) and
+/// [`ConditionalModel`](gendisc_core::ConditionalModel).
+///
+/// Serialised as its layout, `θ` and report; `θ` is re-validated (length, finiteness, a valid
+/// layout) on deserialisation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "GdtParts")]
+pub struct Gdt {
+    param: Parametrisation,
+    theta: Array1<f64>,
+    report: GdtReport,
+}
+
+/// The serialised form of [`Gdt`], validated into one.
+#[derive(Deserialize)]
+struct GdtParts {
+    param: Parametrisation,
+    theta: Array1<f64>,
+    report: GdtReport,
+}
+
+impl TryFrom<GdtParts> for Gdt {
+    type Error = Error;
+
+    fn try_from(p: GdtParts) -> Result<Self> {
+        let param =
+            Parametrisation::new(p.param.family(), p.param.n_classes(), p.param.n_features())?;
+        if p.theta.len() != param.dim() {
+            return Err(Error::shape_mismatch(
+                "length of θ vs parameters of the family",
+                param.dim(),
+                p.theta.len(),
+            ));
+        }
+        gendisc_core::validate::check_finite_vector(p.theta.view(), "θ")?;
+        Ok(Self {
+            param,
+            theta: p.theta,
+            report: p.report,
+        })
+    }
+}
+
+impl Gdt {
+    /// The default hyper-parameters for `family`, to be adjusted and fitted.
+    ///
+    /// ```
+    /// use gendisc_core::{Classifier, Fit};
+    /// use gendisc_gdt::{Family, Gdt};
+    /// use ndarray::array;
+    ///
+    /// let x = array![[0.0, 0.2], [0.4, -0.1], [-0.3, 0.5], [-0.1, -0.4],
+    ///                [2.0, 1.8], [1.6, 2.3], [2.4, 2.1], [1.9, 1.5]];
+    /// let y = array![0, 0, 0, 0, 1, 1, 1, 1];
+    /// let model = Gdt::params(Family::Balls1).lambda(0.5).fit(x.view(), y.view())?;
+    /// assert!(model.report().converged());
+    /// assert_eq!(model.predict(x.view())?, y);
+    /// # Ok::<(), gendisc_core::Error>(())
+    /// ```
+    pub fn params(family: Family) -> GdtParams {
+        GdtParams::new(family)
+    }
+
+    /// The family.
+    pub fn family(&self) -> Family {
+        self.param.family()
+    }
+
+    /// The layout of `θ`.
+    pub fn parametrisation(&self) -> &Parametrisation {
+        &self.param
+    }
+
+    /// The fitted unconstrained parameters `θ̂` (layout in [`crate::family`]).
+    pub fn theta(&self) -> ArrayView1<'_, f64> {
+        self.theta.view()
+    }
+
+    /// The `λ` of the fit.
+    pub fn lambda(&self) -> f64 {
+        self.report.lambda
+    }
+
+    /// How the fit ended.
+    pub fn report(&self) -> &GdtReport {
+        &self.report
+    }
+
+    /// For LDA and the shared diagonal, the linear discriminants `(β, b)` with
+    /// `log p(x, k) = β_kᵀ x + b_k + c(x)` ([`Parametrisation::linear_coefficients`]); `None`
+    /// for the other families.
+    pub fn linear_coefficients(&self) -> Option<(Array2<f64>, Array1<f64>)> {
+        // θ was validated when the model was built.
+        self.param
+            .linear_coefficients(self.theta.view())
+            .ok()
+            .flatten()
+    }
+}
+
+impl Classifier for Gdt {
+    fn n_features(&self) -> usize {
+        self.param.n_features()
+    }
+
+    fn n_classes(&self) -> usize {
+        self.param.n_classes()
+    }
+
+    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
+        gendisc_core::bayes_predict(self, x)
+    }
+}
+
+impl Generative for Gdt {
+    fn log_prior(&self) -> Array1<f64> {
+        self.param.log_prior(self.theta.view())
+    }
+
+    fn class_log_likelihood(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        gendisc_core::validate::check_prediction_matrix(x, self.param.n_features())?;
+        let mut out = Array2::zeros((x.nrows(), self.param.n_classes()));
+        self.param
+            .class_log_density_into(self.theta.view(), x, &mut out);
+        Ok(out)
+    }
+}
+
+gendisc_core::impl_conditional_model_by_bayes!(Gdt);
+
+/// A validated training set.
+pub(crate) struct TrainingSet<'a> {
+    pub x: ArrayView2<'a, f64>,
+    pub y: ArrayView1<'a, usize>,
+    pub w: Option<ArrayView1<'a, f64>>,
+    pub param: Parametrisation,
+}
+
+impl<'a> TrainingSet<'a> {
+    pub(crate) fn new(
+        p: &GdtValidParams,
+        x: ArrayView2<'a, f64>,
+        y: ArrayView1<'a, usize>,
+        w: Option<ArrayView1<'a, f64>>,
+    ) -> Result<Self> {
+        check_training_matrix(x)?;
+        let n_classes = match p.n_classes {
+            Some(k) => k,
+            None => y.iter().max().map_or(0, |m| m + 1).max(2),
+        };
+        check_labels(y, x.nrows(), n_classes)?;
+        if let Some(w) = w {
+            check_weights(w, x.nrows())?;
+        }
+        class_totals(y, w, n_classes).map_err(|e| match e {
+            Error::EmptyClass { class, .. } => Error::EmptyClass {
+                class,
+                detail: Some(format!("GDT {} needs every class", p.family)),
+            },
+            other => other,
+        })?;
+        Ok(Self {
+            x,
+            y,
+            w,
+            param: Parametrisation::new(p.family, n_classes, x.ncols())?,
+        })
+    }
+}
+
+/// Fits a generative model with or without sample weights.
+fn fit_maybe_weighted<P: FitWeighted>(params: P, t: &TrainingSet<'_>) -> Result<<P as Fit>::Model> {
+    match t.w {
+        Some(w) => params.fit_weighted(t.x, t.y, w),
+        None => params.fit(t.x, t.y),
+    }
+}
+
+/// The lower Cholesky factor of the precision `Σ⁻¹`.
+fn precision_factor(covariance: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+    cholesky(inverse_spd(covariance)?.view())
+}
+
+/// The generative maximum-likelihood fit (eq. 2) encoded as `θ`, and whether it converged:
+/// closed form for LDA, QDA, Balls1 and the shared diagonal, EM for Balls2 (§5).
+pub(crate) fn generative_start(
+    p: &GdtValidParams,
+    t: &TrainingSet<'_>,
+) -> Result<(Array1<f64>, bool)> {
+    let k = t.param.n_classes();
+    Ok(match p.family {
+        Family::Lda => {
+            let m = fit_maybe_weighted(Lda::params().n_classes(k), t)?;
+            let factor = precision_factor(m.covariance())?;
+            let theta = t
+                .param
+                .encode_gaussian(m.class_prior().view(), m.means(), &[factor]);
+            (theta, true)
+        }
+        Family::Qda => {
+            let m = fit_maybe_weighted(Qda::params().n_classes(k), t)?;
+            let factors = m
+                .covariances()
+                .outer_iter()
+                .map(precision_factor)
+                .collect::<Result<Vec<_>>>()?;
+            let theta = t
+                .param
+                .encode_gaussian(m.class_prior().view(), m.means(), &factors);
+            (theta, true)
+        }
+        Family::Balls1 => {
+            let m = fit_maybe_weighted(
+                Balls1::params().n_classes(k).var_smoothing(p.var_smoothing),
+                t,
+            )?;
+            let theta = t
+                .param
+                .encode_scales(m.class_prior().view(), m.means(), m.variances());
+            (theta, true)
+        }
+        Family::Balls2 => {
+            let m = fit_maybe_weighted(
+                Balls2::params()
+                    .n_classes(k)
+                    .var_smoothing(p.var_smoothing)
+                    .seed(p.em_seed)
+                    .max_iterations(p.em_max_iterations),
+                t,
+            )?;
+            let theta = t.param.encode_balls2(
+                m.class_prior().view(),
+                m.mixing_weights(),
+                m.means(),
+                m.variances(),
+            );
+            (theta, m.report().converged())
+        }
+        Family::SharedDiagonal => {
+            let m = fit_maybe_weighted(
+                GaussianNb::params()
+                    .n_classes(k)
+                    .variance(VarianceStructure::Pooled)
+                    .priors(ClassPriors::Uniform)
+                    .var_smoothing(p.var_smoothing),
+                t,
+            )?;
+            let theta =
+                t.param
+                    .encode_scales(m.class_prior().view(), m.means(), m.variances().row(0));
+            (theta, true)
+        }
+    })
+}
+
+/// Maximises `L_λ` from `start` (the generative fit or a warm start).
+pub(crate) fn optimise(
+    p: &GdtValidParams,
+    t: &TrainingSet<'_>,
+    start: ArrayView1<'_, f64>,
+    start_converged: bool,
+) -> Result<Gdt> {
+    let objective = GdtObjective::new(t.param, t.x, t.y, t.w, p.lambda);
+    if p.lambda == 1.0 {
+        // L_1 = L_gen, whose maximiser is the generative fit itself (eq. 2): return it as it
+        // is, so that λ = 1 reproduces the generative classifier exactly.
+        let gradient = objective.gradient(start);
+        let report = GdtReport {
+            lambda: 1.0,
+            status: Status::Converged,
+            iterations: 0,
+            objective: objective.value(start),
+            gradient_norm: gradient.dot(&gradient).sqrt(),
+            start_converged,
+        };
+        return Ok(Gdt {
+            param: t.param,
+            theta: start.to_owned(),
+            report,
+        });
+    }
+    let solution = match p.solver {
+        GdtSolver::ConjugateGradient(s) => ConjugateGradient::new(s).minimize(&objective, start)?,
+        GdtSolver::Lbfgs(s) => Lbfgs::new(s).minimize(&objective, start)?,
+    };
+    Ok(Gdt {
+        param: t.param,
+        theta: solution.x,
+        report: GdtReport {
+            lambda: p.lambda,
+            status: solution.report.status,
+            iterations: solution.report.iterations,
+            objective: solution.report.value,
+            gradient_norm: solution.report.gradient_norm,
+            start_converged,
+        },
+    })
+}
+
+impl GdtValidParams {
+    fn fit_impl(
+        &self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        w: Option<ArrayView1<'_, f64>>,
+    ) -> Result<Gdt> {
+        let t = TrainingSet::new(self, x.view(), y.view(), w.map(|w| w.reborrow()))?;
+        let (start, converged) = generative_start(self, &t)?;
+        optimise(self, &t, start.view(), converged)
+    }
+
+    /// Fits from the parameters of `start` (a model of the same family, classes and features,
+    /// e.g. the fit at a neighbouring `λ`) instead of the generative solution: a warm start.
+    pub fn fit_from(
+        &self,
+        start: &Gdt,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: Option<ArrayView1<'_, f64>>,
+    ) -> Result<Gdt> {
+        let t = TrainingSet::new(
+            self,
+            x.view(),
+            y.view(),
+            sample_weight.map(|w| w.reborrow()),
+        )?;
+        if start.param != t.param {
+            return Err(Error::invalid_parameter(
+                "start",
+                format!(
+                    "the warm start is a {} model with {} classes and {} features; the data need {} with {} and {}",
+                    start.family(),
+                    start.n_classes(),
+                    start.n_features(),
+                    t.param.family(),
+                    t.param.n_classes(),
+                    t.param.n_features()
+                ),
+            ));
+        }
+        optimise(self, &t, start.theta(), start.report.start_converged)
+    }
+
+    /// Fits every `λ` of `lambdas` (each in `[0, 1]`, in the given order), the first from the
+    /// generative solution and each next one warm-started at the previous fit: the λ path.
+    /// Ordering `lambdas` from 1 down to 0 follows the path from the generative to the
+    /// discriminative fit. The parameter's own `lambda` is ignored.
+    pub fn fit_path(
+        &self,
+        lambdas: &[f64],
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: Option<ArrayView1<'_, f64>>,
+    ) -> Result<Vec<Gdt>> {
+        if lambdas.is_empty() {
+            return Err(Error::Empty {
+                what: "λ path".into(),
+            });
+        }
+        for &l in lambdas {
+            crate::params::check_lambda(l)?;
+        }
+        let t = TrainingSet::new(
+            self,
+            x.view(),
+            y.view(),
+            sample_weight.map(|w| w.reborrow()),
+        )?;
+        let (start, converged) = generative_start(self, &t)?;
+        let mut models: Vec<Gdt> = Vec::with_capacity(lambdas.len());
+        for &lambda in lambdas {
+            let p = GdtValidParams {
+                lambda,
+                ..self.clone()
+            };
+            let from = models.last().map_or(start.view(), |m| m.theta());
+            models.push(optimise(&p, &t, from, converged)?);
+        }
+        Ok(models)
+    }
+}
+
+impl Fit for GdtValidParams {
+    type Model = Gdt;
+
+    fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<Gdt> {
+        self.fit_impl(x, y, None)
+    }
+}
+
+impl FitWeighted for GdtValidParams {
+    fn fit_weighted(
+        &self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: ArrayView1<'_, f64>,
+    ) -> Result<Gdt> {
+        self.fit_impl(x, y, Some(sample_weight))
+    }
+}
+
+/// The GDT objective `−L_λ(θ) / S` and its gradient at `θ` for a family on `(x, y)`: the
+/// function the fit minimises, exposed for checks and plots. Returns `(value, gradient)`.
+pub fn objective_and_gradient(
+    params: &GdtValidParams,
+    theta: ArrayView1<'_, f64>,
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    sample_weight: Option<ArrayView1<'_, f64>>,
+) -> Result<(f64, Array1<f64>)> {
+    let t = TrainingSet::new(
+        params,
+        x.view(),
+        y.view(),
+        sample_weight.map(|w| w.reborrow()),
+    )?;
+    if theta.len() != t.param.dim() {
+        return Err(Error::shape_mismatch(
+            "length of θ vs parameters of the family",
+            t.param.dim(),
+            theta.len(),
+        ));
+    }
+    gendisc_core::validate::check_finite_vector(theta, "θ")?;
+    let objective = GdtObjective::new(t.param, t.x, t.y, t.w, params.lambda);
+    let mut g = Array1::zeros(t.param.dim());
+    let v = objective.value_and_gradient(theta, g.view_mut());
+    Ok((v, g))
+}
+
+/// The generative fit of eq. (2) for `params`' family on `(x, y)`, encoded as `θ` (the start
+/// of every GDT fit).
+pub fn generative_theta(
+    params: &GdtValidParams,
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    sample_weight: Option<ArrayView1<'_, f64>>,
+) -> Result<Array1<f64>> {
+    let t = TrainingSet::new(
+        params,
+        x.view(),
+        y.view(),
+        sample_weight.map(|w| w.reborrow()),
+    )?;
+    Ok(generative_start(params, &t)?.0)
+}

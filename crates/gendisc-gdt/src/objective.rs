@@ -1,0 +1,113 @@
+//! The GDT objective as a problem for [`gendisc_optim`]: the negative of eq. (5)–(6) per unit
+//! of sample weight,
+//!
+//! ```text
+//! f(θ) = −(1/S) Σ_i s_i [ log p_θ(x_i, y_i) − (1 − λ) log Σ_k p_θ(x_i, k) ]
+//!      = −(1/S) [ λ L_gen(θ) + (1 − λ) L_disc(θ) ],          S = Σ_i s_i,
+//! ```
+//!
+//! with gradient (eq. 8) `∇f = −(1/S) Σ_i Σ_k W_ik ∇ log p_θ(x_i, k)`,
+//! `W_ik = s_i (1{y_i = k} − (1 − λ) τ_ik)` and `τ_ik = p_θ(k | x_i)`.
+
+use std::cell::RefCell;
+
+use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis, CowArray, Ix2};
+
+use gendisc_core::numerics::log_softmax_in_place;
+use gendisc_optim::Objective;
+
+use crate::family::Parametrisation;
+
+/// `−L_λ(θ) / S` on one training set (validated by the caller).
+pub struct GdtObjective<'a> {
+    param: Parametrisation,
+    /// The rows in standard layout (copied once if they were not).
+    x: CowArray<'a, f64, Ix2>,
+    y: ArrayView1<'a, usize>,
+    weights: Option<ArrayView1<'a, f64>>,
+    total_weight: f64,
+    lambda: f64,
+    /// `n × K` workspace: the joint, then the GDT weights `W`.
+    work: RefCell<Array2<f64>>,
+}
+
+impl<'a> GdtObjective<'a> {
+    /// The objective for `λ ∈ [0, 1]` on `(x, y)` with optional sample weights.
+    pub(crate) fn new(
+        param: Parametrisation,
+        x: ArrayView2<'a, f64>,
+        y: ArrayView1<'a, usize>,
+        weights: Option<ArrayView1<'a, f64>>,
+        lambda: f64,
+    ) -> Self {
+        let total_weight = weights.map_or(x.nrows() as f64, |w| w.sum());
+        Self {
+            param,
+            x: if x.is_standard_layout() {
+                CowArray::from(x)
+            } else {
+                CowArray::from(x.to_owned())
+            },
+            y,
+            weights,
+            total_weight,
+            lambda,
+            work: RefCell::new(Array2::zeros((x.nrows(), param.n_classes()))),
+        }
+    }
+
+    fn weight(&self, i: usize) -> f64 {
+        self.weights.map_or(1.0, |w| w[i])
+    }
+
+    /// Fills the workspace with `W` and returns `f(θ)`.
+    fn value_and_weights(&self, theta: ArrayView1<'_, f64>, work: &mut Array2<f64>) -> f64 {
+        self.param.log_joint_into(theta, self.x.view(), work);
+        let discount = 1.0 - self.lambda;
+        let mut total = 0.0;
+        for (i, mut row) in work.axis_iter_mut(Axis(0)).enumerate() {
+            let s = self.weight(i);
+            let yi = self.y[i];
+            let joint_y = row[yi];
+            let log_marginal = log_softmax_in_place(row.view_mut());
+            if s != 0.0 {
+                total += s * (joint_y - discount * log_marginal);
+            }
+            // row now holds log τ_ik.
+            for (k, v) in row.iter_mut().enumerate() {
+                let indicator = if k == yi { 1.0 } else { 0.0 };
+                *v = s * (indicator - discount * v.exp());
+            }
+        }
+        -total / self.total_weight
+    }
+}
+
+impl Objective for GdtObjective<'_> {
+    fn dim(&self) -> usize {
+        self.param.dim()
+    }
+
+    fn value(&self, theta: ArrayView1<'_, f64>) -> f64 {
+        let mut work = self.work.borrow_mut();
+        self.value_and_weights(theta, &mut work)
+    }
+
+    fn value_and_gradient(
+        &self,
+        theta: ArrayView1<'_, f64>,
+        mut gradient: ArrayViewMut1<'_, f64>,
+    ) -> f64 {
+        let mut work = self.work.borrow_mut();
+        let value = self.value_and_weights(theta, &mut work);
+        gradient.fill(0.0);
+        if !value.is_finite() {
+            gradient.fill(f64::NAN);
+            return value;
+        }
+        self.param
+            .add_weighted_gradient(theta, self.x.view(), work.view(), gradient.view_mut());
+        gradient.mapv_inplace(|g| -g / self.total_weight);
+        value
+    }
+}

@@ -1,0 +1,225 @@
+//! Hyper-parameters of the GDT estimator, validated (the params → fit → model flow).
+
+use serde::{Deserialize, Serialize};
+
+use gendisc_core::{Error, ParamGuard, Result};
+use gendisc_optim::{ConjugateGradientSettings, LbfgsSettings};
+
+use crate::family::Family;
+
+/// The optimiser that maximises `L_λ` from the generative start.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum GdtSolver {
+    /// Nonlinear conjugate gradient (Polak–Ribière+) through argmin, as the paper (§3, §5).
+    ConjugateGradient(ConjugateGradientSettings),
+    /// Limited-memory BFGS through argmin.
+    Lbfgs(LbfgsSettings),
+}
+
+impl Default for GdtSolver {
+    fn default() -> Self {
+        GdtSolver::ConjugateGradient(default_solver_settings())
+    }
+}
+
+impl GdtSolver {
+    /// L-BFGS with the same stopping rule as [`default_solver_settings`].
+    pub fn lbfgs() -> Self {
+        GdtSolver::Lbfgs(LbfgsSettings {
+            gradient_tolerance: 1e-6,
+            value_tolerance: DEFAULT_GDT_VALUE_TOLERANCE,
+            max_iterations: 1000,
+            ..LbfgsSettings::default()
+        })
+    }
+
+    fn validate(&self) -> Result<()> {
+        match self {
+            GdtSolver::ConjugateGradient(s) => s.validate(),
+            GdtSolver::Lbfgs(s) => s.validate(),
+        }
+    }
+}
+
+/// The relative decrease per iteration below which the GDT fit stops, `1e-10` (as
+/// [`ConjugateGradientSettings::value_tolerance`]): the objective has stopped changing in its
+/// tenth significant digit. Looser than the optimiser's default (`64 ε`) because the
+/// discriminative end of the path often has no finite maximiser — on (nearly) separable
+/// training sets the parameters drift to infinity while `L_λ` creeps towards its supremum — and
+/// such a fit should stop, as R's `glm` stops on its deviance change, rather than spend its
+/// whole iteration budget.
+pub const DEFAULT_GDT_VALUE_TOLERANCE: f64 = 1e-10;
+
+/// The settings of the conjugate-gradient solver used by default: argmin's Polak–Ribière+ CG
+/// (as the paper) with a gradient tolerance of `1e-6` on the objective per unit of sample
+/// weight (a change of `1e-6 · n` in the log-likelihood), the relative value tolerance
+/// [`DEFAULT_GDT_VALUE_TOLERANCE`], at most 1000 iterations, and the other settings of [`ConjugateGradientSettings::default`].
+pub fn default_solver_settings() -> ConjugateGradientSettings {
+    ConjugateGradientSettings {
+        gradient_tolerance: 1e-6,
+        value_tolerance: DEFAULT_GDT_VALUE_TOLERANCE,
+        max_iterations: 1000,
+        ..ConjugateGradientSettings::default()
+    }
+}
+
+/// Hyper-parameters of [`Gdt`](crate::Gdt), validated.
+///
+/// | parameter | default | meaning |
+/// |---|---|---|
+/// | `family` | set by [`Gdt::params`](crate::Gdt::params) | the generative family ([`Family`]) |
+/// | `lambda` | `0.5` | `λ ∈ [0, 1]` of eq. (6): 1 is the generative fit, 0 the discriminative one |
+/// | `solver` | [`GdtSolver::ConjugateGradient`]`(`[`default_solver_settings`]`())` | the optimiser |
+/// | `var_smoothing` | `1e-9` | relative variance floor of the generative start of Balls1, Balls2 and the shared diagonal (as in `gendisc-generative`) |
+/// | `em_seed` | `0` | seed of the EM initialisation of Balls2 |
+/// | `em_max_iterations` | `500` | EM iterations per class for Balls2 |
+/// | `n_classes` | `max(y) + 1` | number of classes `K` |
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GdtValidParams {
+    pub(crate) family: Family,
+    pub(crate) lambda: f64,
+    pub(crate) solver: GdtSolver,
+    pub(crate) var_smoothing: f64,
+    pub(crate) em_seed: u64,
+    pub(crate) em_max_iterations: usize,
+    pub(crate) n_classes: Option<usize>,
+}
+
+impl GdtValidParams {
+    /// The generative family.
+    pub fn family(&self) -> Family {
+        self.family
+    }
+    /// The trade-off parameter `λ`.
+    pub fn lambda(&self) -> f64 {
+        self.lambda
+    }
+    /// The optimiser.
+    pub fn solver(&self) -> &GdtSolver {
+        &self.solver
+    }
+    /// The relative variance floor of the generative start.
+    pub fn var_smoothing(&self) -> f64 {
+        self.var_smoothing
+    }
+    /// The seed of Balls2's EM initialisation.
+    pub fn em_seed(&self) -> u64 {
+        self.em_seed
+    }
+    /// The cap on Balls2's EM iterations per class.
+    pub fn em_max_iterations(&self) -> usize {
+        self.em_max_iterations
+    }
+    /// The explicit number of classes, if set.
+    pub fn n_classes(&self) -> Option<usize> {
+        self.n_classes
+    }
+
+    /// The same parameters with another `λ` (validated).
+    pub fn with_lambda(&self, lambda: f64) -> Result<Self> {
+        check_lambda(lambda)?;
+        Ok(Self {
+            lambda,
+            ..self.clone()
+        })
+    }
+}
+
+/// Builder for [`GdtValidParams`]; see there for the table of parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GdtParams(pub(crate) GdtValidParams);
+
+impl GdtParams {
+    /// Default parameters for `family`.
+    pub fn new(family: Family) -> Self {
+        Self(GdtValidParams {
+            family,
+            lambda: 0.5,
+            solver: GdtSolver::default(),
+            var_smoothing: 1e-9,
+            em_seed: 0,
+            em_max_iterations: 500,
+            n_classes: None,
+        })
+    }
+    /// `λ ∈ [0, 1]` (default `0.5`).
+    pub fn lambda(mut self, lambda: f64) -> Self {
+        self.0.lambda = lambda;
+        self
+    }
+    /// The optimiser (default conjugate gradient with [`default_solver_settings`]).
+    pub fn solver(mut self, solver: GdtSolver) -> Self {
+        self.0.solver = solver;
+        self
+    }
+    /// The relative variance floor of the generative start (default `1e-9`).
+    pub fn var_smoothing(mut self, var_smoothing: f64) -> Self {
+        self.0.var_smoothing = var_smoothing;
+        self
+    }
+    /// The seed of Balls2's EM initialisation (default 0).
+    pub fn em_seed(mut self, seed: u64) -> Self {
+        self.0.em_seed = seed;
+        self
+    }
+    /// The cap on Balls2's EM iterations per class (default 500).
+    pub fn em_max_iterations(mut self, max_iterations: usize) -> Self {
+        self.0.em_max_iterations = max_iterations;
+        self
+    }
+    /// The number of classes (default `max(y) + 1`).
+    pub fn n_classes(mut self, n_classes: usize) -> Self {
+        self.0.n_classes = Some(n_classes);
+        self
+    }
+}
+
+pub(crate) fn check_lambda(lambda: f64) -> Result<()> {
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err(Error::invalid_parameter(
+            "lambda",
+            format!("λ must lie in [0, 1], got {lambda}"),
+        ));
+    }
+    Ok(())
+}
+
+impl ParamGuard for GdtParams {
+    type Checked = GdtValidParams;
+
+    fn check_ref(&self) -> Result<&Self::Checked> {
+        validate(&self.0)?;
+        Ok(&self.0)
+    }
+
+    fn check(self) -> Result<Self::Checked> {
+        self.check_ref()?;
+        Ok(self.0)
+    }
+}
+
+/// Checks every setting of `p`; an invalid one is an [`Error::InvalidParameter`] naming it.
+pub(crate) fn validate(p: &GdtValidParams) -> Result<()> {
+    {
+        check_lambda(p.lambda)?;
+        p.solver.validate()?;
+        if !(p.var_smoothing.is_finite() && p.var_smoothing > 0.0) {
+            return Err(Error::invalid_parameter(
+                "var_smoothing",
+                format!("must be finite and positive, got {}", p.var_smoothing),
+            ));
+        }
+        if p.em_max_iterations == 0 {
+            return Err(Error::invalid_parameter("em_max_iterations", "must be ≥ 1"));
+        }
+        if let Some(k) = p.n_classes {
+            if k < 2 {
+                return Err(Error::invalid_parameter(
+                    "n_classes",
+                    format!("a classifier needs at least 2 classes, got {k}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,73 @@
+//! λ by cross-validation: the selection is deterministic given the seed, picks the grid value
+//! with the lowest mean held-out score, and the refitted model is the fit at that λ.
+
+use gendisc_core::{Fit, ParamGuard};
+use gendisc_data::generators::BouchardTriggsSimulation;
+use gendisc_gdt::{cv::score, CvCriterion, Family, Gdt, GdtCv};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+#[test]
+fn selection_is_the_minimum_of_the_scores_and_is_reproducible() {
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let (x, y) = BouchardTriggsSimulation::CorrelatedUniform.sample(80, &mut rng);
+    for criterion in [
+        CvCriterion::ErrorRate,
+        CvCriterion::LogLoss,
+        CvCriterion::ClassCost(vec![1.0, 5.0]),
+    ] {
+        let params = GdtCv::params(Family::SharedDiagonal)
+            .grid(vec![0.0, 0.5, 1.0, 0.25])
+            .criterion(criterion.clone())
+            .seed(9)
+            .check()
+            .unwrap();
+        let a = params.fit(x.view(), y.view()).unwrap();
+        let b = params.fit(x.view(), y.view()).unwrap();
+        assert_eq!(a, b);
+        let sel = a.selection();
+        assert_eq!(sel.grid, vec![1.0, 0.5, 0.25, 0.0]);
+        let best = sel.scores.iter().cloned().fold(f64::INFINITY, f64::min);
+        let i = sel.grid.iter().position(|&l| l == a.lambda()).unwrap();
+        assert!(sel.scores[i] <= best + 1e-12, "{criterion:?}: {sel:?}");
+        // Ties go to the larger λ: no earlier grid value scores as low.
+        assert!(sel.scores[..i].iter().all(|&s| s > best + 1e-12), "{sel:?}");
+        assert_eq!(a.model().lambda(), a.lambda());
+    }
+}
+
+#[test]
+fn the_refit_equals_the_path_fit_at_the_chosen_lambda() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let (x, y) = BouchardTriggsSimulation::GaussianIdentity.sample(60, &mut rng);
+    let cv = GdtCv::params(Family::Lda)
+        .n_folds(3)
+        .criterion(CvCriterion::LogLoss)
+        .fit(x.view(), y.view())
+        .unwrap();
+    let grid: Vec<f64> = cv
+        .selection()
+        .grid
+        .iter()
+        .copied()
+        .filter(|&l| l >= cv.lambda())
+        .collect();
+    let path = Gdt::params(Family::Lda)
+        .check()
+        .unwrap()
+        .fit_path(&grid, x.view(), y.view(), None)
+        .unwrap();
+    assert_eq!(path.last().unwrap(), cv.model());
+    // The score function agrees with a hand count on the training rows.
+    let err = score(
+        cv.model(),
+        &CvCriterion::ErrorRate,
+        x.view(),
+        y.view(),
+        None,
+    )
+    .unwrap();
+    let pred = gendisc_core::Classifier::predict(cv.model(), x.view()).unwrap();
+    let wrong = pred.iter().zip(y.iter()).filter(|(p, t)| p != t).count();
+    assert_eq!(err, wrong as f64 / 60.0);
+}

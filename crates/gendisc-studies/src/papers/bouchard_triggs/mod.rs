@@ -1,0 +1,662 @@
+//! Bouchard & Triggs, *The tradeoff between generative and discriminative classifiers*
+//! (COMPSTAT 2004): the GDT estimator `λ L_gen + (1 − λ) L_disc` ([`gendisc_gdt`]) on the two
+//! simulations of §4 (Figure 1) and on five Statlog datasets (§5, Table 1).
+//!
+//! **(a) Figure 1.** Each simulation (Gaussian classes with identity covariance and means
+//! `±(1.25, 0, 0, 0)`; correlated uniforms with `y | x ~ Bernoulli(σ(2.5 x_1))` — the paper
+//! prints `1/exp(−2.5 x_1)`, not a probability, and we read it as the logistic function, see
+//! [`BouchardTriggsSimulation`]) is fitted with the paper's assumed model, Gaussian classes
+//! with one shared diagonal covariance and equal priors ([`Family::SharedDiagonal`]), at 21
+//! values of `λ` from 0 to 1, on training sets of 50, 100 and 200 rows; the logistic loss is
+//! measured on a test set of `10⁵` rows (one per simulation, drawn once from the study seed
+//! and shared by all experiments), and the median over 200 experiments is plotted. The λ path
+//! is fitted from `λ = 1` down to 0 with warm starts.
+//!
+//! **(b) Table 1.** australian, diabetes (Pima), heart, satimage and vehicle; training sets
+//! of 100, 100, 100, 300 and 200 rows drawn at random (every class present), the rest the test
+//! set; inputs reduced to four Fisher/PCA directions fitted on the training rows ([`Reduction`]);
+//! LDA, QDA, Balls1 and Balls2 at `λ ∈ {1, 0.75, 0.5, 0.25, 0}`; mean test error over 100
+//! trials. The features of australian are used as coded in the Statlog file (its categorical
+//! columns as their integer codes). On heart the table also carries the mean misclassification
+//! cost, a missed heart disease costing 5 (Statlog's cost matrix), of the same predictions.
+//!
+//! **(c) GDT-CV**, beyond the paper: per model, `λ` chosen in each trial by 5-fold stratified
+//! cross-validation on the training rows over the same grid (error rate; cost on heart), and
+//! the fit at `λ̂` on the whole training set evaluated; the chosen `λ̂` is recorded.
+
+mod fisher;
+mod report;
+
+use std::path::Path;
+
+use gendisc_core::{ConditionalModel, Error, ParamGuard, Result};
+use gendisc_data::generators::BouchardTriggsSimulation;
+use gendisc_data::loaders::{dataset_path, Separator, TableReader};
+use gendisc_data::splits::{random_split, replicate_rng};
+use gendisc_gdt::{CvCriterion, Family, Gdt, GdtCv, TABLE1_GRID};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+use rand::Rng;
+use serde::Serialize;
+
+use crate::{fingerprint, Cell, Outcome, Runner, RunnerSettings, Schema, Study, StudyResults};
+
+pub use fisher::Reduction;
+pub use report::write_outputs;
+
+/// The study's identifier, also its directory under `results/`.
+pub const STUDY_ID: &str = "bouchard-triggs";
+
+/// Mean logistic loss on the test set.
+pub const LOGLOSS: &str = "logloss";
+/// Test error rate.
+pub const ERROR: &str = "error";
+/// Mean misclassification cost on the test set (heart only: a missed disease costs 5).
+pub const COST: &str = "cost";
+/// The `λ` of the fit (chosen by CV for the GDT-CV rows).
+pub const LAMBDA: &str = "lambda";
+/// 1 when the fit's optimiser and generative start converged, else 0.
+pub const CONVERGED: &str = "converged";
+
+/// The metrics of Figure 1's cells.
+pub const FIGURE1_METRICS: [&str; 3] = [LOGLOSS, ERROR, CONVERGED];
+/// The metrics of Table 1's cells.
+pub const TABLE1_METRICS: [&str; 5] = [ERROR, COST, LOGLOSS, LAMBDA, CONVERGED];
+
+/// Cost of a missed heart disease on Statlog heart (its `heart.doc` cost matrix).
+pub const HEART_DISEASE_COST: f64 = 5.0;
+
+/// The configuration of a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Settings {
+    /// The study seed.
+    pub seed: u64,
+    /// Figure 1: training sizes.
+    pub figure1_sizes: Vec<usize>,
+    /// Figure 1: experiments per simulation and size.
+    pub figure1_replicates: usize,
+    /// Figure 1: rows of each simulation's test set.
+    pub figure1_test_size: usize,
+    /// Figure 1: number of `λ` values, evenly spaced on `[0, 1]`.
+    pub figure1_lambdas: usize,
+    /// Table 1: trials per dataset.
+    pub table1_replicates: usize,
+    /// Table 1: folds of the cross-validation of the GDT-CV rows.
+    pub cv_folds: usize,
+}
+
+impl Settings {
+    /// The paper's design: sizes 50, 100, 200, 200 experiments, `10⁵` test rows, 21 values of
+    /// `λ`; 100 trials of Table 1; 5-fold CV.
+    pub fn paper() -> Self {
+        Self {
+            seed: 20_040_823,
+            figure1_sizes: vec![50, 100, 200],
+            figure1_replicates: 200,
+            figure1_test_size: 100_000,
+            figure1_lambdas: 21,
+            table1_replicates: 100,
+            cv_folds: 5,
+        }
+    }
+
+    /// The reduced run of continuous integration: 10 experiments per panel on `2·10⁴` test
+    /// rows, 11 values of `λ`, and 3 trials per dataset of Table 1.
+    pub fn quick() -> Self {
+        Self {
+            figure1_replicates: 10,
+            figure1_test_size: 20_000,
+            figure1_lambdas: 11,
+            table1_replicates: 3,
+            ..Self::paper()
+        }
+    }
+
+    /// The λ grid of Figure 1, descending from 1 to 0 (the order of the warm-started path).
+    pub fn figure1_grid(&self) -> Vec<f64> {
+        let m = self.figure1_lambdas.max(2) - 1;
+        (0..=m).map(|i| (m - i) as f64 / m as f64).collect()
+    }
+}
+
+/// The name of a Figure 1 series: `lambda=0.35`.
+pub fn lambda_name(lambda: f64) -> String {
+    format!("lambda={lambda:.2}")
+}
+
+// ---------------------------------------------------------------------------------------------
+// (a) Figure 1
+// ---------------------------------------------------------------------------------------------
+
+/// Figure 1: the two simulations, the shared-diagonal Gaussian at every `λ` of the grid.
+pub struct Figure1Study {
+    settings: Settings,
+    grid: Vec<f64>,
+    tests: Vec<(BouchardTriggsSimulation, Array2<f64>, Array1<usize>)>,
+    schema: Schema,
+}
+
+impl Figure1Study {
+    /// Draws the two test sets from the study seed.
+    pub fn new(settings: Settings) -> Result<Self> {
+        let grid = settings.figure1_grid();
+        let schema = Schema::new(grid.iter().map(|&l| lambda_name(l)), FIGURE1_METRICS)?;
+        let tests = BouchardTriggsSimulation::ALL
+            .into_iter()
+            .map(|sim| {
+                let mut rng = replicate_rng(settings.seed, &["test-set".into(), sim.name().into()]);
+                let (x, y) = sim.sample(settings.figure1_test_size, &mut rng);
+                (sim, x, y)
+            })
+            .collect();
+        Ok(Self {
+            settings,
+            grid,
+            tests,
+            schema,
+        })
+    }
+
+    /// The λ grid, descending.
+    pub fn grid(&self) -> &[f64] {
+        &self.grid
+    }
+
+    /// The run's settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The mean logistic loss of the true conditional model on the test set of `sim`: the floor
+    /// that no fit can beat on average.
+    pub fn bayes_logloss(&self, sim: BouchardTriggsSimulation) -> Result<f64> {
+        let (_, x, y) = self.test_set(sim.name())?;
+        let eta = sim.true_log_odds(x.view())?;
+        Ok(mean_binary_logloss(eta.view(), y.view()))
+    }
+
+    fn test_set(
+        &self,
+        name: &str,
+    ) -> Result<&(BouchardTriggsSimulation, Array2<f64>, Array1<usize>)> {
+        self.tests
+            .iter()
+            .find(|(s, _, _)| s.name() == name)
+            .ok_or_else(|| Error::invalid_parameter("dataset", format!("unknown dataset `{name}`")))
+    }
+}
+
+/// `mean_i log(1 + exp(−s_i η_i))` with `s_i = ±1` for class 1 / 0.
+fn mean_binary_logloss(eta: ArrayView1<'_, f64>, y: ArrayView1<'_, usize>) -> f64 {
+    let sum: f64 = eta
+        .iter()
+        .zip(y.iter())
+        .map(|(&e, &k)| gendisc_core::numerics::log1pexp(if k == 1 { -e } else { e }))
+        .sum();
+    sum / y.len() as f64
+}
+
+impl Study for Figure1Study {
+    fn id(&self) -> &str {
+        "bouchard-triggs-figure1"
+    }
+
+    fn fingerprint(&self) -> String {
+        fingerprint(&(STUDY_ID, "figure1 v2", &self.settings))
+    }
+
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn cells(&self) -> Vec<Cell> {
+        let names: Vec<&str> = BouchardTriggsSimulation::ALL
+            .iter()
+            .map(|s| s.name())
+            .collect();
+        Cell::grid(
+            &names,
+            &self.settings.figure1_sizes,
+            self.settings.figure1_replicates,
+        )
+    }
+
+    fn run_cell(&self, cell: &Cell) -> Result<Outcome> {
+        let (sim, x_test, y_test) = self.test_set(&cell.dataset)?;
+        let mut rng = cell.rng(self.settings.seed);
+        // Both classes must be present to fit; redraw (from the same stream) otherwise.
+        let (x, y) = loop {
+            let (x, y) = sim.sample(cell.train_size, &mut rng);
+            if y.iter().any(|&k| k == 0) && y.iter().any(|&k| k == 1) {
+                break (x, y);
+            }
+        };
+        let params = Gdt::params(Family::SharedDiagonal).n_classes(2).check()?;
+        let path = params.fit_path(&self.grid, x.view(), y.view(), None)?;
+        let mut outcome = Outcome::new(&self.schema);
+        for (j, model) in path.iter().enumerate() {
+            // The shared-diagonal model's log-odds are linear: one dot product per test row.
+            let eta = match model.linear_coefficients() {
+                Some((beta, b)) => {
+                    let w = &beta.row(1) - &beta.row(0);
+                    x_test.dot(&w) + (b[1] - b[0])
+                }
+                None => model.decision_function(x_test.view())?,
+            };
+            outcome.set(j, 0, mean_binary_logloss(eta.view(), y_test.view()))?;
+            let errors = eta
+                .iter()
+                .zip(y_test.iter())
+                .filter(|&(&e, &k)| usize::from(e > 0.0) != k)
+                .count();
+            outcome.set(j, 1, errors as f64 / y_test.len() as f64)?;
+            outcome.set(j, 2, f64::from(u8::from(model.report().converged())))?;
+        }
+        Ok(outcome)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (b), (c) Table 1
+// ---------------------------------------------------------------------------------------------
+
+/// The five Statlog datasets of Table 1, in the paper's column order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Statlog {
+    /// Australian credit approval.
+    Australian,
+    /// Pima Indians diabetes.
+    Diabetes,
+    /// Statlog heart.
+    Heart,
+    /// Landsat satellite image.
+    Satimage,
+    /// Vehicle silhouettes.
+    Vehicle,
+}
+
+impl Statlog {
+    /// The paper's column order.
+    pub const ALL: [Self; 5] = [
+        Self::Australian,
+        Self::Diabetes,
+        Self::Heart,
+        Self::Satimage,
+        Self::Vehicle,
+    ];
+
+    /// The name of the paper's column.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Australian => "australian",
+            Self::Diabetes => "diabetes",
+            Self::Heart => "heart",
+            Self::Satimage => "satimage",
+            Self::Vehicle => "vehicle",
+        }
+    }
+
+    /// The training size of Table 1 (50 rows per class).
+    pub fn train_size(self) -> usize {
+        match self {
+            Self::Satimage => 300,
+            Self::Vehicle => 200,
+            _ => 100,
+        }
+    }
+
+    /// The files, relative to the data directory.
+    pub fn files(self) -> Vec<String> {
+        match self {
+            Self::Australian => vec!["statlog/australian/australian.dat".into()],
+            Self::Diabetes => vec!["uci/pima-indians-diabetes/pima-indians-diabetes.data".into()],
+            Self::Heart => vec!["statlog/heart/heart.dat".into()],
+            Self::Satimage => vec![
+                "statlog/satimage/sat.trn".into(),
+                "statlog/satimage/sat.tst".into(),
+            ],
+            Self::Vehicle => [
+                "xaa", "xab", "xac", "xad", "xae", "xaf", "xag", "xah", "xai",
+            ]
+            .iter()
+            .map(|p| format!("statlog/vehicle/{p}.dat"))
+            .collect(),
+        }
+    }
+
+    /// Reads the dataset (class column last).
+    pub fn load(self) -> Result<(Array2<f64>, Array1<usize>)> {
+        let paths = self
+            .files()
+            .iter()
+            .map(dataset_path)
+            .collect::<Result<Vec<_>>>()?;
+        let separator = match self {
+            Self::Diabetes => Separator::Comma,
+            _ => Separator::Whitespace,
+        };
+        let table = TableReader::uci(separator).read_files(&paths)?;
+        Ok((table.to_dense()?, table.targets().clone()))
+    }
+
+    /// The per-class cost of a misclassified row: heart's disease (class `2`, index 1)
+    /// costs 5.
+    fn class_costs(self, n_classes: usize) -> Option<Vec<f64>> {
+        (self == Self::Heart).then(|| {
+            let mut c = vec![1.0; n_classes];
+            c[1] = HEART_DISEASE_COST;
+            c
+        })
+    }
+}
+
+/// The row names of Table 1, e.g. `LDA GEN`, `LDA GDT0.75`, …, `LDA DISC`, then our
+/// `LDA GDT-CV`.
+pub fn table1_rows() -> Vec<String> {
+    let mut rows = Vec::new();
+    for family in Family::TABLE1 {
+        for lambda in TABLE1_GRID {
+            rows.push(format!("{} {}", family.name(), lambda_label(lambda)));
+        }
+        rows.push(format!("{} GDT-CV", family.name()));
+    }
+    rows
+}
+
+/// `GEN` for λ = 1, `DISC` for 0, else `GDT0.75`, as the paper's rows.
+pub fn lambda_label(lambda: f64) -> String {
+    if lambda == 1.0 {
+        "GEN".into()
+    } else if lambda == 0.0 {
+        "DISC".into()
+    } else {
+        format!("GDT{lambda}")
+    }
+}
+
+/// A loaded dataset.
+struct TableDataset {
+    which: Statlog,
+    x: Array2<f64>,
+    y: Array1<usize>,
+    n_classes: usize,
+}
+
+/// Table 1 and the GDT-CV rows on the Statlog datasets.
+pub struct Table1Study {
+    settings: Settings,
+    datasets: Vec<TableDataset>,
+    schema: Schema,
+}
+
+impl Table1Study {
+    /// Loads the datasets; fails naming the first missing file.
+    pub fn new(settings: Settings) -> Result<Self> {
+        let datasets = Statlog::ALL
+            .into_iter()
+            .map(|which| {
+                let (x, y) = which.load()?;
+                let n_classes = y.iter().max().map_or(0, |m| m + 1);
+                Ok(TableDataset {
+                    which,
+                    x,
+                    y,
+                    n_classes,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let schema = Schema::new(table1_rows(), TABLE1_METRICS)?;
+        Ok(Self {
+            settings,
+            datasets,
+            schema,
+        })
+    }
+
+    /// The rows and classes of each dataset, for the report.
+    pub fn describe(&self) -> Vec<(Statlog, usize, usize, usize)> {
+        self.datasets
+            .iter()
+            .map(|d| (d.which, d.x.nrows(), d.x.ncols(), d.n_classes))
+            .collect()
+    }
+
+    fn dataset(&self, name: &str) -> Result<&TableDataset> {
+        self.datasets
+            .iter()
+            .find(|d| d.which.name() == name)
+            .ok_or_else(|| Error::invalid_parameter("dataset", format!("unknown dataset `{name}`")))
+    }
+}
+
+/// Test error, cost and mean logistic loss of a model.
+fn evaluate(
+    model: &impl ConditionalModel,
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    costs: Option<&[f64]>,
+) -> Result<(f64, Option<f64>, f64)> {
+    let log_proba = model.predict_log_proba(x)?;
+    let predicted = gendisc_core::argmax_rows(log_proba.view(), "log p(y | x)")?;
+    let n = y.len() as f64;
+    let wrong: Vec<usize> = (0..y.len()).filter(|&i| predicted[i] != y[i]).collect();
+    let error = wrong.len() as f64 / n;
+    let cost = costs.map(|c| wrong.iter().map(|&i| c[y[i]]).sum::<f64>() / n);
+    let logloss = -(0..y.len()).map(|i| log_proba[[i, y[i]]]).sum::<f64>() / n;
+    Ok((error, cost, logloss))
+}
+
+impl Study for Table1Study {
+    fn id(&self) -> &str {
+        "bouchard-triggs-table1"
+    }
+
+    fn fingerprint(&self) -> String {
+        let shapes: Vec<(usize, usize)> = self.datasets.iter().map(|d| d.x.dim()).collect();
+        fingerprint(&(STUDY_ID, "table1 v1", &self.settings, shapes))
+    }
+
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn cells(&self) -> Vec<Cell> {
+        let mut cells = Vec::new();
+        for d in &self.datasets {
+            for r in 0..self.settings.table1_replicates {
+                cells.push(Cell::new(d.which.name(), d.which.train_size(), r));
+            }
+        }
+        cells
+    }
+
+    fn run_cell(&self, cell: &Cell) -> Result<Outcome> {
+        let d = self.dataset(&cell.dataset)?;
+        let mut rng = cell.rng(self.settings.seed);
+        let split = random_split(d.y.view(), cell.train_size, &mut rng)?;
+        let cv_seed: u64 = rng.random();
+        let y_train = d.y.select(Axis(0), &split.train);
+        let y_test = d.y.select(Axis(0), &split.test);
+        let reduction = Reduction::fit(
+            d.x.select(Axis(0), &split.train).view(),
+            y_train.view(),
+            d.n_classes,
+            4,
+        )?;
+        let x_train = reduction.apply(d.x.select(Axis(0), &split.train).view());
+        let x_test = reduction.apply(d.x.select(Axis(0), &split.test).view());
+        let costs = d.which.class_costs(d.n_classes);
+        let criterion = match &costs {
+            Some(c) => CvCriterion::ClassCost(c.clone()),
+            None => CvCriterion::ErrorRate,
+        };
+        let mut outcome = Outcome::new(&self.schema);
+        let per_family = TABLE1_GRID.len() + 1;
+        for (f, family) in Family::TABLE1.into_iter().enumerate() {
+            let gdt = Gdt::params(family).n_classes(d.n_classes);
+            let path = gdt.clone().check()?.fit_path(
+                &TABLE1_GRID,
+                x_train.view(),
+                y_train.view(),
+                None,
+            )?;
+            let record = |outcome: &mut Outcome, row: usize, model: &Gdt| -> Result<()> {
+                let (error, cost, logloss) =
+                    evaluate(model, x_test.view(), y_test.view(), costs.as_deref())?;
+                outcome.set(row, 0, error)?;
+                if let Some(cost) = cost {
+                    outcome.set(row, 1, cost)?;
+                }
+                outcome.set(row, 2, logloss)?;
+                outcome.set(row, 3, model.lambda())?;
+                outcome.set(row, 4, f64::from(u8::from(model.report().converged())))
+            };
+            for (j, model) in path.iter().enumerate() {
+                record(&mut outcome, f * per_family + j, model)?;
+            }
+            // GDT-CV: λ̂ by k-fold CV on the training rows; the path fit at λ̂ is the refit
+            // (the same warm-started path from λ = 1 down to λ̂).
+            let selection = GdtCv::params(family)
+                .gdt(gdt)
+                .n_folds(self.settings.cv_folds)
+                .seed(cv_seed)
+                .criterion(criterion.clone())
+                .check()?
+                .select(x_train.view(), y_train.view(), None)?;
+            let chosen = TABLE1_GRID
+                .iter()
+                .position(|&l| l == selection.lambda)
+                .ok_or_else(|| Error::Numerical {
+                    what: "GDT-CV".into(),
+                    detail: format!("λ̂ = {} is not on the grid", selection.lambda),
+                })?;
+            record(
+                &mut outcome,
+                f * per_family + TABLE1_GRID.len(),
+                &path[chosen],
+            )?;
+        }
+        Ok(outcome)
+    }
+}
+
+/// What `reproduce` ran.
+pub struct Reproduction {
+    /// Figure 1's results.
+    pub figure1: StudyResults,
+    /// Table 1's results, or why Table 1 could not run (a missing data file).
+    pub table1: std::result::Result<StudyResults, String>,
+}
+
+/// Runs the study (resuming from `out/figure1-cells.jsonl` and `out/table1-cells.jsonl` when
+/// present) and writes every output under `out`: `fig1.csv`, `fig1.svg`, `table1.csv`,
+/// `lambda-cv.csv` and `REPORT.md`. Table 1 is skipped, and the report says which file is
+/// missing, when the Statlog data are not found.
+pub fn reproduce(
+    out: &Path,
+    settings: Settings,
+    runner: RunnerSettings,
+) -> crate::Result<Reproduction> {
+    let figure1 = Figure1Study::new(settings.clone())?;
+    let figure1_results = Runner::new(RunnerSettings {
+        store: Some(out.join("figure1-cells.jsonl")),
+        ..runner.clone()
+    })?
+    .run(&figure1)?;
+    let (table1, table1_results) = match Table1Study::new(settings) {
+        Ok(study) => {
+            let results = Runner::new(RunnerSettings {
+                store: Some(out.join("table1-cells.jsonl")),
+                ..runner
+            })?
+            .run(&study)?;
+            (Some(study), Ok(results))
+        }
+        Err(e) => (None, Err(e.to_string())),
+    };
+    write_outputs(
+        out,
+        &figure1,
+        &figure1_results,
+        table1.as_ref(),
+        &table1_results,
+    )?;
+    Ok(Reproduction {
+        figure1: figure1_results,
+        table1: table1_results,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figure1_grid_runs_from_one_to_zero() {
+        let g = Settings::paper().figure1_grid();
+        assert_eq!(g.len(), 21);
+        assert_eq!((g[0], g[20]), (1.0, 0.0));
+        assert!((g[1] - 0.95).abs() < 1e-15);
+        assert_eq!(lambda_name(g[1]), "lambda=0.95");
+    }
+
+    #[test]
+    fn table1_rows_follow_the_paper() {
+        let rows = table1_rows();
+        assert_eq!(rows.len(), 24);
+        assert_eq!(rows[0], "LDA GEN");
+        assert_eq!(rows[1], "LDA GDT0.75");
+        assert_eq!(rows[4], "LDA DISC");
+        assert_eq!(rows[5], "LDA GDT-CV");
+        assert_eq!(rows[23], "Balls2 GDT-CV");
+    }
+
+    #[test]
+    fn a_figure1_cell_is_deterministic_and_complete() {
+        let settings = Settings {
+            figure1_test_size: 2000,
+            figure1_lambdas: 5,
+            ..Settings::quick()
+        };
+        let study = Figure1Study::new(settings).unwrap();
+        let cell = Cell::new("correlated-uniform", 50, 1);
+        let a = study.run_cell(&cell).unwrap();
+        let b = study.run_cell(&cell).unwrap();
+        assert!(a.bitwise_eq(&b));
+        for j in 0..5 {
+            let ll = a.get(j, 0).unwrap();
+            assert!(ll.is_finite() && ll > 0.0);
+        }
+        // No fit can beat the true model by much on 2000 rows.
+        let floor = study
+            .bayes_logloss(BouchardTriggsSimulation::CorrelatedUniform)
+            .unwrap();
+        assert!(a.get(0, 0).unwrap() > floor - 0.05);
+    }
+
+    #[test]
+    fn a_table1_cell_runs_when_the_data_are_present() {
+        let settings = Settings {
+            cv_folds: 2,
+            ..Settings::quick()
+        };
+        let study = match Table1Study::new(settings) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("skipping: Statlog data not found ({e})");
+                return;
+            }
+        };
+        let cell = Cell::new("heart", 100, 0);
+        let a = study.run_cell(&cell).unwrap();
+        for row in 0..24 {
+            let error = a.get(row, 0).unwrap();
+            let cost = a.get(row, 1).unwrap();
+            assert!((0.0..=1.0).contains(&error));
+            assert!(cost >= error && cost <= HEART_DISEASE_COST * error + 1e-12);
+        }
+        // The GDT-CV row equals the fixed-λ row at the chosen λ.
+        let lambda = a.get(5, 3).unwrap();
+        let j = TABLE1_GRID.iter().position(|&l| l == lambda).unwrap();
+        assert_eq!(a.get(5, 0), a.get(j, 0));
+    }
+}
