@@ -7,10 +7,11 @@
 //! README documents. Where the canonical download differs from that copy by one known edit, the
 //! entry names it (`transform`): `drop-first-line` (adult's test file loses its
 //! `|1x3 Cross validator` line) or `strip-final-newline` (copies whose last newline the mirror
-//! dropped). Two entries cannot be checked against a canonical download: the 20 Newsgroups
+//! dropped). One entry cannot be checked against a canonical download: the 20 Newsgroups
 //! tarball, which the project re-packed (its checksum is that of the re-packed copy; a canonical
-//! download is kept and reported as unverified), and thyroid `sick.arff`, a Weka conversion
-//! that UCI does not distribute (no canonical URL; it comes from a mirror or by hand).
+//! download is kept and reported as unverified). Thyroid `sick.arff`, a Weka conversion that UCI
+//! does not distribute, comes from the public copy the reference file was taken from, pinned to
+//! its commit, and is verified like the others.
 //!
 //! With `--mirror URL` (or `GENDISC_DATA_MIRROR`), every file is taken from `URL/<path>` — a
 //! copy of the data directory's layout — as stored, and verified strictly.
@@ -445,8 +446,12 @@ mod tests {
                 "{file} is not in the manifest"
             );
         }
+        // UCI does not distribute the ARFF: its source is the commit-pinned public copy.
         let sick = manifest.entry("uci/thyroid-sick/sick.arff").unwrap();
-        assert!(sick.url.is_none());
+        assert!(sick
+            .url
+            .as_deref()
+            .is_some_and(|u| u.contains("cca255a949dd5a0ddf9d1fbf00562c67e365e865")));
         let news = manifest.entry("20news-bydate.tar.gz").unwrap();
         assert!(!news.canonical_checksum_known);
     }
