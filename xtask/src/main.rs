@@ -4,7 +4,8 @@
 //!   studies when none is named) and writes their results under `results/<study>/`.
 //! * `cargo xtask fetch-data [FILE…] [--dest DIR] [--mirror URL]` — downloads the data sets from
 //!   their canonical sources into `./data`, verifying each against `xtask/data-manifest.json`.
-//! * `cargo xtask test [--lapack]` — the whole test suite, then every example.
+//! * `cargo xtask test [--lapack]` — the whole test suite, then every example; with `--lapack`,
+//!   the tests of the crates that factorise matrices, against LAPACK.
 //! * `cargo xtask bench [ARGS…]` — the criterion benchmarks of every crate.
 //!
 //! `cargo xtask` is an alias (see `.cargo/config.toml`) that builds this crate with `--release`,
@@ -34,8 +35,9 @@ enum Task {
     FetchData(fetch_data::Args),
     /// Run every test of the workspace, then every example.
     Test {
-        /// Use LAPACK (system OpenBLAS, `libopenblas-dev`) for dense linear algebra instead of the
-        /// pure-Rust default.
+        /// Instead, run the tests of the crates that factorise matrices (see [`LAPACK_CRATES`])
+        /// with LAPACK (system OpenBLAS, `libopenblas-dev`) for dense linear algebra instead of
+        /// the pure-Rust default.
         #[arg(long)]
         lapack: bool,
     },
@@ -63,15 +65,33 @@ fn main() -> Result<()> {
     }
 }
 
-/// `cargo test` over the workspace, then each example, all with the same features.
+/// The crates whose estimators factorise matrices through `gendisc_core::linalg` (Cholesky,
+/// symmetric eigendecomposition), directly or through Newton's method: what the LAPACK backend can
+/// change. The other crates reach the backend only through these.
+const LAPACK_CRATES: [&str; 7] = [
+    "gendisc-core",
+    "gendisc-data",
+    "gendisc-optim",
+    "gendisc-generative",
+    "gendisc-discriminative",
+    "gendisc-gdt",
+    "gendisc-bilevel",
+];
+
+/// `cargo test` over the workspace, then each example; with `lapack`, the tests of
+/// [`LAPACK_CRATES`] against LAPACK.
 fn test(lapack: bool) -> Result<()> {
-    let features: &[&str] = if lapack {
-        &["--features", "gendisc-core/lapack"]
-    } else {
-        &[]
-    };
+    if lapack {
+        let mut command = cargo::cargo();
+        command.arg("test");
+        for package in LAPACK_CRATES {
+            command.args(["--package", package]);
+        }
+        command.args(["--features", "gendisc-core/lapack"]);
+        return cargo::run(command);
+    }
     let mut command = cargo::cargo();
-    command.args(["test", "--workspace"]).args(features);
+    command.args(["test", "--workspace"]);
     cargo::run(command)?;
 
     let examples = cargo::workspace_examples()?;
@@ -81,8 +101,7 @@ fn test(lapack: bool) -> Result<()> {
         let mut command = cargo::cargo();
         command
             .args(["run", "--quiet", "--package", &example.package])
-            .args(["--example", &example.name])
-            .args(features);
+            .args(["--example", &example.name]);
         cargo::run(command)?;
     }
     Ok(())
