@@ -65,6 +65,8 @@ pub use gaussian::CovarianceShrinkage;
 pub use gaussian_nb::{GaussianNb, GaussianNbParams, GaussianNbValidParams, VarianceStructure};
 pub use lda::{Lda, LdaParams, LdaValidParams};
 pub use leave_one_out::{LeaveOneOut, LeaveOneOutFit};
-pub use multinomial_nb::{MultinomialNb, MultinomialNbParams, MultinomialNbValidParams};
+pub use multinomial_nb::{
+    sum_regions_sparse, MultinomialNb, MultinomialNbParams, MultinomialNbValidParams,
+};
 pub use qda::{Qda, QdaParams, QdaValidParams};
 pub use sampling::SampleJoint;

@@ -176,8 +176,12 @@ impl MultinomialNbValidParams {
     }
 }
 
-/// `Σ_r x^r` in CSR, the regions checked to share one shape.
-fn sum_regions_sparse(regions: &[CsMatView<'_, f64>]) -> Result<CsMat<f64>> {
+/// `Σ_r x^r` in CSR: the whole document's counts from its regions' count matrices (a subject
+/// and a body over one vocabulary, say).
+///
+/// Errors: [`Error::InvalidParameter`] (`regions`) for no region, [`Error::ShapeMismatch`] for
+/// regions of different shapes.
+pub fn sum_regions_sparse(regions: &[CsMatView<'_, f64>]) -> Result<CsMat<f64>> {
     let Some(first) = regions.first() else {
         return Err(Error::invalid_parameter(
             "regions",

@@ -208,7 +208,7 @@ fn full_fit(
     regions: &[CsMatView<'_, f64>],
     y: ArrayView1<'_, usize>,
 ) -> Result<LeaveOneOutFit<MultinomialNb>> {
-    let total = sum_regions(regions)?;
+    let total = gendisc_generative::sum_regions_sparse(regions)?;
     let model = params.fit_sparse(total.view(), y)?;
     let n_classes = model.n_classes();
     let mut region_log_likelihood = Array3::zeros((total.rows(), regions.len(), n_classes));
@@ -226,28 +226,6 @@ fn full_fit(
         region_log_likelihood,
         log_prior,
     })
-}
-
-/// `Σ_r x^r`, the regions checked to share one shape.
-fn sum_regions(regions: &[CsMatView<'_, f64>]) -> Result<CsMat<f64>> {
-    let Some(first) = regions.first() else {
-        return Err(Error::invalid_parameter(
-            "regions",
-            "at least one region count matrix is needed",
-        ));
-    };
-    let mut total: CsMat<f64> = first.to_csr();
-    for (r, region) in regions.iter().enumerate().skip(1) {
-        if region.shape() != first.shape() {
-            return Err(Error::shape_mismatch(
-                format!("rows × columns of region {r} vs region 0"),
-                first.rows() * first.cols(),
-                region.rows() * region.cols(),
-            ));
-        }
-        total = &total + &region.to_csr();
-    }
-    Ok(total)
 }
 
 /// `n_ir`, the number of words of region `r` in document `i` (`n × R`).

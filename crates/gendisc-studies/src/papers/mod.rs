@@ -6,3 +6,22 @@ pub mod bouchard_triggs;
 pub mod ng_jordan;
 pub mod raina;
 pub mod xue_titterington;
+
+use std::path::Path;
+
+use crate::{Result, Runner, RunnerSettings, Study, StudyResults};
+
+/// Runs `study` with its result store at `out/store` — resuming from it when it holds cells of
+/// the same configuration — as every reproduction does before writing its outputs.
+pub(crate) fn run_stored<S: Study + ?Sized>(
+    study: &S,
+    out: &Path,
+    store: &str,
+    runner: RunnerSettings,
+) -> Result<StudyResults> {
+    Runner::new(RunnerSettings {
+        store: Some(out.join(store)),
+        ..runner
+    })?
+    .run(study)
+}

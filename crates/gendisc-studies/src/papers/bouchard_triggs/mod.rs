@@ -38,7 +38,7 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use rand::Rng;
 use serde::Serialize;
 
-use crate::{fingerprint, Cell, Outcome, Runner, RunnerSettings, Schema, Study, StudyResults};
+use crate::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
 pub use fisher::Reduction;
 pub use report::write_outputs;
@@ -557,18 +557,10 @@ pub fn reproduce(
     runner: RunnerSettings,
 ) -> crate::Result<Reproduction> {
     let figure1 = Figure1Study::new(settings.clone())?;
-    let figure1_results = Runner::new(RunnerSettings {
-        store: Some(out.join("figure1-cells.jsonl")),
-        ..runner.clone()
-    })?
-    .run(&figure1)?;
+    let figure1_results = super::run_stored(&figure1, out, "figure1-cells.jsonl", runner.clone())?;
     let (table1, table1_results) = match Table1Study::new(settings) {
         Ok(study) => {
-            let results = Runner::new(RunnerSettings {
-                store: Some(out.join("table1-cells.jsonl")),
-                ..runner
-            })?
-            .run(&study)?;
+            let results = super::run_stored(&study, out, "table1-cells.jsonl", runner)?;
             (Some(study), Ok(results))
         }
         Err(e) => (None, Err(e.to_string())),

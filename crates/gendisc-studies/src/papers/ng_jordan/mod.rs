@@ -58,7 +58,7 @@ use gendisc_generative::{CategoricalNb, GaussianNb, VarianceStructure};
 use ndarray::{Array1, ArrayView1, ArrayView2, Axis};
 use serde::Serialize;
 
-use crate::{fingerprint, Cell, Outcome, Runner, RunnerSettings, Schema, Study, StudyResults};
+use crate::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
 pub use datasets::{
     load, load_all, required_files, Dataset, DatasetSpec, InputKind, Inputs, DATASETS,
@@ -396,11 +396,10 @@ fn error_rate(log_odds: &Array1<f64>, y: ArrayView1<'_, usize>, rows: &[usize]) 
 pub fn reproduce(
     out: &Path,
     settings: Settings,
-    mut runner: RunnerSettings,
+    runner: RunnerSettings,
 ) -> crate::Result<StudyResults> {
     let study = NgJordanStudy::new(settings)?;
-    runner.store = Some(out.join("cells.jsonl"));
-    let results = Runner::new(runner)?.run(&study)?;
+    let results = super::run_stored(&study, out, "cells.jsonl", runner)?;
     write_outputs(out, &study, &results)?;
     Ok(results)
 }

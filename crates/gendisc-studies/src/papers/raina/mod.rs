@@ -47,7 +47,7 @@ use rand::seq::SliceRandom;
 use serde::Serialize;
 use sprs::CsMat;
 
-use crate::{fingerprint, Cell, Outcome, Runner, RunnerSettings, Schema, Study, StudyResults};
+use crate::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
 pub use report::write_outputs;
 
@@ -755,11 +755,10 @@ pub fn reproduce(
     news: &Newsgroups,
     out: &Path,
     settings: Settings,
-    mut runner: RunnerSettings,
+    runner: RunnerSettings,
 ) -> crate::Result<StudyResults> {
     let study = RainaStudy::new(news, settings)?;
-    runner.store = Some(out.join("cells.jsonl"));
-    let results = Runner::new(runner)?.run(&study)?;
+    let results = super::run_stored(&study, out, "cells.jsonl", runner)?;
     write_outputs(out, &study, &results)?;
     Ok(results)
 }
@@ -767,6 +766,7 @@ pub fn reproduce(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Runner;
     use gendisc_text::{Encoding, Posting, Split as BydateSplit};
 
     /// A small synthetic collection with the study's groups: each group has its own topic

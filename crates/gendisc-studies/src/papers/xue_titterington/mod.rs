@@ -44,7 +44,7 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 
 use serde::Serialize;
 
-use crate::{fingerprint, Cell, Outcome, Runner, RunnerSettings, Schema, Study, StudyResults};
+use crate::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
 pub use report::write_outputs;
 
@@ -408,11 +408,10 @@ fn record(
 pub fn reproduce(
     out: &Path,
     settings: Settings,
-    mut runner: RunnerSettings,
+    runner: RunnerSettings,
 ) -> crate::Result<StudyResults> {
     let study = XueTitteringtonStudy::new(settings)?;
-    runner.store = Some(out.join("cells.jsonl"));
-    let results = Runner::new(runner)?.run(&study)?;
+    let results = super::run_stored(&study, out, "cells.jsonl", runner)?;
     write_outputs(out, &study, &results)?;
     Ok(results)
 }
