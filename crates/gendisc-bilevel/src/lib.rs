@@ -39,6 +39,12 @@
 //! # Ok::<(), gendisc_core::Error>(())
 //! ```
 //!
+//! # Priors learned on another task
+//!
+//! [`transfer`] builds `(t_i, Ω_i)` as §§2 and 5 do: a generative classifier's class means
+//! from a training task, compressed by each feature's semantic distance to the class labels
+//! (`χ_i(v)`, `σ_i(v)`) and reconstructed from the distances to a new task's labels.
+//!
 //! # Sparse, high-dimensional input
 //!
 //! Training rows may be sparse ([`BilevelValidParams::fit_sparse`]); step 1's data
@@ -52,6 +58,7 @@ pub mod elliptical;
 mod model;
 mod params;
 pub mod scale;
+pub mod transfer;
 
 pub use algorithm::{extreme_point, FitReport, FitStatus, Iteration};
 pub use elliptical::Generator;
@@ -60,3 +67,4 @@ pub use params::{
     BilevelParams, BilevelValidParams, GenerativePrior, Margin, DEFAULT_MAX_ITER, DEFAULT_TOL,
 };
 pub use scale::ScaleMatrix;
+pub use transfer::{Distance, TransferPrior};

@@ -13,5 +13,5 @@ pub mod multitask_svm;
 pub mod svm;
 
 pub use logistic::{LogisticRegression, LogisticRegressionParams};
-pub use multitask_svm::{MultiTaskSvm, MultiTaskSvmParams};
+pub use multitask_svm::{MultiTaskSolver, MultiTaskSvm, MultiTaskSvmParams};
 pub use svm::{LinearSvm, LinearSvmParams, Margin};

@@ -22,17 +22,65 @@
 //!
 //! With `v_t = w_t − w₀` the objective is `Σξ + (C₁/C₂)Σ‖v_t‖² + C₁‖w₀‖²`, a convex quadratic
 //! with a diagonal Hessian and linear constraints whose rows hold only the non-zeros of the
-//! data. It is handed as a QP to the interior-point solver behind
-//! [`gendisc_optim::Socp`]: the problems of the paper's study have a few hundred rows and a
-//! few thousand features, where an interior-point method converges in a few dozen iterations
-//! to `1e-8` and reports infeasibility or non-convergence as typed errors; a dual
-//! coordinate-descent solver would need the equality constraints of the per-task intercepts
-//! handled by hand.
+//! data. Two solvers ([`MultiTaskSolver`]):
+//!
+//! * **interior point** (the default): the QP handed to the solver behind
+//!   [`gendisc_optim::Socp`], exact, intercepts unpenalised, infeasibility and non-convergence
+//!   as typed errors. Its KKT factorisation couples every two rows that share a feature, which
+//!   is cheap for a few hundred rows and slow for thousands of text documents;
+//! * **dual coordinate descent**: Evgeniou & Pontil's reduction of (5.3) to one linear SVM on
+//!   an enlarged feature map, solved by [`LinearSvm`]; the cost grows with the non-zeros, and
+//!   the one approximation is a penalty `(b_t/B)²` on the intercepts.
+//!
+//! Input may be dense ([`MultiTaskSvmValidParams::fit`]) or sparse
+//! ([`MultiTaskSvmValidParams::fit_sparse`]).
 
-use gendisc_core::validate::{check_finite_matrix, check_labels, check_prediction_matrix};
+use gendisc_core::validate::{
+    check_finite_matrix, check_finite_sparse, check_labels, check_prediction_matrix,
+    check_sparse_prediction_matrix,
+};
 use gendisc_core::{Error, ParamGuard, Result};
 use gendisc_optim::{Affine, Socp, SocpSettings};
 use ndarray::{Array1, ArrayView1, ArrayView2};
+use sprs::{CsMat, CsMatView, TriMat};
+
+use crate::svm::LinearSvm;
+
+/// How (5.3)–(5.5) is solved.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MultiTaskSolver {
+    /// The quadratic program as it stands, by the interior-point solver behind
+    /// [`gendisc_optim::Socp`]: exact, with unpenalised intercepts. Its KKT factorisation
+    /// couples every pair of rows that share a feature, so it suits a few hundred rows; on
+    /// thousands of text rows it is slow.
+    InteriorPoint(SocpSettings),
+    /// Evgeniou & Pontil's reduction to one SVM: with `u₀ = √C₁·w₀` and
+    /// `u_t = √(C₁/C₂)·(w_t − w₀)`, (5.3) is `Σξ + ‖u‖²` over the feature map
+    /// `φ(x, t) = (x/√C₁, 0, …, √(C₂/C₁)·x in block t, …, B·e_t)`, a single linear SVM
+    /// ([`LinearSvm`], dual coordinate descent, `C = ½`) whose cost grows with the non-zeros.
+    /// The intercepts `b_t = B·u_{b,t}` are the one approximation: they are penalised by
+    /// `(b_t/B)²`, which vanishes as `intercept_scaling = B` grows (at the price of slower
+    /// convergence).
+    DualCoordinateDescent {
+        /// `B > 0`.
+        intercept_scaling: f64,
+        /// [`LinearSvm`]'s stopping tolerance on the projected-gradient spread.
+        tol: f64,
+        /// [`LinearSvm`]'s cap on outer iterations.
+        max_iter: usize,
+    },
+}
+
+impl MultiTaskSolver {
+    /// Dual coordinate descent with `B = 10`, `tol = 1e-4` and 10,000 outer iterations.
+    pub fn dual_coordinate_descent() -> Self {
+        Self::DualCoordinateDescent {
+            intercept_scaling: 10.0,
+            tol: 1e-4,
+            max_iter: 10_000,
+        }
+    }
+}
 
 /// Unchecked parameters of [`MultiTaskSvm`].
 ///
@@ -41,7 +89,7 @@ use ndarray::{Array1, ArrayView1, ArrayView2};
 /// | `c1` | `C₁ > 0` in (5.3) | 1 |
 /// | `c2` | `C₂ > 0` in (5.3) | 1000 (the paper's §5 choice) |
 /// | `fit_intercept` | per-task intercepts `b_t` (unpenalised); without, `b_t = 0` | `true` |
-/// | `socp` | interior-point settings | [`SocpSettings::default`] |
+/// | `solver` | [`MultiTaskSolver`] | interior point, [`SocpSettings::default`] |
 #[derive(Debug, Clone, PartialEq)]
 pub struct MultiTaskSvmParams(MultiTaskSvmValidParams);
 
@@ -51,7 +99,7 @@ pub struct MultiTaskSvmValidParams {
     c1: f64,
     c2: f64,
     fit_intercept: bool,
-    socp: SocpSettings,
+    solver: MultiTaskSolver,
 }
 
 impl Default for MultiTaskSvmParams {
@@ -60,7 +108,7 @@ impl Default for MultiTaskSvmParams {
             c1: 1.0,
             c2: 1000.0,
             fit_intercept: true,
-            socp: SocpSettings::default(),
+            solver: MultiTaskSolver::InteriorPoint(SocpSettings::default()),
         })
     }
 }
@@ -81,9 +129,14 @@ impl MultiTaskSvmParams {
         self.0.fit_intercept = fit_intercept;
         self
     }
-    /// Sets the interior-point settings.
+    /// The interior-point solver with these settings.
     pub fn socp(mut self, socp: SocpSettings) -> Self {
-        self.0.socp = socp;
+        self.0.solver = MultiTaskSolver::InteriorPoint(socp);
+        self
+    }
+    /// Sets the solver.
+    pub fn solver(mut self, solver: MultiTaskSolver) -> Self {
+        self.0.solver = solver;
         self
     }
     /// Validates and fits; see [`MultiTaskSvmValidParams::fit`].
@@ -92,6 +145,13 @@ impl MultiTaskSvmParams {
         tasks: &[(ArrayView2<'_, f64>, ArrayView1<'_, usize>)],
     ) -> Result<MultiTaskSvm> {
         self.check_ref()?.fit(tasks)
+    }
+    /// Validates and fits on sparse tasks; see [`MultiTaskSvmValidParams::fit_sparse`].
+    pub fn fit_sparse(
+        &self,
+        tasks: &[(CsMatView<'_, f64>, ArrayView1<'_, usize>)],
+    ) -> Result<MultiTaskSvm> {
+        self.check_ref()?.fit_sparse(tasks)
     }
 }
 
@@ -105,6 +165,24 @@ impl ParamGuard for MultiTaskSvmParams {
                     name,
                     format!("must be finite and positive, got {v}"),
                 ));
+            }
+        }
+        if let MultiTaskSolver::DualCoordinateDescent {
+            intercept_scaling,
+            tol,
+            max_iter,
+        } = self.0.solver
+        {
+            for (name, v) in [("intercept_scaling", intercept_scaling), ("tol", tol)] {
+                if !(v.is_finite() && v > 0.0) {
+                    return Err(Error::invalid_parameter(
+                        name,
+                        format!("must be finite and positive, got {v}"),
+                    ));
+                }
+            }
+            if max_iter == 0 {
+                return Err(Error::invalid_parameter("max_iter", "must be at least 1"));
             }
         }
         Ok(&self.0)
@@ -125,6 +203,10 @@ impl MultiTaskSvmValidParams {
     pub fn c2(&self) -> f64 {
         self.c2
     }
+    /// The solver.
+    pub fn solver(&self) -> &MultiTaskSolver {
+        &self.solver
+    }
 
     /// Fits on `tasks`, each a design matrix (`m_t × d`, the same `d` for all) and classes in
     /// `{0, 1}` (`0 ↦ y = −1`). A task may have rows of one class only.
@@ -132,33 +214,82 @@ impl MultiTaskSvmValidParams {
         &self,
         tasks: &[(ArrayView2<'_, f64>, ArrayView1<'_, usize>)],
     ) -> Result<MultiTaskSvm> {
+        for (t, (x, _)) in tasks.iter().enumerate() {
+            check_finite_matrix(*x, &format!("x of task {t}"))?;
+        }
+        let sparse: Vec<CsMat<f64>> = tasks
+            .iter()
+            .map(|(x, _)| CsMat::csr_from_dense(*x, 0.0))
+            .collect();
+        let views: Vec<_> = sparse
+            .iter()
+            .zip(tasks)
+            .map(|(x, (_, y))| (x.view(), *y))
+            .collect();
+        self.fit_sparse(&views)
+    }
+
+    /// [`fit`](Self::fit) on sparse design matrices (CSR or CSC; CSC is converted once).
+    pub fn fit_sparse(
+        &self,
+        tasks: &[(CsMatView<'_, f64>, ArrayView1<'_, usize>)],
+    ) -> Result<MultiTaskSvm> {
         let Some((first, _)) = tasks.first() else {
             return Err(Error::Empty {
                 what: "tasks".into(),
             });
         };
-        let d = first.ncols();
+        let d = first.cols();
         if d == 0 {
             return Err(Error::Empty {
                 what: "x of task 0 (no columns)".into(),
             });
         }
         for (t, (x, y)) in tasks.iter().enumerate() {
-            if x.ncols() != d {
+            if x.cols() != d {
                 return Err(Error::shape_mismatch(
                     format!("columns of x of task {t} vs task 0"),
                     d,
-                    x.ncols(),
+                    x.cols(),
                 ));
             }
-            if x.nrows() == 0 {
+            if x.rows() == 0 {
                 return Err(Error::Empty {
                     what: format!("x of task {t} (no rows)"),
                 });
             }
-            check_finite_matrix(*x, &format!("x of task {t}"))?;
-            check_labels(*y, x.nrows(), 2)?;
+            check_finite_sparse(*x, &format!("x of task {t}"))?;
+            check_labels(*y, x.rows(), 2)?;
         }
+        let csr: Vec<CsMat<f64>> = tasks
+            .iter()
+            .filter(|(x, _)| !x.is_csr())
+            .map(|(x, _)| x.to_csr())
+            .collect();
+        let mut converted = csr.iter();
+        let tasks: Vec<(CsMatView<'_, f64>, ArrayView1<'_, usize>)> = tasks
+            .iter()
+            .map(|(x, y)| match x.is_csr() {
+                true => (x.view(), *y),
+                false => (converted.next().expect("one per CSC task").view(), *y),
+            })
+            .collect();
+        match &self.solver {
+            MultiTaskSolver::InteriorPoint(settings) => self.fit_interior_point(&tasks, settings),
+            &MultiTaskSolver::DualCoordinateDescent {
+                intercept_scaling,
+                tol,
+                max_iter,
+            } => self.fit_dual_cd(&tasks, intercept_scaling, tol, max_iter),
+        }
+    }
+
+    fn fit_interior_point(
+        &self,
+        tasks: &[(CsMatView<'_, f64>, ArrayView1<'_, usize>)],
+        settings: &SocpSettings,
+    ) -> Result<MultiTaskSvm> {
+        let d = tasks[0].0.cols();
         let n_tasks = tasks.len();
         let mut socp = Socp::new("multi-task SVM (5.3)-(5.5)");
         let w0 = socp.add_variables(d);
@@ -178,15 +309,15 @@ impl MultiTaskSvmValidParams {
         }
         let mut terms = Vec::new();
         for (t, (x, y)) in tasks.iter().enumerate() {
-            let xi = socp.add_variables(x.nrows());
+            let xi = socp.add_variables(x.rows());
             socp.minimize_linear(Affine {
-                terms: (0..x.nrows()).map(|i| (xi + i, 1.0)).collect(),
+                terms: (0..x.rows()).map(|i| (xi + i, 1.0)).collect(),
                 constant: 0.0,
             });
-            for (i, (row, &label)) in x.rows().into_iter().zip(y.iter()).enumerate() {
+            for (i, (row, &label)) in x.outer_iterator().zip(y.iter()).enumerate() {
                 let s = if label == 1 { 1.0 } else { -1.0 };
                 terms.clear();
-                for (j, &value) in row.iter().enumerate().filter(|(_, &value)| value != 0.0) {
+                for (j, &value) in row.iter().filter(|(_, &value)| value != 0.0) {
                     terms.push((w0 + j, -s * value));
                     terms.push((v + t * d + j, -s * value));
                 }
@@ -199,7 +330,7 @@ impl MultiTaskSvmValidParams {
                 socp.add_lower_bound(xi + i, 0.0); // (5.5)
             }
         }
-        let sol = socp.solve(&self.socp)?;
+        let sol = socp.solve(settings)?;
         let w0v = Array1::from(sol.x[w0..w0 + d].to_vec());
         let weights = (0..n_tasks)
             .map(|t| &w0v + &Array1::from(sol.x[v + t * d..v + (t + 1) * d].to_vec()))
@@ -211,6 +342,68 @@ impl MultiTaskSvmValidParams {
             objective: sol.objective,
             iterations: sol.iterations,
         })
+    }
+
+    fn fit_dual_cd(
+        &self,
+        tasks: &[(CsMatView<'_, f64>, ArrayView1<'_, usize>)],
+        intercept_scaling: f64,
+        tol: f64,
+        max_iter: usize,
+    ) -> Result<MultiTaskSvm> {
+        let d = tasks[0].0.cols();
+        let n_tasks = tasks.len();
+        let shared = self.c1.sqrt().recip();
+        let own = (self.c2 / self.c1).sqrt();
+        let rows: usize = tasks.iter().map(|(x, _)| x.rows()).sum();
+        let nnz: usize = tasks.iter().map(|(x, _)| x.nnz()).sum();
+        let cols = d * (n_tasks + 1) + usize::from(self.fit_intercept) * n_tasks;
+        let mut phi = TriMat::with_capacity((rows, cols), 2 * nnz + rows);
+        let mut labels = Vec::with_capacity(rows);
+        let mut r = 0;
+        for (t, (x, y)) in tasks.iter().enumerate() {
+            for (row, &label) in x.outer_iterator().zip(y.iter()) {
+                for (j, &value) in row.iter() {
+                    phi.add_triplet(r, j, shared * value);
+                    phi.add_triplet(r, (t + 1) * d + j, own * value);
+                }
+                if self.fit_intercept {
+                    phi.add_triplet(r, d * (n_tasks + 1) + t, intercept_scaling);
+                }
+                labels.push(label);
+                r += 1;
+            }
+        }
+        let phi: CsMat<f64> = phi.to_csr();
+        let svm = LinearSvm::params()
+            .c(0.5)
+            .fit_intercept(false)
+            .tol(tol)
+            .max_iter(max_iter)
+            .fit_sparse(phi.view(), ArrayView1::from(&labels))?;
+        let u = svm.coef().row(0).to_owned();
+        let w0 = u.slice(ndarray::s![..d]).mapv(|u0| u0 * shared);
+        let weights: Vec<Array1<f64>> = (0..n_tasks)
+            .map(|t| {
+                let block = u.slice(ndarray::s![(t + 1) * d..(t + 2) * d]);
+                &w0 + &block.mapv(|ut| ut * own)
+            })
+            .collect();
+        let intercepts: Vec<f64> = (0..n_tasks)
+            .map(|t| match self.fit_intercept {
+                true => u[d * (n_tasks + 1) + t] * intercept_scaling,
+                false => 0.0,
+            })
+            .collect();
+        let mut model = MultiTaskSvm {
+            w0,
+            weights,
+            intercepts,
+            objective: 0.0,
+            iterations: svm.reports()[0].iterations.min(u32::MAX as usize) as u32,
+        };
+        model.objective = model.objective_on(tasks, self.c1, self.c2);
+        Ok(model)
     }
 }
 
@@ -251,7 +444,8 @@ impl MultiTaskSvm {
     pub fn objective(&self) -> f64 {
         self.objective
     }
-    /// Interior-point iterations.
+    /// The solver's iterations: interior-point iterations, or dual coordinate descent's outer
+    /// iterations.
     pub fn iterations(&self) -> u32 {
         self.iterations
     }
@@ -261,11 +455,65 @@ impl MultiTaskSvm {
         check_prediction_matrix(x, self.w0.len())?;
         Ok(x.dot(&self.weights[task]) + self.intercepts[task])
     }
+    /// `w_tᵀx_i + b_t` for every row of a sparse `x`.
+    pub fn decision_function_sparse(
+        &self,
+        task: usize,
+        x: CsMatView<'_, f64>,
+    ) -> Result<Array1<f64>> {
+        self.check_task(task)?;
+        check_sparse_prediction_matrix(x, self.w0.len())?;
+        let w = &self.weights[task];
+        let mut out = Array1::from_elem(x.rows(), self.intercepts[task]);
+        if x.is_csr() {
+            for (f, row) in out.iter_mut().zip(x.outer_iterator()) {
+                *f += row.iter().map(|(j, &v)| v * w[j]).sum::<f64>();
+            }
+        } else {
+            for (j, col) in x.outer_iterator().enumerate() {
+                for (i, &v) in col.iter() {
+                    out[i] += v * w[j];
+                }
+            }
+        }
+        Ok(out)
+    }
+    /// Classes (`f_t > 0 ↦ 1`) of the rows of a sparse `x` under task `t`.
+    pub fn predict_sparse(&self, task: usize, x: CsMatView<'_, f64>) -> Result<Array1<usize>> {
+        Ok(self
+            .decision_function_sparse(task, x)?
+            .mapv(|f| usize::from(f > 0.0)))
+    }
     /// Classes (`f_t > 0 ↦ 1`) of the rows of `x` under task `t`.
     pub fn predict(&self, task: usize, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
         Ok(self
             .decision_function(task, x)?
             .mapv(|f| usize::from(f > 0.0)))
+    }
+
+    /// The value of (5.3) at this model on `tasks` (CSR), with the smallest slacks.
+    fn objective_on(
+        &self,
+        tasks: &[(CsMatView<'_, f64>, ArrayView1<'_, usize>)],
+        c1: f64,
+        c2: f64,
+    ) -> f64 {
+        let mut hinge = 0.0;
+        for (t, (x, y)) in tasks.iter().enumerate() {
+            let f = self
+                .decision_function_sparse(t, *x)
+                .expect("the fitted model matches its training tasks");
+            for (&f, &label) in f.iter().zip(y.iter()) {
+                let s = if label == 1 { 1.0 } else { -1.0 };
+                hinge += (1.0 - s * f).max(0.0);
+            }
+        }
+        let coupling: f64 = self
+            .weights
+            .iter()
+            .map(|w| (w - &self.w0).mapv(|e| e * e).sum())
+            .sum();
+        hinge + c1 / c2 * coupling + c1 * self.w0.dot(&self.w0)
     }
 
     fn check_task(&self, task: usize) -> Result<()> {
@@ -388,6 +636,97 @@ mod tests {
         assert!(correct >= 7, "{predicted} vs {y2}");
     }
 
+    fn fit_both(c1: f64, c2: f64, scaling: f64) -> (MultiTaskSvm, MultiTaskSvm) {
+        let (x1, y1) = task(0.0, 0.0);
+        let (x2, y2) = task(1.0, 0.6);
+        let tasks = [(x1.view(), y1.view()), (x2.view(), y2.view())];
+        let params = MultiTaskSvm::params().c1(c1).c2(c2);
+        let exact = params.fit(&tasks).unwrap();
+        let reduced = params
+            .solver(MultiTaskSolver::DualCoordinateDescent {
+                intercept_scaling: scaling,
+                tol: 1e-10,
+                max_iter: 1_000_000,
+            })
+            .fit(&tasks)
+            .unwrap();
+        (exact, reduced)
+    }
+
+    #[test]
+    fn the_feature_map_reduction_solves_the_same_program() {
+        // Without intercepts the reduction is exact.
+        let (x1, y1) = task(0.0, 0.0);
+        let (x2, y2) = task(0.0, 0.6);
+        let tasks = [(x1.view(), y1.view()), (x2.view(), y2.view())];
+        for (c1, c2) in [(1.0, 1000.0), (0.3, 0.5), (2.0, 10.0)] {
+            let params = MultiTaskSvm::params().c1(c1).c2(c2).fit_intercept(false);
+            let exact = params.fit(&tasks).unwrap();
+            let reduced = params
+                .solver(MultiTaskSolver::DualCoordinateDescent {
+                    intercept_scaling: 1.0,
+                    tol: 1e-10,
+                    max_iter: 1_000_000,
+                })
+                .fit(&tasks)
+                .unwrap();
+            close(reduced.w0(), exact.w0(), 1e-5);
+            for t in 0..2 {
+                close(reduced.weights(t).unwrap(), exact.weights(t).unwrap(), 1e-5);
+            }
+            let gap = (reduced.objective() - exact.objective()).abs();
+            assert!(
+                gap <= 1e-6 * (1.0 + exact.objective()),
+                "c1 {c1} c2 {c2}: {gap}"
+            );
+        }
+    }
+
+    #[test]
+    fn penalised_intercepts_approach_the_exact_program_as_b_grows() {
+        let gaps: Vec<f64> = [1.0, 10.0, 100.0]
+            .iter()
+            .map(|&b| {
+                let (exact, reduced) = fit_both(1.0, 10.0, b);
+                // The reduced model is feasible for (5.3), so its objective is never below.
+                assert!(reduced.objective() >= exact.objective() - 1e-7);
+                reduced.objective() - exact.objective()
+            })
+            .collect();
+        // B = 1 visibly penalises the intercepts; by B = 100 the optimum is reached (a small
+        // penalty does not move an intercept off the kink of the hinge sum where it sits).
+        let (exact, _) = fit_both(1.0, 10.0, 100.0);
+        assert!(gaps[0] > 1e-3 * exact.objective(), "{gaps:?}");
+        assert!(gaps[1] <= gaps[0] && gaps[2] <= gaps[1] + 1e-7, "{gaps:?}");
+        assert!(gaps[2] <= 1e-6 * exact.objective(), "{gaps:?}");
+    }
+
+    #[test]
+    fn sparse_and_dense_input_agree() {
+        let (x1, y1) = task(0.0, 0.0);
+        let (x2, y2) = task(2.0, 0.3);
+        let dense = [(x1.view(), y1.view()), (x2.view(), y2.view())];
+        let s1 = CsMat::csr_from_dense(x1.view(), 0.0);
+        let s2 = CsMat::csr_from_dense(x2.view(), 0.0).to_csc();
+        let sparse = [(s1.view(), y1.view()), (s2.view(), y2.view())];
+        for solver in [
+            MultiTaskSolver::InteriorPoint(SocpSettings::default()),
+            MultiTaskSolver::dual_coordinate_descent(),
+        ] {
+            let params = MultiTaskSvm::params().c2(5.0).solver(solver);
+            let a = params.fit(&dense).unwrap();
+            let b = params.fit_sparse(&sparse).unwrap();
+            assert_eq!(a, b);
+            let f_dense = a.decision_function(1, x2.view()).unwrap();
+            let f_sparse = a.decision_function_sparse(1, s2.view()).unwrap();
+            close(f_sparse.view(), f_dense.view(), 1e-14);
+            assert_eq!(
+                a.predict_sparse(0, s1.view()).unwrap(),
+                a.predict(0, x1.view()).unwrap()
+            );
+        }
+    }
+
     #[test]
     fn bad_input_is_a_typed_error() {
         let (x1, y1) = task(0.0, 0.0);
@@ -419,6 +758,22 @@ mod tests {
             p.clone().c1(f64::NAN).fit(&[(x1.view(), y1.view())]),
             Err(Error::InvalidParameter { name: "c1", .. })
         ));
+        for (b, tol, max_iter, name) in [
+            (0.0, 1e-4, 10, "intercept_scaling"),
+            (1.0, f64::NAN, 10, "tol"),
+            (1.0, 1e-4, 0, "max_iter"),
+        ] {
+            let solver = MultiTaskSolver::DualCoordinateDescent {
+                intercept_scaling: b,
+                tol,
+                max_iter,
+            };
+            let err = p.clone().solver(solver).fit(&[(x1.view(), y1.view())]);
+            assert!(
+                matches!(err, Err(Error::InvalidParameter { name: n, .. }) if n == name),
+                "{name}"
+            );
+        }
         let model = p.fit(&[(x1.view(), y1.view())]).unwrap();
         assert!(model.predict(1, x1.view()).is_err());
         assert!(matches!(
