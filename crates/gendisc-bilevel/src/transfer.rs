@@ -142,7 +142,7 @@ impl DistanceProfile {
 /// use ndarray::array;
 ///
 /// // Two classes, four words; distances of each word to the two training labels.
-/// let means = [array![0.9, 0.1, 0.2, 0.0], array![0.0, 0.5, 0.1, 0.3]];
+/// let means = [array![0.875, 0.125, 0.375, 0.0], array![0.0, 0.5, 0.25, 0.25]];
 /// let train = [
 ///     vec![Some(0), Some(1), Some(1), None],
 ///     vec![None, Some(0), Some(2), Some(2)],
@@ -151,7 +151,7 @@ impl DistanceProfile {
 /// // A new task: the same words at other distances from its labels.
 /// let test = [vec![Some(1), Some(0), None, Some(1)], vec![Some(2), None, Some(0), Some(2)]];
 /// let r = prior.reconstruct([&test[0], &test[1]])?;
-/// assert_eq!(r.prior.t()[0].to_vec(), vec![0.15, 0.9, 0.0, 0.15]); // χ₁(1) = (0.1 + 0.2)/2
+/// assert_eq!(r.prior.t()[0].to_vec(), vec![0.25, 0.875, 0.0, 0.25]); // χ₁(1) = (⅛ + ⅜)/2
 /// assert_eq!(r.unseen, [0, 0]);
 /// # Ok::<(), gendisc_core::Error>(())
 /// ```
