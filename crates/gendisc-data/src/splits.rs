@@ -28,6 +28,7 @@ use gendisc_core::{Error, Result};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sprs::{CsMat, CsMatView};
 
 /// A partition of the rows `0..n` into a training and a test set, each sorted ascending.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -77,6 +78,39 @@ pub fn take_rows<T: Copy>(x: ArrayView2<'_, T>, rows: &[usize]) -> Result<Array2
         }
     }
     Ok(Array2::from_shape_vec((rows.len(), d), data).expect("rows × d elements"))
+}
+
+/// The rows `rows` of a CSR matrix, in that order, as a new CSR matrix (the sparse
+/// counterpart of [`take_rows`]).
+///
+/// Errors: [`Error::InvalidParameter`] (`x`) when `x` is CSC, (`rows`) when an index is not a
+/// row of `x`.
+pub fn take_sparse_rows(x: CsMatView<'_, f64>, rows: &[usize]) -> Result<CsMat<f64>> {
+    if !x.is_csr() {
+        return Err(Error::invalid_parameter(
+            "x",
+            "rows are taken from a CSR matrix; convert a CSC matrix first",
+        ));
+    }
+    let mut indptr = Vec::with_capacity(rows.len() + 1);
+    let mut indices = Vec::new();
+    let mut data = Vec::new();
+    indptr.push(0);
+    for &r in rows {
+        let row = x.outer_view(r).ok_or_else(|| {
+            Error::invalid_parameter(
+                "rows",
+                format!(
+                    "row index {r} is out of range for a matrix of {} rows",
+                    x.rows()
+                ),
+            )
+        })?;
+        indices.extend_from_slice(row.indices());
+        data.extend_from_slice(row.data());
+        indptr.push(indices.len());
+    }
+    Ok(CsMat::new((rows.len(), x.cols()), indptr, indices, data))
 }
 
 /// The entries `rows` of `v`, in that order (the vector counterpart of [`take_rows`]).
@@ -621,5 +655,28 @@ mod tests {
         let y = ndarray::array![7usize, 8, 9];
         assert_eq!(take(y.view(), &[2, 0]).unwrap(), ndarray::array![9, 7]);
         assert!(take(y.view(), &[3]).is_err());
+    }
+
+    #[test]
+    fn take_sparse_rows_matches_the_dense_rows() {
+        let x = ndarray::array![
+            [0.0, 1.0, 0.0],
+            [2.0, 0.0, 3.0],
+            [0.0, 0.0, 0.0],
+            [4.0, 5.0, 6.0]
+        ];
+        let csr = CsMat::csr_from_dense(x.view(), 0.0);
+        let rows = [3, 2, 0, 3];
+        let taken = take_sparse_rows(csr.view(), &rows).unwrap();
+        assert_eq!(taken.to_dense(), take_rows(x.view(), &rows).unwrap());
+        assert_eq!(take_sparse_rows(csr.view(), &[]).unwrap().rows(), 0);
+        assert!(matches!(
+            take_sparse_rows(csr.view(), &[4]),
+            Err(Error::InvalidParameter { name: "rows", .. })
+        ));
+        assert!(matches!(
+            take_sparse_rows(csr.to_csc().view(), &[0]),
+            Err(Error::InvalidParameter { name: "x", .. })
+        ));
     }
 }

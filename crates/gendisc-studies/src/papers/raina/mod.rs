@@ -36,7 +36,7 @@ mod report;
 use std::path::Path;
 
 use gendisc_core::{Error, Result};
-use gendisc_data::splits::{replicate_rng, stratified_k_fold, SeedPart};
+use gendisc_data::splits::{replicate_rng, stratified_k_fold, take_sparse_rows, SeedPart};
 use gendisc_discriminative::logistic::LogisticRegression;
 use gendisc_generative::MultinomialNb;
 use gendisc_hybrid::{Hybrid, Normalization, SparseHybrid};
@@ -636,8 +636,8 @@ impl RainaStudy {
             if y_fit.iter().all(|&c| c == y_fit[0]) {
                 continue;
             }
-            let x_fit = select_rows(&train.total, &fold.train);
-            let x_held = select_rows(&train.total, &fold.test);
+            let x_fit = take_sparse_rows(train.total.view(), &fold.train)?;
+            let x_held = take_sparse_rows(train.total.view(), &fold.test)?;
             let mut previous: Option<LogisticRegression> = None;
             for (g, &variance) in grid.iter().enumerate() {
                 let params = LogisticRegression::params()
@@ -673,21 +673,6 @@ impl RainaStudy {
             .metric_index(name)
             .ok_or_else(|| Error::invalid_parameter("metric", format!("unknown metric {name}")))
     }
-}
-
-/// The rows `rows` of a CSR matrix, in that order.
-fn select_rows(x: &CsMat<f64>, rows: &[usize]) -> CsMat<f64> {
-    let mut indptr = Vec::with_capacity(rows.len() + 1);
-    let mut indices = Vec::new();
-    let mut data = Vec::new();
-    indptr.push(0);
-    for &r in rows {
-        let row = x.outer_view(r).expect("row in range");
-        indices.extend_from_slice(row.indices());
-        data.extend_from_slice(row.data());
-        indptr.push(indices.len());
-    }
-    CsMat::new((rows.len(), x.cols()), indptr, indices, data)
 }
 
 /// Error rate, mean log loss and (for Figure 2) the accuracy/coverage curve of one classifier.
