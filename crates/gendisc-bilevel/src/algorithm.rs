@@ -217,6 +217,11 @@ fn fit_design(
     }
     check_labels(y, m, 2)?;
     let signs: Vec<f64> = y.iter().map(|&c| if c == 1 { 1.0 } else { -1.0 }).collect();
+    let space = if p.reduce_unseen_features {
+        WeightSpace::new(x, &p.prior)
+    } else {
+        None
+    };
 
     let mut mu = [p.prior.t[0].clone(), p.prior.t[1].clone()];
     let mut nu = [0.0, 0.0];
@@ -225,7 +230,7 @@ fn fit_design(
     let mut status = FitStatus::MaxIterations;
     let mut last = None;
     for _ in 0..p.max_iter {
-        let s1 = step1(p, x, &signs, &mu)?;
+        let s1 = step1(p, x, space.as_ref(), &signs, &mu)?;
         let c3_part = c3_cost(p.margin, nu);
         let objective = s1.data_part + s1.prior_part + c3_part;
         let (new_mu, new_nu, zeta) = step2(p, s1.w.view(), s1.b);
@@ -281,25 +286,103 @@ fn pack(w: &Array1<f64>, b: f64, mu: &[Array1<f64>; 2]) -> Array1<f64> {
     Array1::from(v)
 }
 
+/// Step 1's weight variables when `Σ₁` and `Σ₂` are multiples of the identity.
+///
+/// A feature that is zero in every training row enters step 1 only through `‖w‖` — in (4.11)
+/// and, scaled, in (4.13)–(4.14) — and through `μ_iᵀw`. Replacing the weights `w_U` of those
+/// unseen features by their projection on `span{μ₁_U, μ₂_U}` keeps every `μ_iᵀw` and does not
+/// increase `‖w‖`, so an optimum has `w_U = Σ_k c_k q_k` for an orthonormal basis `q_k` of that
+/// span. Step 1 then solves for the seen features' weights and at most two coefficients `c_k`:
+/// exact, with cones of `|S| + 2` rows instead of `n` — which is what makes a few training
+/// documents over a vocabulary of thousands of words cheap.
+struct WeightSpace {
+    /// Column `j` → its position among the seen features.
+    position: Vec<Option<usize>>,
+    /// Columns with a non-zero in some training row.
+    seen: Vec<usize>,
+    /// The other columns.
+    unseen: Vec<usize>,
+    /// `√s_i` for `Σ_i = s_i I`.
+    half_scale: [f64; 2],
+}
+
+impl WeightSpace {
+    /// The reduced space, or `None` when a `Σ_i` is not a multiple of `I` or nothing is gained.
+    fn new(x: Design<'_>, prior: &GenerativePrior) -> Option<Self> {
+        let s1 = prior.sigma[0].identity_scale()?;
+        let s2 = prior.sigma[1].identity_scale()?;
+        let n = prior.dim();
+        let mut is_seen = vec![false; n];
+        let mut row = Vec::new();
+        for i in 0..x.n_rows() {
+            row.clear();
+            x.push_row(i, 0, 1.0, &mut row);
+            for &(j, _) in &row {
+                is_seen[j] = true;
+            }
+        }
+        let seen: Vec<usize> = (0..n).filter(|&j| is_seen[j]).collect();
+        let unseen: Vec<usize> = (0..n).filter(|&j| !is_seen[j]).collect();
+        if unseen.len() <= 2 {
+            return None;
+        }
+        let mut position = vec![None; n];
+        for (k, &j) in seen.iter().enumerate() {
+            position[j] = Some(k);
+        }
+        Some(Self {
+            position,
+            seen,
+            unseen,
+            half_scale: [s1.sqrt(), s2.sqrt()],
+        })
+    }
+
+    /// An orthonormal basis of `span{μ₁_U, μ₂_U}` (Gram–Schmidt, orthogonalised twice; a vector
+    /// whose remainder is below `1e-12` of its norm adds nothing).
+    fn basis(&self, mu: &[Array1<f64>; 2]) -> Vec<Array1<f64>> {
+        let mut basis: Vec<Array1<f64>> = Vec::with_capacity(2);
+        for m in mu {
+            let v: Array1<f64> = self.unseen.iter().map(|&j| m[j]).collect();
+            let norm = v.dot(&v).sqrt();
+            let mut r = v;
+            for _ in 0..2 {
+                for q in &basis {
+                    let c = q.dot(&r);
+                    r.scaled_add(-c, q);
+                }
+            }
+            let rest = r.dot(&r).sqrt();
+            if rest > 0.0 && rest > 1e-12 * norm {
+                basis.push(r / rest);
+            }
+        }
+        basis
+    }
+}
+
 /// Step 1 with `μ₁, μ₂` fixed: (4.10)–(4.14) for the hard margin, (4.17)–(4.24) with the
-/// `μ`-dependent parts fixed for the soft margin.
+/// `μ`-dependent parts fixed for the soft margin; over the reduced [`WeightSpace`] when given.
 fn step1(
     p: &BilevelValidParams,
     x: Design<'_>,
+    space: Option<&WeightSpace>,
     signs: &[f64],
     mu: &[Array1<f64>; 2],
 ) -> Result<Step1> {
     let n = p.prior.dim();
     let m = signs.len();
+    let basis = space.map_or(Vec::new(), |s| s.basis(mu));
+    let n_weights = space.map_or(n, |s| s.seen.len() + basis.len());
     let mut socp = Socp::new("bilevel step 1");
-    let w = socp.add_variables(n);
+    let w = socp.add_variables(n_weights);
     let b = socp.add_variable();
     let rho = socp.add_variable();
     socp.minimize_linear(Affine::var(rho));
-    // (4.11): ρ ≥ ‖w‖.
+    // (4.11): ρ ≥ ‖w‖ (the basis is orthonormal, so ‖w_U‖ = ‖c‖).
     socp.add_cone(
         Affine::var(rho),
-        (0..n).map(|j| Affine::var(w + j)).collect(),
+        (0..n_weights).map(|j| Affine::var(w + j)).collect(),
     );
 
     let soft = match p.margin {
@@ -329,9 +412,22 @@ fn step1(
 
     // (4.12)/(4.18): 1 − ξ_i − y_i(wᵀx_i + b) ≤ 0.
     let mut terms = Vec::new();
+    let mut row = Vec::new();
     for (i, &s) in signs.iter().enumerate() {
         terms.clear();
-        x.push_row(i, w, -s, &mut terms);
+        match space {
+            None => x.push_row(i, w, -s, &mut terms),
+            Some(space) => {
+                row.clear();
+                x.push_row(i, 0, -s, &mut row);
+                terms.extend(row.iter().map(|&(j, v)| {
+                    (
+                        w + space.position[j].expect("a training row's features are seen"),
+                        v,
+                    )
+                }));
+            }
+        }
         terms.push((b, -s));
         if let Some(xi) = xi {
             terms.push((xi + i, -1.0));
@@ -345,24 +441,62 @@ fn step1(
     // (4.13)/(4.20): ‖Σ₁^{1/2}w‖ ≤ −(μ₁ᵀw + b)/β + ζ₁;  (4.14)/(4.21): ‖Σ₂^{1/2}w‖ ≤ (μ₂ᵀw + b)/β + ζ₂.
     for (class, sign) in [(0usize, -1.0), (1usize, 1.0)] {
         let k = sign / p.beta;
-        let mut bound = Affine {
-            terms: mu[class]
+        let linear: Vec<(usize, f64)> = match space {
+            None => mu[class]
                 .iter()
                 .enumerate()
                 .filter(|(_, &v)| v != 0.0)
                 .map(|(j, &v)| (w + j, k * v))
-                .chain([(b, k)])
                 .collect(),
+            Some(space) => {
+                let unseen_mu: Array1<f64> = space.unseen.iter().map(|&j| mu[class][j]).collect();
+                space
+                    .seen
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &j)| mu[class][j] != 0.0)
+                    .map(|(pos, &j)| (w + pos, k * mu[class][j]))
+                    .chain(
+                        basis.iter().enumerate().map(|(q, basis_q)| {
+                            (w + space.seen.len() + q, k * unseen_mu.dot(basis_q))
+                        }),
+                    )
+                    .collect()
+            }
+        };
+        let mut bound = Affine {
+            terms: linear.into_iter().chain([(b, k)]).collect(),
             constant: 0.0,
         };
         if let Some(z) = zeta {
             bound = bound.term(z + class, 1.0);
         }
-        socp.add_cone(bound, p.prior.sigma[class].half_rows(w));
+        let rows = match space {
+            None => p.prior.sigma[class].half_rows(w),
+            Some(space) => (0..n_weights)
+                .map(|j| Affine::new().term(w + j, space.half_scale[class]))
+                .collect(),
+        };
+        socp.add_cone(bound, rows);
     }
 
     let sol = socp.solve(&p.socp)?;
-    let wv = Array1::from(sol.x[w..w + n].to_vec());
+    let wv = match space {
+        None => Array1::from(sol.x[w..w + n].to_vec()),
+        Some(space) => {
+            let mut full = Array1::zeros(n);
+            for (pos, &j) in space.seen.iter().enumerate() {
+                full[j] = sol.x[w + pos];
+            }
+            for (q, basis_q) in basis.iter().enumerate() {
+                let c = sol.x[w + space.seen.len() + q];
+                for (&j, &v) in space.unseen.iter().zip(basis_q) {
+                    full[j] += c * v;
+                }
+            }
+            full
+        }
+    };
     let bv = sol.x[b];
     let norm = wv.dot(&wv).sqrt();
     let (data_part, prior_part) = match soft {
@@ -501,6 +635,130 @@ mod tests {
         for j in 0..3 {
             assert_abs_diff_eq!(closed[j], socp[j], epsilon = 1e-6);
         }
+    }
+
+    /// A text-shaped problem: `n` binary features, `m` rows using only the first `n/3` of
+    /// them, a diagonal hyper-prior around random means.
+    fn text_problem(
+        seed: u64,
+        n: usize,
+        m: usize,
+    ) -> (sprs::CsMat<f64>, Array1<usize>, GenerativePrior) {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let y: Array1<usize> = (0..m).map(|i| i % 2).collect();
+        let mut tri = sprs::TriMat::new((m, n));
+        for i in 0..m {
+            for j in 0..n / 3 {
+                // Class-dependent word rates so that the classes differ.
+                let rate = if (j % 2 == 0) == (y[i] == 1) {
+                    0.5
+                } else {
+                    0.15
+                };
+                if rng.random::<f64>() < rate {
+                    tri.add_triplet(i, j, 1.0);
+                }
+            }
+        }
+        let t: [Array1<f64>; 2] = [0, 1].map(|c| {
+            (0..n)
+                .map(|j| {
+                    let base = if (j % 2 == 0) == (c == 1) { 0.3 } else { 0.1 };
+                    base * rng.random_range(0.5..1.5)
+                })
+                .collect()
+        });
+        let omega = [0, 1].map(|_| (0..n).map(|_| rng.random_range(0.001..0.01)).collect());
+        (
+            tri.to_csr(),
+            y,
+            GenerativePrior::diagonal(t, omega).unwrap(),
+        )
+    }
+
+    #[test]
+    fn the_unseen_feature_reduction_is_exact() {
+        for (seed, margin) in [
+            (
+                1,
+                Margin::Soft {
+                    c1: 1.0,
+                    c2: 1.0,
+                    c3: f64::INFINITY,
+                },
+            ),
+            (
+                2,
+                Margin::Soft {
+                    c1: 0.5,
+                    c2: 2.0,
+                    c3: 1.0,
+                },
+            ),
+            (3, Margin::Hard),
+        ] {
+            let (x, y, prior) = text_problem(seed, 60, 8);
+            let reduced = crate::BilevelClassifier::params(prior)
+                .margin(margin)
+                .beta(0.3)
+                .phi(0.05);
+            let mut full = reduced.clone();
+            full.0.reduce_unseen_features = false;
+            let space = WeightSpace::new(Design::Sparse(x.view()), &full.0.prior).unwrap();
+            assert!(space.unseen.len() >= 40, "{}", space.unseen.len());
+            let a = reduced.fit_sparse(x.view(), y.view()).unwrap();
+            let b = full.fit_sparse(x.view(), y.view()).unwrap();
+            assert_eq!(a.report().n_iterations(), b.report().n_iterations());
+            for (ia, ib) in a.report().iterations.iter().zip(&b.report().iterations) {
+                assert_abs_diff_eq!(
+                    ia.objective,
+                    ib.objective,
+                    epsilon = 1e-6 * (1.0 + ib.objective)
+                );
+            }
+            let scale = 1.0 + b.weights().iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            for (wa, wb) in a.weights().iter().zip(b.weights()) {
+                assert_abs_diff_eq!(*wa, *wb, epsilon = 1e-4 * scale);
+            }
+            assert_abs_diff_eq!(a.intercept(), b.intercept(), epsilon = 1e-4 * scale);
+        }
+    }
+
+    #[test]
+    fn the_basis_spans_the_unseen_means_orthonormally() {
+        let prior = GenerativePrior::diagonal(
+            [
+                array![1.0, 0.0, 2.0, 0.0, 1.0],
+                array![2.0, 0.0, 4.0, 0.0, 2.0],
+            ],
+            [Array1::ones(5), Array1::ones(5)],
+        )
+        .unwrap();
+        let x = array![[1.0, 0.0, 0.0, 0.0, 0.0]];
+        let space = WeightSpace::new(Design::Dense(x.view()), &prior).unwrap();
+        assert_eq!(space.seen, vec![0]);
+        // Collinear unseen means: one direction.
+        let mu = [prior.t[0].clone(), prior.t[1].clone()];
+        let basis = space.basis(&mu);
+        assert_eq!(basis.len(), 1);
+        assert_abs_diff_eq!(basis[0].dot(&basis[0]), 1.0, epsilon = 1e-15);
+        // Independent means: two orthonormal directions.
+        let mu2 = [prior.t[0].clone(), array![0.0, 1.0, 0.0, 3.0, 0.0]];
+        let basis = space.basis(&mu2);
+        assert_eq!(basis.len(), 2);
+        assert_abs_diff_eq!(basis[0].dot(&basis[1]), 0.0, epsilon = 1e-15);
+        // A non-identity Σ keeps the full space.
+        let dense_sigma = GenerativePrior::new(
+            [prior.t[0].clone(), prior.t[1].clone()],
+            prior.omega.clone(),
+            [
+                ScaleMatrix::diagonal(array![1.0, 2.0, 1.0, 1.0, 1.0], "Σ").unwrap(),
+                ScaleMatrix::identity(5),
+            ],
+        )
+        .unwrap();
+        assert!(WeightSpace::new(Design::Dense(x.view()), &dense_sigma).is_none());
     }
 
     #[test]

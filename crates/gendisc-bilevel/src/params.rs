@@ -4,6 +4,7 @@ use gendisc_core::validate::check_finite_vector;
 use gendisc_core::{Error, ParamGuard, Result};
 use gendisc_optim::SocpSettings;
 use ndarray::{Array1, ArrayView1};
+use sprs::CsMatView;
 
 use crate::elliptical::Generator;
 use crate::scale::ScaleMatrix;
@@ -134,6 +135,9 @@ pub struct BilevelValidParams {
     pub(crate) tol: f64,
     pub(crate) max_iter: usize,
     pub(crate) socp: SocpSettings,
+    /// Whether step 1 may solve for the unseen features' weights in `span{μ₁, μ₂}` (exact; off
+    /// only to test that it is).
+    pub(crate) reduce_unseen_features: bool,
 }
 
 impl BilevelValidParams {
@@ -186,6 +190,7 @@ impl BilevelParams {
             tol: DEFAULT_TOL,
             max_iter: DEFAULT_MAX_ITER,
             socp: SocpSettings::default(),
+            reduce_unseen_features: true,
         })
     }
     /// Sets `β` directly.
@@ -241,6 +246,14 @@ impl BilevelParams {
     pub fn socp(mut self, socp: SocpSettings) -> Self {
         self.0.socp = socp;
         self
+    }
+    /// Validates and fits on a sparse design; see [`BilevelValidParams::fit_sparse`].
+    pub fn fit_sparse(
+        &self,
+        x: CsMatView<'_, f64>,
+        y: ArrayView1<'_, usize>,
+    ) -> Result<crate::BilevelClassifier> {
+        self.check_ref()?.fit_sparse(x, y)
     }
 }
 

@@ -97,6 +97,14 @@ impl ScaleMatrix {
         }
     }
 
+    /// `s` when the matrix is `s · I`.
+    pub(crate) fn identity_scale(&self) -> Option<f64> {
+        match &self.0 {
+            Form::Identity { scale, .. } => Some(*scale),
+            _ => None,
+        }
+    }
+
     /// `M w` (`w` of length [`dim`](Self::dim)).
     pub(crate) fn apply(&self, w: ArrayView1<'_, f64>) -> Array1<f64> {
         match &self.0 {
