@@ -42,6 +42,8 @@
 
 mod graph;
 mod parse;
+#[cfg(test)]
+mod tests;
 
 use std::borrow::Cow;
 use std::ffi::OsString;
