@@ -51,6 +51,8 @@ fn main() -> Result<(), gendisc_core::Error> {
         ("gun", "shooter"),
         ("gun", "ordnance"),
         ("atheism", "god"),
+        ("gun", "atheism"),
+        ("auto", "mideast"),
     ] {
         println!("distance({a}, {b}) = {:?}", wordnet.distance(a, b));
     }

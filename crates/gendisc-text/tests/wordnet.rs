@@ -41,6 +41,8 @@ fn synonyms_are_at_distance_zero() {
     // 02746365 `artillery heavy_weapon gun ordnance`.
     assert_eq!(wn.distance("gun", "artillery"), Some(0));
     assert_eq!(wn.distance("gun", "ordnance"), Some(0));
+    // 10152083 `gunman gunslinger hired_gun gun … shooter`.
+    assert_eq!(wn.distance("gun", "shooter"), Some(0));
     assert_eq!(wn.distance("dog", "dog"), Some(0));
 }
 
