@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use proptest::prelude::*;
+
 use super::*;
 
 /// A pointer of a test synset: its symbol and where it points.
@@ -17,13 +19,13 @@ enum To {
 }
 
 /// A test synset: its words and pointers.
-type Spec = (&'static [&'static str], &'static [(&'static str, To)]);
+type Spec<'a> = (&'a [&'a str], &'a [(&'a str, To)]);
 
 /// A licence header in WordNet's style: two spaces and a line number.
 const HEADER: &str = "  1 A test dictionary written for these tests.  \n  2   \n";
 
 /// Lays out `data.noun` for `synsets`: each line's `synset_offset` is its byte offset.
-fn data_noun(synsets: &[Spec]) -> (String, Vec<u32>) {
+fn data_noun(synsets: &[Spec<'_>]) -> (String, Vec<u32>) {
     let render = |offsets: &[u32]| {
         let mut text = String::from(HEADER);
         for (i, (words, pointers)) in synsets.iter().enumerate() {
@@ -73,7 +75,7 @@ const NOUN_EXC: &str = "geese goose\nmice mouse\nspectacle glasses\n";
 /// Twelve synsets: `animal` with hyponyms `dog`, `cat`, `mouse`; `dog` has a second sense,
 /// `frump`, whose hypernym `unpleasant_woman` is a hyponym of `woman`; the rest stand alone.
 /// Some pointers exist in one direction only (`dog` @ `animal`, not `animal` ~ `dog`).
-const SYNSETS: [Spec; 12] = [
+const SYNSETS: [Spec<'static>; 12] = [
     (
         &["animal", "beast"],
         &[("~", To::Noun(2)), ("~", To::Noun(3))],
@@ -500,4 +502,72 @@ fn wordnet_is_shared_between_threads() {
             assert_eq!(h.join().unwrap(), Some(2));
         }
     });
+}
+
+/// Pointer lists for up to ten synsets: `(source, target, is_noun)`; other parts of speech get
+/// a made-up offset.
+fn random_pointers() -> impl Strategy<Value = (usize, Vec<(usize, usize, bool)>)> {
+    (1usize..10).prop_flat_map(|n| {
+        let pointer = (0..n, 0..n, proptest::bool::weighted(0.8));
+        (Just(n), proptest::collection::vec(pointer, 0..25))
+    })
+}
+
+proptest! {
+    /// A dictionary written from random pointers reads back as the graph they describe: the
+    /// distance between two synsets' words is the shortest path through the noun pointers,
+    /// taken in either direction (Floyd–Warshall on the pointer list), and the number of links
+    /// is the number of distinct pairs they join.
+    #[test]
+    fn random_dictionaries_read_back_as_their_graph((n, pointers) in random_pointers()) {
+        let names: Vec<String> = (0..n).map(|i| format!("word{i}")).collect();
+        let words: Vec<[&str; 1]> = names.iter().map(|w| [w.as_str()]).collect();
+        let lists: Vec<Vec<(&str, To)>> = (0..n)
+            .map(|i| {
+                pointers
+                    .iter()
+                    .filter(|p| p.0 == i)
+                    .map(|&(_, j, noun)| ("@", if noun { To::Noun(j) } else { To::Other('v', 42) }))
+                    .collect()
+            })
+            .collect();
+        let specs: Vec<Spec<'_>> = (0..n).map(|i| (&words[i][..], &lists[i][..])).collect();
+        let (data, offsets) = data_noun(&specs);
+        let lemmas: Vec<(&str, Vec<usize>)> =
+            names.iter().enumerate().map(|(i, w)| (w.as_str(), vec![i])).collect();
+        let lemma_refs: Vec<(&str, &[usize])> =
+            lemmas.iter().map(|(w, s)| (*w, &s[..])).collect();
+        let wn = build(&data, &index_noun(&lemma_refs, &offsets), "").unwrap();
+
+        const FAR: u32 = u32::MAX / 4;
+        let mut d = vec![vec![FAR; n]; n];
+        let mut pairs = std::collections::BTreeSet::new();
+        for i in 0..n {
+            d[i][i] = 0;
+        }
+        for &(i, j, noun) in &pointers {
+            if noun && i != j {
+                d[i][j] = 1;
+                d[j][i] = 1;
+                pairs.insert((i.min(j), i.max(j)));
+            }
+        }
+        for k in 0..n {
+            for i in 0..n {
+                for j in 0..n {
+                    d[i][j] = d[i][j].min(d[i][k] + d[k][j]);
+                }
+            }
+        }
+        prop_assert_eq!(wn.n_synsets(), n);
+        prop_assert_eq!(wn.n_links(), pairs.len());
+        for i in 0..n {
+            let from = wn.distances_from(&names[i], 3).unwrap();
+            for j in 0..n {
+                let expected = Some(d[i][j]).filter(|&x| x < FAR);
+                prop_assert_eq!(wn.distance_within(&names[i], &names[j], 100), expected);
+                prop_assert_eq!(from.to(&names[j]), expected.filter(|&x| x <= 3));
+            }
+        }
+    }
 }
