@@ -185,6 +185,17 @@ fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, usize, &[u8])> {
     })
 }
 
+/// The error for a file with nothing but its licence header (or nothing at all), placed on
+/// the line after its last.
+fn no_entries(path: &Path, bytes: &[u8], what: &str) -> Error {
+    Error::Parse {
+        path: path.to_path_buf(),
+        line: bytes.iter().filter(|&&b| b == b'\n').count() + 1,
+        column: 1,
+        message: format!("no {what} lines: the file is empty or truncated"),
+    }
+}
+
 /// The node whose synset starts at byte `offset`, among the ascending `offsets`.
 fn node_at(offsets: &[u32], offset: u32) -> Option<u32> {
     offsets.binary_search(&offset).ok().map(|i| i as u32)
@@ -203,6 +214,9 @@ pub(super) fn data(path: &Path, bytes: &[u8]) -> Result<Synsets> {
     // A synset's offset is the byte offset of its line (checked below), so the nodes are known
     // before the pointers that name them.
     let offsets: Vec<u32> = lines(bytes).map(|(_, start, _)| start as u32).collect();
+    if offsets.is_empty() {
+        return Err(no_entries(path, bytes, "synset"));
+    }
     let mut edges = Vec::with_capacity(offsets.len() * 4);
     for (node, (line, start, text)) in lines(bytes).enumerate() {
         let at = At { path, line };
@@ -353,6 +367,9 @@ pub(super) fn index(path: &Path, bytes: &[u8], offsets: &[u32]) -> Result<Lemmas
             range: (first as u32, synset_cnt),
             line,
         });
+    }
+    if entries.is_empty() {
+        return Err(no_entries(path, bytes, "lemma"));
     }
     let name = |e: &Entry| &names.as_bytes()[e.span.0 as usize..(e.span.0 + e.span.1) as usize];
     if !entries.windows(2).all(|w| name(&w[0]) < name(&w[1])) {

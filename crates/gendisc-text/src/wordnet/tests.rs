@@ -424,6 +424,19 @@ fn bad_index_lines_are_rejected() {
 }
 
 #[test]
+fn files_without_entries_are_rejected() {
+    let (data, index, exc) = files();
+    let (path, line, _, message) = parse_error(build(HEADER, &index, &exc));
+    assert_eq!((path.as_path(), line), (Path::new("dict/data.noun"), 3));
+    assert!(message.contains("no synset lines"), "{message}");
+    let (path, line, _, message) = parse_error(build(&data, "", &exc));
+    assert_eq!((path.as_path(), line), (Path::new("dict/index.noun"), 1));
+    assert!(message.contains("no lemma lines"), "{message}");
+    // An empty exception list is allowed: nothing is irregular.
+    assert!(build(&data, &index, "").is_ok());
+}
+
+#[test]
 fn an_exception_without_a_base_form_is_rejected() {
     let (data, index, _) = files();
     let (path, line, field, message) = parse_error(build(&data, &index, "mice mouse\ngeese\n"));
