@@ -120,3 +120,26 @@ fn unknown_words_and_the_cap_give_none() {
     assert_eq!(from_dog.to("canine"), Some(1));
     assert_eq!(from_dog.to("quickly"), None);
 }
+
+/// What `DEFAULT_MAX_DISTANCE`'s documentation says of the paper's four label words.
+#[test]
+fn the_noun_graph_is_connected_and_the_default_cap_reaches_almost_all_of_it() {
+    let Some(wn) = wordnet() else { return };
+    for (label, farthest) in [
+        ("atheism", 14),
+        ("gun", 12),
+        ("middle_east", 13),
+        ("auto", 13),
+    ] {
+        let all = wn.distances_from(label, u32::MAX).unwrap();
+        assert_eq!(all.reached(), wn.n_synsets(), "{label}");
+        assert_eq!(all.histogram().len() - 1, farthest, "{label}");
+        let capped = wn.distances_from(label, DEFAULT_MAX_DISTANCE).unwrap();
+        assert!(capped.reached() * 1000 >= wn.n_synsets() * 999, "{label}");
+        assert_eq!(
+            capped.histogram(),
+            all.histogram()[..=DEFAULT_MAX_DISTANCE as usize],
+            "{label}"
+        );
+    }
+}

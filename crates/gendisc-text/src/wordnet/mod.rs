@@ -37,10 +37,11 @@
 //!
 //! **The paper's counting.** The paper's example — 'artillery', 'shooter' and 'ordnance' at
 //! distance two from 'gun' (§2) — are, in WordNet 3.0, synonyms of senses of `gun` (synsets
-//! `02746365` and `10152083`), at distance 0 here. Their count matches paths through a graph of
-//! words *and* synsets (word → synset → word is two links), which is ours plus two for any two
-//! different words; grouping words by distance to a label gives the same groups either way,
-//! except that the label word itself is alone at distance 0 there and joins its synonyms here.
+//! `02746365` and `10152083`), at distance 0 here. Their count is consistent with paths through
+//! a graph of words *and* synsets (word → synset → word is two links), which would be ours plus
+//! two for any two different words; grouping words by distance to a label then gives the same
+//! groups either way, except that the label word itself is alone at distance 0 there and joins
+//! its synonyms here.
 //!
 //! **Licence.** WordNet 3.0 is Copyright 2006 by Princeton University and distributed under
 //! its permissive licence (use, copy, modify and distribute for any purpose, without fee, with
