@@ -18,7 +18,7 @@ impl Graph {
     /// Builds the symmetric graph on `n` nodes from directed `edges` (both ends `< n`): every edge
     /// is entered in both directions, self-loops are dropped and repeats are merged.
     pub(super) fn symmetric(n: usize, edges: &[(u32, u32)]) -> Self {
-        let mut degree = vec![0u32; n + 1];
+        let mut degree = vec![0u32; n];
         for &(u, v) in edges {
             if u != v {
                 degree[u as usize] += 1;
@@ -26,7 +26,7 @@ impl Graph {
             }
         }
         // Exclusive prefix sum: `fill[u]` is where the next neighbour of `u` goes.
-        let mut fill = Vec::with_capacity(n + 1);
+        let mut fill = Vec::with_capacity(n);
         let mut total = 0u32;
         for d in &degree {
             fill.push(total);
@@ -46,7 +46,7 @@ impl Graph {
         let mut write = 0usize;
         let mut read = 0usize;
         starts.push(0);
-        for d in &degree[..n] {
+        for d in &degree {
             let end = read + *d as usize;
             raw[read..end].sort_unstable();
             let mut last = None;
