@@ -4,8 +4,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use gendisc_studies::papers::{bouchard_triggs, ng_jordan, raina, xue_titterington};
+use gendisc_studies::papers::{
+    bouchard_triggs, epshteyn_dejong, ng_jordan, raina, xue_titterington,
+};
 use gendisc_studies::{OnMismatch, RunnerSettings, StudyResults};
+use gendisc_text::wordnet::WordNet;
 
 /// Arguments of `cargo xtask reproduce`.
 #[derive(Debug, clap::Args)]
@@ -28,6 +31,12 @@ struct Study {
     run: Option<fn(&Path, bool) -> Result<()>>,
     /// The data files it reads, relative to the data directory (none for simulations).
     data: fn() -> Vec<&'static str>,
+    /// What else it needs that is missing, if anything (e.g. an installed dictionary).
+    other_needs: fn() -> Option<String>,
+}
+
+fn needs_nothing_else() -> Option<String> {
+    None
 }
 
 fn no_data() -> Vec<&'static str> {
@@ -41,18 +50,21 @@ const STUDIES: [Study; 5] = [
         paper: "Xue & Titterington, Interpretation of hybrid generative/discriminative algorithms",
         run: Some(run_xue_titterington),
         data: no_data,
+        other_needs: needs_nothing_else,
     },
     Study {
         name: "ng-jordan",
         paper: "Ng & Jordan (2001), On discriminative vs. generative classifiers",
         run: Some(run_ng_jordan),
         data: ng_jordan::required_files,
+        other_needs: needs_nothing_else,
     },
     Study {
         name: "raina",
         paper: "Raina, Shen, Ng & McCallum (2003), Classification with hybrid generative/discriminative models",
         run: Some(run_raina),
         data: raina_files,
+        other_needs: needs_nothing_else,
     },
     Study {
         name: "bouchard-triggs",
@@ -60,12 +72,14 @@ const STUDIES: [Study; 5] = [
         run: Some(run_bouchard_triggs),
         // Figure 1 is simulated; without Statlog, Table 1 is skipped and says why.
         data: no_data,
+        other_needs: needs_nothing_else,
     },
     Study {
         name: "epshteyn-dejong",
-        paper: "Epshteyn & DeJong, Generative prior knowledge for discriminative classification",
-        run: None,
-        data: no_data,
+        paper: "Epshteyn & DeJong (2007), Generative prior knowledge for discriminative classification",
+        run: Some(run_epshteyn_dejong),
+        data: raina_files,
+        other_needs: wordnet_missing,
     },
 ];
 
@@ -122,6 +136,9 @@ pub fn run(args: &Args) -> Result<()> {
 /// missing file (it names the file, where it was looked for, and `cargo xtask fetch-data`),
 /// with the count when several are missing.
 fn missing_data(study: &Study) -> Option<String> {
+    if let Some(problem) = (study.other_needs)() {
+        return Some(problem);
+    }
     let files = (study.data)();
     let missing: Vec<String> = files
         .iter()
@@ -211,6 +228,36 @@ fn run_raina(out: &Path, quick: bool) -> Result<()> {
     );
     run_cells("raina", |runner| {
         raina::reproduce(&news, out, settings, runner)
+    })
+}
+
+/// WordNet 3.0's noun files, when they cannot be found (the message says where they were
+/// looked for and how to install them).
+fn wordnet_missing() -> Option<String> {
+    gendisc_text::wordnet::find_dict_dir()
+        .err()
+        .map(|e| e.to_string())
+}
+
+fn run_epshteyn_dejong(out: &Path, quick: bool) -> Result<()> {
+    let settings = if quick {
+        epshteyn_dejong::Settings::quick()
+    } else {
+        epshteyn_dejong::Settings::paper()
+    };
+    let start = std::time::Instant::now();
+    // The same archive as Raina et al.'s study.
+    let news =
+        raina::read_collection().context("epshteyn-dejong needs the 20 Newsgroups archive")?;
+    let wordnet = WordNet::locate().context("epshteyn-dejong needs WordNet 3.0")?;
+    eprintln!(
+        "epshteyn-dejong: read {} postings and {} noun synsets in {:.2} s",
+        news.postings().len(),
+        wordnet.n_synsets(),
+        start.elapsed().as_secs_f64()
+    );
+    run_cells("epshteyn-dejong", |runner| {
+        epshteyn_dejong::reproduce(&news, &wordnet, out, settings, runner)
     })
 }
 

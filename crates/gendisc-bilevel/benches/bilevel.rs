@@ -42,7 +42,13 @@ fn problem(
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("bilevel");
     group.sample_size(10);
-    for &(n, m) in &[(1000usize, 10usize), (5000, 10), (7500, 9), (5000, 100), (20000, 9)] {
+    for &(n, m) in &[
+        (1000usize, 10usize),
+        (5000, 10),
+        (7500, 9),
+        (5000, 100),
+        (20000, 9),
+    ] {
         let (x, y, prior) = problem(n, m, 60);
         let params = BilevelClassifier::params(prior).check().unwrap();
         let report = params

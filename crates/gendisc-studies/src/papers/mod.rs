@@ -3,6 +3,7 @@
 //! lives here, never in the model crates.
 
 pub mod bouchard_triggs;
+pub mod epshteyn_dejong;
 pub mod ng_jordan;
 pub mod raina;
 pub mod xue_titterington;
@@ -24,4 +25,22 @@ pub(crate) fn run_stored<S: Study + ?Sized>(
         ..runner
     })?
     .run(study)
+}
+
+/// The `i`-th posting of group `group` in the text studies' synthetic collections: every third
+/// in the bydate test half, decoded as UTF-8.
+#[cfg(test)]
+pub(crate) fn test_posting(group: usize, i: usize, text: String) -> gendisc_text::Posting {
+    use gendisc_text::{Encoding, Split};
+    gendisc_text::Posting {
+        split: if i % 3 == 0 {
+            Split::Test
+        } else {
+            Split::Train
+        },
+        group,
+        id: i.to_string(),
+        text,
+        encoding: Encoding::Utf8,
+    }
 }

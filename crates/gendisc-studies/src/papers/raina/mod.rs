@@ -752,7 +752,6 @@ pub fn reproduce(
 mod tests {
     use super::*;
     use crate::Runner;
-    use gendisc_text::{Encoding, Posting, Split as BydateSplit};
 
     /// A small synthetic collection with the study's groups: each group has its own topic
     /// words, shared words, and postings with or without a subject.
@@ -776,17 +775,11 @@ mod tests {
                     "the {topic} posting number {i} says {} and mail me at u{i}@x.org\n",
                     ["yes", "no", "maybe", "shared words here"][i % 4]
                 );
-                postings.push(Posting {
-                    split: if i % 3 == 0 {
-                        BydateSplit::Test
-                    } else {
-                        BydateSplit::Train
-                    },
-                    group: g,
-                    id: i.to_string(),
-                    text: format!("From: someone\n{subject}Lines: 1\n\n{body}"),
-                    encoding: Encoding::Utf8,
-                });
+                postings.push(super::super::test_posting(
+                    g,
+                    i,
+                    format!("From: someone\n{subject}Lines: 1\n\n{body}"),
+                ));
             }
         }
         Newsgroups::from_parts(groups, postings)
