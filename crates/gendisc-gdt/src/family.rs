@@ -41,6 +41,8 @@
 //! over its two components by the responsibilities `ρ_im` and adds
 //! `∂/∂c_k = Σ_i w_i (ρ_i2 − ω_k2)`.
 
+mod hessian;
+
 use std::fmt;
 use std::str::FromStr;
 
