@@ -18,7 +18,9 @@
 //!   log-joint and the weighted gradient of eq. (8) ([`family`] has the formulas).
 //! * [`Gdt`] — `Gdt::params(family).lambda(λ).fit(&x, &y)`: starts at the generative fit
 //!   (closed form; EM for Balls2) and runs nonlinear conjugate gradient (argmin, through
-//!   [`gendisc_optim`]); the fitted model reports status and iterations ([`GdtReport`]).
+//!   [`gendisc_optim`]), or Newton's method with the analytic Hessian
+//!   ([`GdtSolver::newton`]; formulas in [`family`]); the fitted model reports status and
+//!   iterations ([`GdtReport`]).
 //!   [`GdtValidParams::fit_path`] fits a whole λ path with warm starts.
 //! * [`GdtCv`] — `λ` by stratified k-fold cross-validation over a grid ([`cv`]).
 //!

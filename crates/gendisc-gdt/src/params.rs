@@ -94,7 +94,7 @@ pub fn default_newton_settings() -> NewtonSettings {
 /// |---|---|---|
 /// | `family` | set by [`Gdt::params`](crate::Gdt::params) | the generative family ([`Family`]) |
 /// | `lambda` | `0.5` | `λ ∈ [0, 1]` of eq. (6): 1 is the generative fit, 0 the discriminative one |
-/// | `solver` | [`GdtSolver::ConjugateGradient`]`(`[`default_solver_settings`]`())` | the optimiser |
+/// | `solver` | [`GdtSolver::ConjugateGradient`]`(`[`default_solver_settings`]`())` | the optimiser; [`GdtSolver::lbfgs`] and [`GdtSolver::newton`] are the alternatives |
 /// | `var_smoothing` | `1e-9` | relative variance floor of the generative start of Balls1, Balls2 and the shared diagonal (as in `gendisc-generative`) |
 /// | `em_seed` | `0` | seed of the EM initialisation of Balls2 |
 /// | `em_max_iterations` | `500` | EM iterations per class for Balls2 |
