@@ -37,7 +37,7 @@
 //! One evaluation costs `O(n (K q² + p²))` for `p` parameters and class blocks of size `q`, with
 //! all workspace allocated once per call.
 
-use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut2};
+use ndarray::{ArrayView1, ArrayView2, ArrayViewMut2};
 
 use gendisc_core::numerics::log_sum_exp;
 
@@ -129,7 +129,9 @@ impl Parametrisation {
         let mut local_hess = vec![0.0; q * q];
         let mut scratch = Scratch::new(d, q);
         let mut gbar = vec![0.0; p];
-        let mut h = Array2::<f64>::zeros((p, p));
+        // The upper triangle of the sum, row-major; every class's indices (logits first, then
+        // its block) are increasing, so "upper" is `b ≥ a` in local order too.
+        let mut h = vec![0.0; p * p];
         let mut total_w = 0.0;
 
         for (i, row) in x.outer_iter().enumerate() {
@@ -138,10 +140,12 @@ impl Parametrisation {
             if ci == 0.0 && wi.iter().all(|&v| v == 0.0) {
                 continue;
             }
+            gbar.fill(0.0);
             for c in 0..k {
+                let idx = &indices[c];
                 let mean_block = match blocks[c] {
-                    ClassBlock::Mixture => &th[indices[c][0]..indices[c][0] + q],
-                    _ => &th[indices[c][0]..indices[c][0] + d],
+                    ClassBlock::Mixture => &th[idx[0]..idx[0] + q],
+                    _ => &th[idx[0]..idx[0] + d],
                 };
                 let grad = &mut local_grad[c * q..(c + 1) * q];
                 local_derivatives(
@@ -154,74 +158,70 @@ impl Parametrisation {
                     &mut local_hess,
                     &mut scratch,
                 );
-                let wc = wi[c];
+                let (wc, tc) = (wi[c], ti[c]);
                 total_w += wc;
-                if wc != 0.0 {
-                    let idx = &indices[c];
-                    for (a, &ga) in idx.iter().enumerate() {
-                        for (b, &gb) in idx.iter().enumerate() {
-                            h[[ga, gb]] += wc * local_hess[a * q + b];
-                        }
+                // W_ic H_ic − c_i τ_ic g_ic g_icᵀ over the class block, and the logit rows of
+                // the second term; g_ic = (e_c − π on the logits, the local gradient).
+                let scale = ci * tc;
+                for (a, &ga) in idx.iter().enumerate() {
+                    let va = scale * grad[a];
+                    let hrow = &mut h[ga * p..(ga + 1) * p];
+                    for (b, &gb) in idx.iter().enumerate().skip(a) {
+                        hrow[gb] += wc * local_hess[a * q + b] - va * grad[b];
                     }
+                }
+                if scale == 0.0 {
+                    continue;
+                }
+                let prior_entry = |j: usize| -> f64 {
+                    // ∂ log π_c / ∂a_j for j = 1 … K − 1, stored at j − 1.
+                    indicator(j + 1 == c) - prior[j + 1]
+                };
+                for ja in 0..pr {
+                    let va = prior_entry(ja);
+                    gbar[ja] += tc * va;
+                    let hrow = &mut h[ja * p..(ja + 1) * p];
+                    for jb in ja..pr {
+                        hrow[jb] -= scale * va * prior_entry(jb);
+                    }
+                    for (&gb, &g) in idx.iter().zip(grad.iter()) {
+                        hrow[gb] -= scale * va * g;
+                    }
+                }
+                for (&ga, &g) in idx.iter().zip(grad.iter()) {
+                    gbar[ga] += tc * g;
                 }
             }
             if ci == 0.0 {
                 continue;
             }
-            // −c_i (Σ_k τ_k g_k g_kᵀ − ḡ ḡᵀ); g_k = (e_k − π on the logits, local gradient).
-            gbar.fill(0.0);
-            for c in 0..k {
-                let tc = ti[c];
-                if tc == 0.0 {
-                    continue;
-                }
-                let grad = &local_grad[c * q..(c + 1) * q];
-                let idx = &indices[c];
-                let prior_entry = |j: usize| -> f64 {
-                    // ∂ log π_c / ∂a_j for j = 1 … K − 1, stored at j − 1.
-                    let class = j + 1;
-                    indicator(class == c) - prior[class]
-                };
-                let scale = ci * tc;
-                for ja in 0..pr {
-                    let va = prior_entry(ja);
-                    gbar[ja] += tc * va;
-                    for jb in 0..pr {
-                        h[[ja, jb]] -= scale * va * prior_entry(jb);
-                    }
-                    for (b, &gb) in idx.iter().enumerate() {
-                        let v = scale * va * grad[b];
-                        h[[ja, gb]] -= v;
-                        h[[gb, ja]] -= v;
-                    }
-                }
-                for (a, &ga) in idx.iter().enumerate() {
-                    gbar[ga] += tc * grad[a];
-                    let va = scale * grad[a];
-                    for (b, &gb) in idx.iter().enumerate() {
-                        h[[ga, gb]] -= va * grad[b];
-                    }
-                }
-            }
+            // + c_i ḡ ḡᵀ.
             for a in 0..p {
                 let va = ci * gbar[a];
                 if va == 0.0 {
                     continue;
                 }
-                let mut hrow = h.row_mut(a);
-                for (hb, gb) in hrow.iter_mut().zip(&gbar) {
+                for (hb, gb) in h[a * p + a..(a + 1) * p].iter_mut().zip(&gbar[a..]) {
                     *hb += va * gb;
                 }
             }
         }
         // Σ_i Σ_k W_ik ∇² log π_k = −(Σ W) (diag π − π πᵀ) over the logits.
         for ja in 0..pr {
-            for jb in 0..pr {
+            for jb in ja..pr {
                 let cov = indicator(ja == jb) * prior[ja + 1] - prior[ja + 1] * prior[jb + 1];
-                h[[ja, jb]] -= total_w * cov;
+                h[ja * p + jb] -= total_w * cov;
             }
         }
-        hessian += &h;
+        for a in 0..p {
+            for b in a..p {
+                let v = h[a * p + b];
+                hessian[[a, b]] += v;
+                if b != a {
+                    hessian[[b, a]] += v;
+                }
+            }
+        }
     }
 }
 
