@@ -297,3 +297,26 @@ fn newton_reaches_the_optimum_where_default_cg_runs_out_of_iterations() {
         newton.report()
     );
 }
+
+#[test]
+fn newton_models_round_trip_and_older_reports_still_load() {
+    let (x, y) = overlapping(8, 40, 2, 2);
+    let m = Gdt::params(Family::Qda)
+        .lambda(0.5)
+        .solver(GdtSolver::newton())
+        .fit(x.view(), y.view())
+        .unwrap();
+    let json = serde_json::to_string(&m).unwrap();
+    let back: Gdt = serde_json::from_str(&json).unwrap();
+    assert_eq!(m, back);
+    // A model saved before the report counted indefinite Hessians loads with a count of 0.
+    let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    value["report"]
+        .as_object_mut()
+        .unwrap()
+        .remove("indefinite_hessians")
+        .unwrap();
+    let old: Gdt = serde_json::from_value(value).unwrap();
+    assert_eq!(old.report().indefinite_hessians, 0);
+    assert_eq!(old.theta(), m.theta());
+}

@@ -80,6 +80,7 @@ impl Parametrisation {
         }
     }
 
+    /// Every class's density parameters decoded from `θ` (the shared ones repeated).
     fn class_blocks(&self, theta: ArrayView1<'_, f64>) -> Vec<ClassBlock> {
         if self.family == Family::Balls2 {
             return (0..self.n_classes).map(|_| ClassBlock::Mixture).collect();
