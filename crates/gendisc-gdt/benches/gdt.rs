@@ -4,7 +4,8 @@
 //! 5 ms. Measured on the correlated-uniform simulation of Bouchard & Triggs §4 (where the
 //! Gaussian model is wrong, so intermediate λ really moves the fit) for λ = 0.5 and λ = 0, on
 //! the Gaussian one for λ = 0.5, and for the other families at λ = 0.5; plus a warm-started
-//! Table 1 path (λ = 1, 0.75, 0.5, 0.25, 0) and a 5-fold CV selection over it.
+//! Table 1 path (λ = 1, 0.75, 0.5, 0.25, 0) and a 5-fold CV selection over it. The same
+//! fits by Newton's method (`GdtSolver::newton()`, the analytic Hessian) for comparison.
 //!
 //! Data come from the paper's generators with a seeded `ChaCha8Rng`, so every run measures the
 //! same work.
@@ -15,7 +16,7 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use gendisc_core::{Fit, ParamGuard};
 use gendisc_data::generators::BouchardTriggsSimulation;
-use gendisc_gdt::{Family, Gdt, GdtCv, TABLE1_GRID};
+use gendisc_gdt::{Family, Gdt, GdtCv, GdtSolver, TABLE1_GRID};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -48,11 +49,39 @@ fn gdt(c: &mut Criterion) {
                     .unwrap()
             })
         });
+        let newton = Gdt::params(family)
+            .lambda(lambda)
+            .solver(GdtSolver::newton())
+            .check()
+            .unwrap();
+        group.bench_function(format!("{name}, Newton"), |b| {
+            b.iter(|| {
+                newton
+                    .fit(black_box(x.view()), black_box(y.view()))
+                    .unwrap()
+            })
+        });
     }
     let params = Gdt::params(Family::Lda).check().unwrap();
     group.bench_function("LDA Table 1 path (5 λ, warm starts)", |b| {
         b.iter(|| {
             params
+                .fit_path(
+                    &TABLE1_GRID,
+                    black_box(xu.view()),
+                    black_box(yu.view()),
+                    None,
+                )
+                .unwrap()
+        })
+    });
+    let newton = Gdt::params(Family::Lda)
+        .solver(GdtSolver::newton())
+        .check()
+        .unwrap();
+    group.bench_function("LDA Table 1 path (5 λ, warm starts), Newton", |b| {
+        b.iter(|| {
+            newton
                 .fit_path(
                     &TABLE1_GRID,
                     black_box(xu.view()),

@@ -40,6 +40,14 @@
 //! LDA sums the `L` terms over classes (one shared factor). Balls2 splits each class weight
 //! over its two components by the responsibilities `ρ_im` and adds
 //! `∂/∂c_k = Σ_i w_i (ρ_i2 − ω_k2)`.
+//!
+//! ## The Hessian
+//!
+//! `∇²L_λ = Σ_i [Σ_k W_ik ∇² log p_θ(x_i, k) − s_i (1 − λ) Cov_τ_i(∇ log p_θ(x_i, ·))]`, block by
+//! block; the formulas are in the source of the `hessian` submodule and in the estimator's page
+//! of the documentation (`docs/bouchard-triggs.md`), and [`crate::objective_hessian`] exposes it.
+
+mod hessian;
 
 use std::fmt;
 use std::str::FromStr;

@@ -18,7 +18,9 @@
 //!   log-joint and the weighted gradient of eq. (8) ([`family`] has the formulas).
 //! * [`Gdt`] — `Gdt::params(family).lambda(λ).fit(&x, &y)`: starts at the generative fit
 //!   (closed form; EM for Balls2) and runs nonlinear conjugate gradient (argmin, through
-//!   [`gendisc_optim`]); the fitted model reports status and iterations ([`GdtReport`]).
+//!   [`gendisc_optim`]), or Newton's method with the analytic Hessian
+//!   ([`GdtSolver::newton`]; formulas in [`family`]); the fitted model reports status and
+//!   iterations ([`GdtReport`]).
 //!   [`GdtValidParams::fit_path`] fits a whole λ path with warm starts.
 //! * [`GdtCv`] — `λ` by stratified k-fold cross-validation over a grid ([`cv`]).
 //!
@@ -51,7 +53,8 @@ mod params;
 
 pub use cv::{CvCriterion, CvSelection, GdtCv, GdtCvParams, GdtCvValidParams, TABLE1_GRID};
 pub use family::{Family, Parametrisation};
-pub use model::{generative_theta, objective_and_gradient, Gdt, GdtReport};
+pub use model::{generative_theta, objective_and_gradient, objective_hessian, Gdt, GdtReport};
 pub use params::{
-    default_solver_settings, GdtParams, GdtSolver, GdtValidParams, DEFAULT_GDT_VALUE_TOLERANCE,
+    default_newton_settings, default_solver_settings, GdtParams, GdtSolver, GdtValidParams,
+    DEFAULT_GDT_VALUE_TOLERANCE,
 };

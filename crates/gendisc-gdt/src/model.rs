@@ -8,10 +8,10 @@ use gendisc_core::linalg::{cholesky, inverse_spd};
 use gendisc_core::validate::{check_labels, check_training_matrix, check_weights, class_totals};
 use gendisc_core::{Classifier, Error, Fit, FitWeighted, Generative, Result};
 use gendisc_generative::{Balls1, Balls2, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure};
-use gendisc_optim::{ConjugateGradient, Lbfgs, Objective, Status};
+use gendisc_optim::{ConjugateGradient, Lbfgs, Newton, Objective, Status, TwiceDifferentiable};
 
 use crate::family::{Family, Parametrisation};
-use crate::objective::GdtObjective;
+use crate::objective::{CountingIndefinite, GdtObjective};
 use crate::params::{GdtParams, GdtSolver, GdtValidParams};
 
 /// How a GDT fit ended.
@@ -21,8 +21,8 @@ pub struct GdtReport {
     pub lambda: f64,
     /// Why the optimiser stopped; [`Status::Converged`] for the closed-form `λ = 1` fit.
     pub status: Status,
-    /// Conjugate-gradient iterations (0 at `λ = 1`, where the generative fit is returned as
-    /// it is).
+    /// Iterations of the optimiser (0 at `λ = 1`, where the generative fit is returned as it
+    /// is).
     pub iterations: usize,
     /// `−L_λ(θ̂) / S` at the returned parameters (`S` the total sample weight).
     pub objective: f64,
@@ -31,6 +31,11 @@ pub struct GdtReport {
     /// Whether the generative fit that started the optimisation converged (always true but for
     /// Balls2, whose EM may stop at its iteration cap).
     pub start_converged: bool,
+    /// With [`GdtSolver::Newton`], the iterations at which the Hessian of `−L_λ` was not
+    /// positive definite, so that the step was regularised rather than Newton's; 0 for the
+    /// other solvers.
+    #[serde(default)]
+    pub indefinite_hessians: usize,
 }
 
 impl GdtReport {
@@ -317,6 +322,7 @@ pub(crate) fn optimise(
             objective: objective.value(start),
             gradient_norm: gradient.dot(&gradient).sqrt(),
             start_converged,
+            indefinite_hessians: 0,
         };
         return Ok(Gdt {
             param: t.param,
@@ -324,9 +330,16 @@ pub(crate) fn optimise(
             report,
         });
     }
+    let mut indefinite_hessians = 0;
     let solution = match p.solver {
         GdtSolver::ConjugateGradient(s) => ConjugateGradient::new(s).minimize(&objective, start)?,
         GdtSolver::Lbfgs(s) => Lbfgs::new(s).minimize(&objective, start)?,
+        GdtSolver::Newton(s) => {
+            let counted = CountingIndefinite::new(&objective);
+            let solution = Newton::new(s).minimize(&counted, start)?;
+            indefinite_hessians = counted.indefinite();
+            solution
+        }
     };
     Ok(Gdt {
         param: t.param,
@@ -338,6 +351,7 @@ pub(crate) fn optimise(
             objective: solution.report.value,
             gradient_norm: solution.report.gradient_norm,
             start_converged,
+            indefinite_hessians,
         },
     })
 }
@@ -459,6 +473,40 @@ pub fn objective_and_gradient(
         y.view(),
         sample_weight.map(|w| w.reborrow()),
     )?;
+    check_theta(&t, theta)?;
+    let objective = GdtObjective::new(t.param, t.x, t.y, t.w, params.lambda);
+    let mut g = Array1::zeros(t.param.dim());
+    let v = objective.value_and_gradient(theta, g.view_mut());
+    Ok((v, g))
+}
+
+/// The Hessian `∇²(−L_λ / S)` at `θ` for a family on `(x, y)` (`p × p`, symmetric): what
+/// [`GdtSolver::Newton`] steps with, exposed for checks (the formulas are in the
+/// [`family`](crate::family) documentation). Fails on the inputs
+/// [`objective_and_gradient`] fails on.
+pub fn objective_hessian(
+    params: &GdtValidParams,
+    theta: ArrayView1<'_, f64>,
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    sample_weight: Option<ArrayView1<'_, f64>>,
+) -> Result<Array2<f64>> {
+    let t = TrainingSet::new(
+        params,
+        x.view(),
+        y.view(),
+        sample_weight.map(|w| w.reborrow()),
+    )?;
+    check_theta(&t, theta)?;
+    let objective = GdtObjective::new(t.param, t.x, t.y, t.w, params.lambda);
+    let p = t.param.dim();
+    let mut h = Array2::zeros((p, p));
+    objective.hessian(theta, h.view_mut());
+    Ok(h)
+}
+
+/// `θ` has the family's length and finite entries.
+fn check_theta(t: &TrainingSet<'_>, theta: ArrayView1<'_, f64>) -> Result<()> {
     if theta.len() != t.param.dim() {
         return Err(Error::shape_mismatch(
             "length of θ vs parameters of the family",
@@ -466,11 +514,7 @@ pub fn objective_and_gradient(
             theta.len(),
         ));
     }
-    gendisc_core::validate::check_finite_vector(theta, "θ")?;
-    let objective = GdtObjective::new(t.param, t.x, t.y, t.w, params.lambda);
-    let mut g = Array1::zeros(t.param.dim());
-    let v = objective.value_and_gradient(theta, g.view_mut());
-    Ok((v, g))
+    gendisc_core::validate::check_finite_vector(theta, "θ")
 }
 
 /// The generative fit of eq. (2) for `params`' family on `(x, y)`, encoded as `θ` (the start

@@ -7,14 +7,19 @@
 //! ```
 //!
 //! with gradient (eq. 8) `∇f = −(1/S) Σ_i Σ_k W_ik ∇ log p_θ(x_i, k)`,
-//! `W_ik = s_i (1{y_i = k} − (1 − λ) τ_ik)` and `τ_ik = p_θ(k | x_i)`.
+//! `W_ik = s_i (1{y_i = k} − (1 − λ) τ_ik)` and `τ_ik = p_θ(k | x_i)`, and Hessian
+//! `∇²f = −(1/S) Σ_i [Σ_k W_ik ∇² log p_θ(x_i, k) − s_i (1 − λ) Cov_τ_i(∇ log p_θ(x_i, ·))]`
+//! (the formulas are in `family::hessian`).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
-use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis, CowArray, Ix2};
+use ndarray::{
+    Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis, CowArray, Ix2,
+};
 
+use gendisc_core::linalg::Cholesky;
 use gendisc_core::numerics::log_softmax_in_place;
-use gendisc_optim::Objective;
+use gendisc_optim::{Objective, TwiceDifferentiable};
 
 use crate::family::Parametrisation;
 
@@ -109,5 +114,92 @@ impl Objective for GdtObjective<'_> {
             .add_weighted_gradient(theta, self.x.view(), work.view(), gradient.view_mut());
         gradient.mapv_inplace(|g| -g / self.total_weight);
         value
+    }
+}
+
+impl TwiceDifferentiable for GdtObjective<'_> {
+    fn hessian(&self, theta: ArrayView1<'_, f64>, mut hessian: ArrayViewMut2<'_, f64>) {
+        let (n, k) = (self.x.nrows(), self.param.n_classes());
+        let discount = 1.0 - self.lambda;
+        let mut tau = Array2::zeros((n, k));
+        self.param.log_joint_into(theta, self.x.view(), &mut tau);
+        let mut w = Array2::zeros((n, k));
+        let mut coupling = Array1::zeros(n);
+        for (i, (mut t, mut wr)) in tau
+            .axis_iter_mut(Axis(0))
+            .zip(w.axis_iter_mut(Axis(0)))
+            .enumerate()
+        {
+            let s = self.weight(i);
+            let yi = self.y[i];
+            log_softmax_in_place(t.view_mut());
+            t.mapv_inplace(f64::exp);
+            for (c, (wc, &tc)) in wr.iter_mut().zip(t.iter()).enumerate() {
+                let indicator = if c == yi { 1.0 } else { 0.0 };
+                *wc = s * (indicator - discount * tc);
+            }
+            coupling[i] = s * discount;
+        }
+        hessian.fill(0.0);
+        self.param.add_weighted_hessian(
+            theta,
+            self.x.view(),
+            w.view(),
+            tau.view(),
+            coupling.view(),
+            hessian.view_mut(),
+        );
+        hessian.mapv_inplace(|h| -h / self.total_weight);
+    }
+}
+
+/// The GDT objective as Newton sees it, counting the iterations whose Hessian was not positive
+/// definite — where [`gendisc_optim::Newton`] regularises the step (a ridge `τ I`, or the
+/// steepest-descent direction when no ridge helps) instead of taking the Newton step.
+pub(crate) struct CountingIndefinite<'a, 'b> {
+    objective: &'a GdtObjective<'b>,
+    indefinite: Cell<usize>,
+}
+
+impl<'a, 'b> CountingIndefinite<'a, 'b> {
+    pub(crate) fn new(objective: &'a GdtObjective<'b>) -> Self {
+        Self {
+            objective,
+            indefinite: Cell::new(0),
+        }
+    }
+
+    /// How many Hessians evaluated so far failed their Cholesky factorisation.
+    pub(crate) fn indefinite(&self) -> usize {
+        self.indefinite.get()
+    }
+}
+
+impl Objective for CountingIndefinite<'_, '_> {
+    fn dim(&self) -> usize {
+        self.objective.dim()
+    }
+
+    fn value(&self, theta: ArrayView1<'_, f64>) -> f64 {
+        self.objective.value(theta)
+    }
+
+    fn value_and_gradient(
+        &self,
+        theta: ArrayView1<'_, f64>,
+        gradient: ArrayViewMut1<'_, f64>,
+    ) -> f64 {
+        self.objective.value_and_gradient(theta, gradient)
+    }
+}
+
+impl TwiceDifferentiable for CountingIndefinite<'_, '_> {
+    fn hessian(&self, theta: ArrayView1<'_, f64>, mut hessian: ArrayViewMut2<'_, f64>) {
+        self.objective.hessian(theta, hessian.view_mut());
+        // The same test as Newton's first attempt: p is small, so one more factorisation
+        // per iteration costs little next to the O(n p²) Hessian.
+        if Cholesky::new(hessian.view(), "Hessian").is_err() {
+            self.indefinite.set(self.indefinite.get() + 1);
+        }
     }
 }

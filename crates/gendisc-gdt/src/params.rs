@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::{Error, ParamGuard, Result};
-use gendisc_optim::{ConjugateGradientSettings, LbfgsSettings};
+use gendisc_optim::{ConjugateGradientSettings, LbfgsSettings, NewtonSettings};
 
 use crate::family::Family;
 
@@ -14,6 +14,14 @@ pub enum GdtSolver {
     ConjugateGradient(ConjugateGradientSettings),
     /// Limited-memory BFGS through argmin.
     Lbfgs(LbfgsSettings),
+    /// Damped Newton's method with the analytic Hessian of `L_λ` (the paper's other option,
+    /// §3), for every family. `L_λ` is not concave in general for `λ < 1`: where the Hessian
+    /// of `−L_λ` is not positive definite the step is regularised (a ridge, else steepest
+    /// descent; see [`gendisc_optim::newton`]) and [`GdtReport::indefinite_hessians`]
+    /// counts those iterations. See [`GdtSolver::newton`] for the usual settings.
+    ///
+    /// [`GdtReport::indefinite_hessians`]: crate::GdtReport::indefinite_hessians
+    Newton(NewtonSettings),
 }
 
 impl Default for GdtSolver {
@@ -33,10 +41,16 @@ impl GdtSolver {
         })
     }
 
+    /// Newton's method with [`default_newton_settings`].
+    pub fn newton() -> Self {
+        GdtSolver::Newton(default_newton_settings())
+    }
+
     fn validate(&self) -> Result<()> {
         match self {
             GdtSolver::ConjugateGradient(s) => s.validate(),
             GdtSolver::Lbfgs(s) => s.validate(),
+            GdtSolver::Newton(s) => s.validate(),
         }
     }
 }
@@ -63,13 +77,24 @@ pub fn default_solver_settings() -> ConjugateGradientSettings {
     }
 }
 
+/// The settings of [`GdtSolver::newton`]: [`NewtonSettings::default`] (gradient tolerance
+/// `1e-8` on the objective per unit of sample weight, at most 100 iterations, Armijo
+/// backtracking, a ridge from `1e-10` of the largest diagonal entry when the Hessian is not
+/// positive definite). The tolerance is tighter than conjugate gradient's `1e-6` because
+/// Newton's last steps are quadratically convergent and cost one iteration each; there is no
+/// value tolerance, so a fit whose maximiser does not exist (the discriminative end on
+/// separable data) ends by its iteration cap and says so.
+pub fn default_newton_settings() -> NewtonSettings {
+    NewtonSettings::default()
+}
+
 /// Hyper-parameters of [`Gdt`](crate::Gdt), validated.
 ///
 /// | parameter | default | meaning |
 /// |---|---|---|
 /// | `family` | set by [`Gdt::params`](crate::Gdt::params) | the generative family ([`Family`]) |
 /// | `lambda` | `0.5` | `λ ∈ [0, 1]` of eq. (6): 1 is the generative fit, 0 the discriminative one |
-/// | `solver` | [`GdtSolver::ConjugateGradient`]`(`[`default_solver_settings`]`())` | the optimiser |
+/// | `solver` | [`GdtSolver::ConjugateGradient`]`(`[`default_solver_settings`]`())` | the optimiser; [`GdtSolver::lbfgs`] and [`GdtSolver::newton`] are the alternatives |
 /// | `var_smoothing` | `1e-9` | relative variance floor of the generative start of Balls1, Balls2 and the shared diagonal (as in `gendisc-generative`) |
 /// | `em_seed` | `0` | seed of the EM initialisation of Balls2 |
 /// | `em_max_iterations` | `500` | EM iterations per class for Balls2 |

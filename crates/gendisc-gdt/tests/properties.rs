@@ -6,7 +6,9 @@
 use approx::assert_relative_eq;
 use gendisc_core::{ConditionalModel, Fit, Generative, ParamGuard};
 use gendisc_discriminative::logistic::LogisticRegression;
-use gendisc_gdt::{generative_theta, objective_and_gradient, Family, Gdt, GdtSolver};
+use gendisc_gdt::{
+    generative_theta, objective_and_gradient, objective_hessian, Family, Gdt, GdtSolver,
+};
 use gendisc_generative::{Balls1, Balls2, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure};
 use ndarray::{Array1, Array2};
 use proptest::prelude::*;
@@ -293,4 +295,50 @@ fn linear_coefficients_give_the_log_odds() {
     let (x, y) = data(13, 40, 3, 2);
     let qda = Gdt::params(Family::Qda).fit(x.view(), y.view()).unwrap();
     assert!(qda.linear_coefficients().is_none());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// ∇²(−L_λ/S) equals the central finite difference of the analytic gradient at a random
+    /// point near the generative fit, for every family, λ and (K, d), with and without weights;
+    /// and it is symmetric.
+    #[test]
+    fn hessian_matches_finite_differences_of_the_gradient(
+        seed in 0u64..1000,
+        family_index in 0usize..5,
+        lambda in 0.0f64..=1.0,
+        k in 2usize..=3,
+        d in 1usize..=3,
+        weighted in any::<bool>(),
+    ) {
+        let family = FAMILIES[family_index];
+        let k = if family == Family::SharedDiagonal { 2 } else { k };
+        let (x, y) = data(seed, 8 * k + 4, d, k);
+        let w = Array1::from_shape_fn(x.nrows(), |i| 0.5 + (i % 3) as f64);
+        let w = weighted.then_some(w);
+        let wv = || w.as_ref().map(|w| w.view());
+        let params = Gdt::params(family).lambda(lambda).check().unwrap();
+        let mut theta = generative_theta(&params, x.view(), y.view(), wv()).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x4e55);
+        theta.mapv_inplace(|t| t + 0.2 * (rng.random::<f64>() - 0.5));
+        let hessian = objective_hessian(&params, theta.view(), x.view(), y.view(), wv()).unwrap();
+        let step = 1e-6;
+        for j in 0..theta.len() {
+            let mut tp = theta.clone();
+            tp[j] += step;
+            let mut tm = theta.clone();
+            tm[j] -= step;
+            let gp = objective_and_gradient(&params, tp.view(), x.view(), y.view(), wv()).unwrap().1;
+            let gm = objective_and_gradient(&params, tm.view(), x.view(), y.view(), wv()).unwrap().1;
+            for i in 0..theta.len() {
+                let fd = (gp[i] - gm[i]) / (2.0 * step);
+                let h = hessian[[i, j]];
+                prop_assert!((fd - h).abs() <= 1e-5 * (1.0 + h.abs()),
+                    "{family} λ={lambda} K={k} d={d}: ∂²/∂θ_{i}∂θ_{j}: analytic {h} vs finite difference {fd}");
+                prop_assert!((h - hessian[[j, i]]).abs() <= 1e-12 * (1.0 + h.abs()),
+                    "{family}: not symmetric at ({i}, {j})");
+            }
+        }
+    }
 }

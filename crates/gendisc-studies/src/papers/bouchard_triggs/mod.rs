@@ -33,7 +33,7 @@ use gendisc_core::{ConditionalModel, Error, ParamGuard, Result};
 use gendisc_data::generators::BouchardTriggsSimulation;
 use gendisc_data::loaders::{dataset_path, Separator, TableReader};
 use gendisc_data::splits::{random_split, replicate_rng};
-use gendisc_gdt::{CvCriterion, Family, Gdt, GdtCv, TABLE1_GRID};
+use gendisc_gdt::{CvCriterion, Family, Gdt, GdtCv, GdtParams, GdtSolver, TABLE1_GRID};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use rand::Rng;
 use serde::Serialize;
@@ -82,6 +82,12 @@ pub struct Settings {
     pub table1_replicates: usize,
     /// Table 1: folds of the cross-validation of the GDT-CV rows.
     pub cv_folds: usize,
+    /// The optimiser of every GDT fit; `None` (both presets) is the estimator's default,
+    /// conjugate gradient as in the paper. `Some(GdtSolver::newton())` runs Newton's method with
+    /// the analytic Hessian instead. Left out of the run's fingerprint when `None`, so that
+    /// stores written before this setting existed stay valid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solver: Option<GdtSolver>,
 }
 
 impl Settings {
@@ -96,6 +102,7 @@ impl Settings {
             figure1_lambdas: 21,
             table1_replicates: 100,
             cv_folds: 5,
+            solver: None,
         }
     }
 
@@ -108,6 +115,15 @@ impl Settings {
             figure1_lambdas: 11,
             table1_replicates: 3,
             ..Self::paper()
+        }
+    }
+
+    /// `Gdt::params(family)` with this run's solver.
+    fn gdt_params(&self, family: Family) -> GdtParams {
+        let params = Gdt::params(family);
+        match self.solver {
+            Some(solver) => params.solver(solver),
+            None => params,
         }
     }
 
@@ -230,7 +246,11 @@ impl Study for Figure1Study {
                 break (x, y);
             }
         };
-        let params = Gdt::params(Family::SharedDiagonal).n_classes(2).check()?;
+        let params = self
+            .settings
+            .gdt_params(Family::SharedDiagonal)
+            .n_classes(2)
+            .check()?;
         let path = params.fit_path(&self.grid, x.view(), y.view(), None)?;
         let mut outcome = Outcome::new(&self.schema);
         for (j, model) in path.iter().enumerate() {
@@ -492,7 +512,7 @@ impl Study for Table1Study {
         let mut outcome = Outcome::new(&self.schema);
         let per_family = TABLE1_GRID.len() + 1;
         for (f, family) in Family::TABLE1.into_iter().enumerate() {
-            let gdt = Gdt::params(family).n_classes(d.n_classes);
+            let gdt = self.settings.gdt_params(family).n_classes(d.n_classes);
             let path = gdt.clone().check()?.fit_path(
                 &TABLE1_GRID,
                 x_train.view(),
@@ -581,6 +601,21 @@ pub fn reproduce(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_solver_keeps_the_fingerprint_and_newton_changes_it() {
+        // Stores written before the solver setting existed have no `solver` in their
+        // fingerprint; the default must not add one.
+        let json = serde_json::to_string(&Settings::paper()).unwrap();
+        assert!(!json.contains("solver"), "{json}");
+        let cg = Figure1Study::new(Settings::quick()).unwrap();
+        let newton = Figure1Study::new(Settings {
+            solver: Some(GdtSolver::newton()),
+            ..Settings::quick()
+        })
+        .unwrap();
+        assert_ne!(cg.fingerprint(), newton.fingerprint());
+    }
 
     #[test]
     fn figure1_grid_runs_from_one_to_zero() {
