@@ -38,7 +38,7 @@ use gendisc_data::generators::{FeatureFamily, XueTitteringtonPreset};
 use gendisc_data::splits::{replicate_rng, take, take_rows, xue_titterington_split};
 use gendisc_discriminative::logistic::{LogisticRegression, LogisticSolver};
 use gendisc_generative::{BernoulliNb, GaussianNb, LeaveOneOut, VarianceEstimator};
-use gendisc_hybrid::{Hybrid, Normalization};
+use gendisc_hybrid::{Hybrid, Normalization, RegionLikelihoods};
 use gendisc_metrics::binary_logistic_loss_sum;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 
@@ -264,7 +264,7 @@ fn evaluate_all<G>(
 ) -> Result<()>
 where
     G: Fit + LeaveOneOut + Clone,
-    G::Model: FactorisedGenerative + ConditionalModel,
+    G::Model: FactorisedGenerative + ConditionalModel + PartialEq + Clone,
 {
     let (x_train, y_train) = (data.x_train.view(), data.y_train.view());
     let (x_test, y_test) = (data.x_test.view(), data.y_test.view());
@@ -288,16 +288,26 @@ where
     let eta = r_clamped_log_odds(lr.decision_function(x_test)?);
     record(outcome, 1, &evaluate(eta)?, Some(flags), None)?;
 
+    // The three hybrids share the naive Bayes model: its region log-likelihoods on the
+    // training rows (normalized and unnormalized θ) and on the test rows (all three) are
+    // computed once. The leave-one-out hybrid's model is the same full fit.
+    let regions = regions();
+    let training = RegionLikelihoods::new(&naive_bayes, x_train, &regions)?;
+    let test = RegionLikelihoods::new(&naive_bayes, x_test, &regions)?;
     for (index, normalization, leave_one_out) in [
         (2, Normalization::Normalized, false),
         (4, Normalization::Normalized, true),
         (5, Normalization::Unnormalized, false),
     ] {
-        let hybrid = Hybrid::params(nb.clone())
-            .regions(regions())
+        let params = Hybrid::params(nb.clone())
+            .regions(regions.clone())
             .normalization(normalization)
-            .leave_one_out(leave_one_out)
-            .fit(x_train, y_train)?;
+            .leave_one_out(leave_one_out);
+        let hybrid = if leave_one_out {
+            params.fit_from(&naive_bayes, x_train, y_train)?
+        } else {
+            params.fit_on(&training, y_train)?
+        };
         let report = hybrid.report().ok_or_else(|| Error::Numerical {
             what: "hybrid fit".into(),
             detail: "no fit report".into(),
@@ -307,7 +317,7 @@ where
             r_warning: report.saturated,
         };
         let aliased = report.aliased_regions.len();
-        let eta = r_clamped_log_odds(hybrid.decision_function(x_test)?);
+        let eta = r_clamped_log_odds(hybrid.decision_function_on(&test)?);
         record(outcome, index, &evaluate(eta)?, Some(flags), Some(aliased))?;
     }
 
