@@ -251,14 +251,14 @@ mod pure {
             let coeff = x[i] / l[[i, i]];
             x[i] = coeff;
             for j in i + 1..n {
-                x[j] = x[j] + (-coeff * l[[j, i]]);
+                x[j] += -coeff * l[[j, i]];
             }
         }
         for i in (0..n).rev() {
             let coeff = x[i] / l[[i, i]];
             x[i] = coeff;
             for j in 0..i {
-                x[j] = x[j] + (-coeff * l[[i, j]]);
+                x[j] += -coeff * l[[i, j]];
             }
         }
         x
