@@ -90,8 +90,16 @@ impl Cholesky {
 
     /// Solves `A x = b` for a vector right-hand side.
     pub fn solve_vec(&self, b: ArrayView1<'_, f64>) -> Result<Array1<f64>> {
-        let x = self.solve(b.insert_axis(Axis(1)))?;
-        Ok(x.remove_axis(Axis(1)))
+        #[cfg(not(feature = "lapack"))]
+        {
+            self.check_rhs(b.len())?;
+            Ok(pure::solve_vec(self.l.view(), b))
+        }
+        #[cfg(feature = "lapack")]
+        {
+            let x = self.solve(b.insert_axis(Axis(1)))?;
+            Ok(x.remove_axis(Axis(1)))
+        }
     }
 
     /// `A⁻¹`, symmetric.
@@ -206,7 +214,7 @@ mod pure {
     use linfa_linalg::eigh::{EigSort as _, Eigh as _};
     use linfa_linalg::triangular::SolveTriangular as _;
     use linfa_linalg::triangular::UPLO;
-    use ndarray::{Array1, Array2, ArrayView2};
+    use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 
     use super::Triangle;
     use crate::error::{Error, Result};
@@ -228,6 +236,32 @@ mod pure {
             what: "triangular solve".into(),
             detail: e.to_string(),
         })
+    }
+
+    /// `L Lᵀ x = b` by forward then back substitution on one vector, without the matrix
+    /// right-hand side and its copies of [`solve_triangular`]: the solves of the small systems
+    /// of IRLS and Newton's method are otherwise mostly allocation. The arithmetic is
+    /// linfa-linalg's, operation for operation (column-oriented: divide by the pivot, then
+    /// `b_j + (−x_i) l_ji` for the rows below, resp. above), so the result is bit for bit that
+    /// of [`solve_triangular`] twice.
+    pub(super) fn solve_vec(l: ArrayView2<'_, f64>, b: ArrayView1<'_, f64>) -> Array1<f64> {
+        let n = l.nrows();
+        let mut x = b.to_owned();
+        for i in 0..n {
+            let coeff = x[i] / l[[i, i]];
+            x[i] = coeff;
+            for j in i + 1..n {
+                x[j] += -coeff * l[[j, i]];
+            }
+        }
+        for i in (0..n).rev() {
+            let coeff = x[i] / l[[i, i]];
+            x[i] = coeff;
+            for j in 0..i {
+                x[j] += -coeff * l[[i, j]];
+            }
+        }
+        x
     }
 
     pub(super) fn eigh_ascending(
@@ -291,6 +325,35 @@ mod tests {
         // A = M Mᵀ + n I is symmetric positive definite for any M.
         let m = Array2::from_shape_vec((n, n), entries.to_vec()).unwrap();
         m.dot(&m.t()) + Array2::<f64>::eye(n) * n as f64
+    }
+
+    proptest! {
+        /// The vector solve of the pure backend is the two triangular solves, bit for bit.
+        #[test]
+        fn vector_solve_is_the_triangular_solves_bit_for_bit(
+            n in 1usize..7,
+            entries in proptest::collection::vec(-3.0f64..3.0, 36),
+            rhs in proptest::collection::vec(-1e3f64..1e3, 6),
+        ) {
+            let a = spd_from(&entries[..n * n], n);
+            let l = pure::cholesky_lower(a.view()).unwrap();
+            let b = Array1::from(rhs[..n].to_vec());
+            let z = pure::solve_triangular(l.view(), b.view().insert_axis(Axis(1)), Triangle::Lower)
+                .unwrap();
+            let x = pure::solve_triangular(l.t(), z.view(), Triangle::Upper).unwrap();
+            let fast = pure::solve_vec(l.view(), b.view());
+            let bits = |v: &mut dyn Iterator<Item = f64>| v.map(f64::to_bits).collect::<Vec<_>>();
+            prop_assert_eq!(bits(&mut x.iter().copied()), bits(&mut fast.iter().copied()));
+        }
+    }
+
+    #[test]
+    fn vector_solve_checks_the_right_hand_side() {
+        let c = Cholesky::new(array![[4.0, 2.0], [2.0, 3.0]].view(), "a").unwrap();
+        assert!(matches!(
+            c.solve_vec(array![1.0, 2.0, 3.0].view()),
+            Err(Error::ShapeMismatch { .. })
+        ));
     }
 
     #[test]

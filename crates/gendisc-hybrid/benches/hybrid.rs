@@ -15,10 +15,10 @@
 #![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use gendisc_core::Fit;
+use gendisc_core::{ConditionalModel, Fit};
 use gendisc_data::generators::XueTitteringtonPreset;
 use gendisc_generative::{BernoulliNb, GaussianNb};
-use gendisc_hybrid::{Hybrid, ThetaSolver};
+use gendisc_hybrid::{Hybrid, Normalization, RegionLikelihoods, ThetaSolver};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -64,5 +64,56 @@ fn hybrid(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, hybrid);
+/// The three hybrids of a Xue–Titterington cell (normalized, leave-one-out, unnormalized) and
+/// their test-set log-odds, fitted from scratch each, against built on one naive Bayes fit with
+/// its region likelihoods shared (`fit_from`, `fit_on`, `decision_function_on`): the same
+/// numbers, bit for bit.
+fn shared(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(400);
+    let (x, y) = XueTitteringtonPreset::NormalEqualFull.generate(200, &mut rng);
+    let (x_test, _) = XueTitteringtonPreset::NormalEqualFull.generate(300, &mut rng);
+    let nb = GaussianNb::params();
+    let configurations = [
+        (Normalization::Normalized, false),
+        (Normalization::Normalized, true),
+        (Normalization::Unnormalized, false),
+    ];
+    let params: Vec<_> = configurations
+        .iter()
+        .map(|&(normalization, leave_one_out)| {
+            Hybrid::params(nb.clone())
+                .regions(regions())
+                .normalization(normalization)
+                .leave_one_out(leave_one_out)
+        })
+        .collect();
+
+    let mut group = c.benchmark_group("three hybrids 400x4 + 600 test rows");
+    group.bench_function("each fitted and evaluated from scratch", |b| {
+        b.iter(|| {
+            for p in &params {
+                let hybrid = p.fit(black_box(x.view()), black_box(y.view())).unwrap();
+                black_box(hybrid.decision_function(x_test.view()).unwrap());
+            }
+        })
+    });
+    group.bench_function("one naive Bayes fit, likelihoods shared", |b| {
+        b.iter(|| {
+            let model = nb.fit(black_box(x.view()), black_box(y.view())).unwrap();
+            let training = RegionLikelihoods::new(&model, x.view(), &regions()).unwrap();
+            let test = RegionLikelihoods::new(&model, x_test.view(), &regions()).unwrap();
+            for (p, &(_, leave_one_out)) in params.iter().zip(&configurations) {
+                let hybrid = if leave_one_out {
+                    p.fit_from(&model, x.view(), y.view()).unwrap()
+                } else {
+                    p.fit_on(&training, y.view()).unwrap()
+                };
+                black_box(hybrid.decision_function_on(&test).unwrap());
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, hybrid, shared);
 criterion_main!(benches);

@@ -28,7 +28,7 @@ where
 {
     /// The whole fit; `fit_generative` fits the generative model on all rows (weighted or
     /// not) when leave-one-out is off.
-    fn fit_with(
+    pub(crate) fn fit_with(
         &self,
         x: ArrayView2<'_, f64>,
         y: ArrayView1<'_, usize>,
@@ -36,15 +36,9 @@ where
         fit_generative: impl FnOnce() -> Result<G::Model>,
     ) -> Result<Hybrid<G::Model>> {
         check_training_matrix(x)?;
-        let regions = match &self.regions {
-            Some(regions) => regions.clone(),
-            None => vec![(0..x.ncols()).collect()],
-        };
+        let regions = self.regions_for(x.ncols());
         check_regions(&regions, Some(x.ncols()))?;
-        let scales: Vec<f64> = regions
-            .iter()
-            .map(|r| region_scale(self.normalization, r.len()))
-            .collect();
+        let scales = self.scales(&regions);
         let fixed_intercept = self.intercept == Intercept::LogPriorRatio;
         let n = x.nrows();
 
@@ -76,16 +70,45 @@ where
             });
             (model, TrainingFeatures { contrasts, offsets })
         };
+        self.fit_features(model, regions, &scales, &features, y, sample_weight)
+    }
 
+    /// The regions, or one region of every one of `n_features` features when none were set.
+    pub(crate) fn regions_for(&self, n_features: usize) -> Vec<Vec<usize>> {
+        match &self.regions {
+            Some(regions) => regions.clone(),
+            None => vec![(0..n_features).collect()],
+        }
+    }
+
+    /// `s_r` of every region.
+    pub(crate) fn scales(&self, regions: &[Vec<usize>]) -> Vec<f64> {
+        regions
+            .iter()
+            .map(|r| region_scale(self.normalization, r.len()))
+            .collect()
+    }
+
+    /// The fit once the features are known: the aliased regions, then `θ`.
+    pub(crate) fn fit_features(
+        &self,
+        model: G::Model,
+        regions: Vec<Vec<usize>>,
+        scales: &[f64],
+        features: &TrainingFeatures,
+        y: ArrayView1<'_, usize>,
+        sample_weight: Option<ArrayView1<'_, f64>>,
+    ) -> Result<Hybrid<G::Model>> {
+        let fixed_intercept = self.intercept == Intercept::LogPriorRatio;
         let n_classes = model.n_classes();
         let aliased = aliased_regions(features.contrasts.view(), sample_weight, !fixed_intercept);
         let active: Vec<usize> = (0..regions.len()).filter(|&r| !aliased[r]).collect();
         let solver = self.resolve_solver(n_classes)?;
         let mut fitted = match solver {
             ThetaSolver::Glm | ThetaSolver::Newton => {
-                self.fit_logistic(solver, &features, &active, y, sample_weight)?
+                self.fit_logistic(solver, features, &active, y, sample_weight)?
             }
-            _ => self.fit_multiclass(&features, &active, &scales, y, sample_weight)?,
+            _ => self.fit_multiclass(features, &active, scales, y, sample_weight)?,
         };
         if fixed_intercept {
             fitted.class_intercepts = model.log_prior();

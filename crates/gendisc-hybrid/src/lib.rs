@@ -71,6 +71,15 @@
 //! multinomial naive Bayes, with `n_r` the number of words of region `r` in each document
 //! (Raina et al. §2) and leave-one-out features from downdated counts (footnote 5).
 //!
+//! ## Several hybrids over one generative model
+//!
+//! Hybrids that differ only in normalization, solver or prior share their naive Bayes model
+//! and its region log-likelihoods: [`HybridParams::fit_from`] builds a hybrid on an
+//! already-fitted model, [`RegionLikelihoods`] holds the region log-likelihoods of a set of
+//! rows once, [`HybridParams::fit_on`] fits `θ` on the training rows' and
+//! [`Hybrid::decision_function_on`] evaluates on other rows'. The results are bit for bit those
+//! of `fit` and `decision_function`.
+//!
 //! ## Matching R
 //!
 //! Xue & Titterington (§3.1.2) fit the naive Bayes part with `e1071::naiveBayes` and `θ` with
@@ -90,8 +99,10 @@ mod fit;
 mod model;
 mod multiclass;
 mod params;
+mod shared;
 mod sparse;
 
 pub use model::{Hybrid, HybridReport};
 pub use params::{HybridParams, HybridValidParams, Intercept, Normalization, ThetaSolver};
+pub use shared::RegionLikelihoods;
 pub use sparse::{SparseHybrid, SparseRegionGenerative};

@@ -1,6 +1,6 @@
 //! The fitted hybrid, its posterior and its fit report.
 
-use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis};
+use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis, CowArray, Ix2};
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::validate::check_finite_vector;
@@ -209,17 +209,56 @@ impl<M: FactorisedGenerative> Hybrid<M> {
     /// The unnormalised log-posterior `η_ik = μ_k + Σ_r θ_r s_r log p(x_i^r | y = k)`, `n × K`.
     /// Regions of weight zero contribute nothing (`p⁰ = 1`, even where `p = 0`).
     fn scores(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
-        let mut eta = Array2::zeros((x.nrows(), self.class_intercepts.len()));
+        self.scores_with(x.nrows(), |r| {
+            Ok(CowArray::from(
+                self.generative.region_log_likelihood(x, &self.regions[r])?,
+            ))
+        })
+    }
+
+    /// [`scores`](Self::scores) of `n` rows from their region log-likelihoods,
+    /// `log_likelihood(r)` (`n × K`), asked for only for regions of non-zero weight.
+    pub(crate) fn scores_with<'a>(
+        &self,
+        n: usize,
+        mut log_likelihood: impl FnMut(usize) -> Result<CowArray<'a, f64, Ix2>>,
+    ) -> Result<Array2<f64>> {
+        let mut eta = Array2::zeros((n, self.class_intercepts.len()));
         eta += &self.class_intercepts.view().insert_axis(Axis(0));
-        for (region, &theta) in self.regions.iter().zip(&self.region_weights) {
+        for (r, (region, &theta)) in self.regions.iter().zip(&self.region_weights).enumerate() {
             if theta == 0.0 {
                 continue;
             }
             let exponent = theta * region_scale(self.normalization, region.len());
-            let ll = self.generative.region_log_likelihood(x, region)?;
+            let ll = log_likelihood(r)?;
             eta.scaled_add(exponent, &ll);
         }
         Ok(eta)
+    }
+
+    /// The log-posterior from the scores, row by row.
+    pub(crate) fn normalise(&self, mut eta: Array2<f64>) -> Result<Array2<f64>> {
+        for (i, row) in eta.axis_iter_mut(Axis(0)).enumerate() {
+            log_softmax_row(row, i)?;
+        }
+        Ok(eta)
+    }
+
+    /// Two classes: the log-odds `η_i1 − η_i0` from the scores; a row where they are
+    /// undefined fails as its posterior does.
+    pub(crate) fn log_odds(&self, eta: Array2<f64>) -> Result<Array1<f64>> {
+        eta.axis_iter(Axis(0))
+            .enumerate()
+            .map(|(i, row)| {
+                let log_odds = row[1] - row[0];
+                if log_odds.is_nan() {
+                    // Both classes impossible, both certain, or an undefined region term.
+                    let mut row = row.to_owned();
+                    log_softmax_row(row.view_mut(), i)?;
+                }
+                Ok(log_odds)
+            })
+            .collect()
     }
 }
 
@@ -277,11 +316,8 @@ impl<M: FactorisedGenerative> Classifier for Hybrid<M> {
 
 impl<M: FactorisedGenerative> ConditionalModel for Hybrid<M> {
     fn predict_log_proba(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
-        let mut eta = self.scores(x)?;
-        for (i, row) in eta.axis_iter_mut(Axis(0)).enumerate() {
-            log_softmax_row(row, i)?;
-        }
-        Ok(eta)
+        let eta = self.scores(x)?;
+        self.normalise(eta)
     }
 
     /// For two classes, the log-odds `θ_0 + Σ_r θ_r b_r(x)` (Raina et al. eq. (9)).
@@ -293,18 +329,7 @@ impl<M: FactorisedGenerative> ConditionalModel for Hybrid<M> {
             });
         }
         let eta = self.scores(x)?;
-        eta.axis_iter(Axis(0))
-            .enumerate()
-            .map(|(i, row)| {
-                let log_odds = row[1] - row[0];
-                if log_odds.is_nan() {
-                    // Both classes impossible, both certain, or an undefined region term.
-                    let mut row = row.to_owned();
-                    log_softmax_row(row.view_mut(), i)?;
-                }
-                Ok(log_odds)
-            })
-            .collect()
+        self.log_odds(eta)
     }
 }
 

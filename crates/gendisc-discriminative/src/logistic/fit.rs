@@ -306,6 +306,9 @@ impl LogisticRegressionValidParams {
     ) -> Result<(Array1<f64>, FitReport)> {
         let tolerance = self.tolerance;
         let max_iterations = self.max_iterations;
+        // The gradient at the solution, when the solver's report needed it: the separation
+        // test below needs it again.
+        let mut gradient_at_solution = None;
         let solution: Solution = match solver {
             // `Auto` has been resolved by the caller.
             LogisticSolver::Newton | LogisticSolver::Auto => {
@@ -348,7 +351,7 @@ impl LogisticRegressionValidParams {
                     Status::MaxIterations
                 };
                 let gradient = objective.gradient(outcome.theta.view());
-                Solution {
+                let solution = Solution {
                     report: gendisc_optim::Report {
                         status,
                         iterations: outcome.iterations,
@@ -356,7 +359,9 @@ impl LogisticRegressionValidParams {
                         gradient_norm: gradient.dot(&gradient).sqrt(),
                     },
                     x: outcome.theta,
-                }
+                };
+                gradient_at_solution = Some(gradient);
+                solution
             }
         };
 
@@ -364,7 +369,7 @@ impl LogisticRegressionValidParams {
         let negative_log_likelihood = objective.negative_log_likelihood_at(theta.view());
         let eta = objective.predictors(theta.view());
         let separated = self.prior_variance.is_none()
-            && self.is_separated(objective, problem, &theta, eta.view());
+            && self.is_separated(objective, problem, &theta, eta.view(), gradient_at_solution);
         let saturated = is_saturated(eta.view(), problem.weights.view(), solver);
         let report = FitReport {
             solver,
@@ -380,13 +385,14 @@ impl LogisticRegressionValidParams {
     }
 
     /// The two separation certificates of [`super::separation`], given the fitted linear
-    /// predictors `eta` at `theta`.
+    /// predictors `eta` at `theta` and, if already computed, the objective's gradient there.
     fn is_separated<O: LogisticObjective>(
         &self,
         objective: &O,
         problem: &Problem<'_>,
         theta: &Array1<f64>,
         eta: ArrayView2<'_, f64>,
+        gradient: Option<Array1<f64>>,
     ) -> bool {
         let weights = problem.weights.view();
         if separates_completely(eta, problem.y, weights) {
@@ -398,7 +404,7 @@ impl LogisticRegressionValidParams {
         }
         let mut hessian = Array2::zeros((n, n));
         objective.hessian(theta.view(), hessian.view_mut());
-        let gradient = objective.gradient(theta.view());
+        let gradient = gradient.unwrap_or_else(|| objective.gradient(theta.view()));
         let direction =
             newton_direction(hessian.view(), gradient.view(), &NewtonSettings::default()).step;
         let direction = direction
