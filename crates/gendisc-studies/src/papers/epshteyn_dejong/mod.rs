@@ -1036,6 +1036,29 @@ mod tests {
     }
 
     #[test]
+    fn figure_5_1_alone_writes_its_outputs() {
+        let wn = wordnet("alone");
+        let settings = Settings {
+            figure_52_setups: vec![],
+            figure_53_betas: vec![],
+            figure_53_phis: vec![],
+            ..settings()
+        };
+        let study = EpshteynDejongStudy::new(&collection(), &wn, settings).unwrap();
+        let results = Runner::default().run(&study).unwrap();
+        let out = std::env::temp_dir().join(format!(
+            "gendisc-epshteyn-dejong-alone-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir_all(&out).unwrap();
+        write_outputs(&out, &study, &results).unwrap();
+        assert!(out.join("fig5_1.svg").exists() && out.join("REPORT.md").exists());
+        assert!(!out.join("fig5_2.svg").exists() && !out.join("fig5_3.svg").exists());
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[test]
     fn bad_settings_are_typed_errors() {
         let wn = wordnet("bad");
         let news = collection();

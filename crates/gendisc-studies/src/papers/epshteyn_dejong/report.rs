@@ -31,9 +31,32 @@ pub fn write_outputs(
     write_text(&out.join("fig5_1.csv"), &data.figure_51_csv())?;
     write_text(&out.join("fig5_2.csv"), &data.figure_52_csv())?;
     write_text(&out.join("fig5_3.csv"), &data.figure_53_csv())?;
-    data.figure_51().write_svg(out.join("fig5_1.svg"))?;
-    data.figure_52().write_svg(out.join("fig5_2.svg"))?;
-    data.figure_53().write_svg(out.join("fig5_3.svg"))?;
+    // A run without Figure 5.2's or 5.3's cells writes no (empty, stale) figure for them.
+    let figures = [
+        (
+            "fig5_1.svg",
+            (!data.scatter.is_empty()).then(|| data.figure_51()),
+        ),
+        (
+            "fig5_2.svg",
+            (!data.curves.is_empty()).then(|| data.figure_52()),
+        ),
+        (
+            "fig5_3.svg",
+            data.sensitivity
+                .iter()
+                .any(|s| !s.values.is_empty())
+                .then(|| data.figure_53()),
+        ),
+    ];
+    for (file, figure) in figures {
+        let path = out.join(file);
+        if let Some(figure) = figure {
+            figure.write_svg(path)?;
+        } else if path.exists() {
+            fs::remove_file(&path).map_err(|source| StudyError::Write { path, source })?;
+        }
+    }
     write_text(&out.join("REPORT.md"), &data.report())?;
     Ok(())
 }
@@ -450,12 +473,17 @@ impl<'a> ReportData<'a> {
     }
 
     fn figure_53(&self) -> Figure {
-        let mut figure = Figure::new(1, self.sensitivity.len().max(1)).title(format!(
+        let varied: Vec<&Sensitivity> = self
+            .sensitivity
+            .iter()
+            .filter(|s| !s.values.is_empty())
+            .collect();
+        let mut figure = Figure::new(1, varied.len().max(1)).title(format!(
             "Figure 5.3: {}, m = {} (line: SVM)",
             EXPERIMENT_1.title(),
             self.study.settings().figure_53_size
         ));
-        for s in &self.sensitivity {
+        for s in varied {
             let points = s
                 .values
                 .iter()
