@@ -13,7 +13,7 @@
 //!
 //! As printed, a *small* `C₂` makes the coupling term `(C₁/C₂)Σ‖w_t − w₀‖²` dominate, so all
 //! `w_t = w₀` and the fit is one SVM on the pooled data (`min Σξ + C₁‖w₀‖²`, i.e.
-//! [`LinearSvm`](crate::LinearSvm) with `C = 1/(2C₁)`, with one intercept per task). A *large*
+//! [`LinearSvm`] with `C = 1/(2C₁)`, with one intercept per task). A *large*
 //! `C₂` removes the coupling: `w₀ = Σ_t w_t / (T + C₂) → 0` and each task is its own SVM with
 //! penalty `(C₁/C₂)‖w_t‖²` (`C = C₂/(2C₁)`). The paper's `C₁ = 1`, `C₂ = 1000` is therefore
 //! close to the decoupled end.
