@@ -635,6 +635,24 @@ impl Parametrisation {
 
     // ---- encoding of generative fits -----------------------------------------------------
 
+    /// `θ` with the priors and the class means `K × d` set, the precision part zero.
+    fn encode_prior_and_means(
+        &self,
+        prior: ArrayView1<'_, f64>,
+        means: ArrayView2<'_, f64>,
+    ) -> Array1<f64> {
+        let mut theta = Array1::zeros(self.dim());
+        let t = theta.as_slice_mut().expect("contiguous");
+        self.encode_prior(prior, t);
+        let (d, mo) = (self.n_features, self.means_offset());
+        for (c, mean) in means.axis_iter(Axis(0)).enumerate() {
+            for j in 0..d {
+                t[mo + c * d + j] = mean[j];
+            }
+        }
+        theta
+    }
+
     /// `θ` for Gaussian classes with means `K × d`, one precision factor per class or one
     /// shared (`factors.len()` is 1 or `K`), and priors `π`.
     pub(crate) fn encode_gaussian(
@@ -643,19 +661,9 @@ impl Parametrisation {
         means: ArrayView2<'_, f64>,
         factors: &[Array2<f64>],
     ) -> Array1<f64> {
-        let mut theta = Array1::zeros(self.dim());
+        let mut theta = self.encode_prior_and_means(prior, means);
         let t = theta.as_slice_mut().expect("contiguous");
-        self.encode_prior(prior, t);
-        let (d, mo, po) = (
-            self.n_features,
-            self.means_offset(),
-            self.precision_offset(),
-        );
-        for (c, mean) in means.axis_iter(Axis(0)).enumerate() {
-            for j in 0..d {
-                t[mo + c * d + j] = mean[j];
-            }
-        }
+        let (d, po) = (self.n_features, self.precision_offset());
         for (f, l) in factors.iter().enumerate() {
             let mut idx = po + f * self.tri();
             for a in 0..d {
@@ -676,19 +684,9 @@ impl Parametrisation {
         means: ArrayView2<'_, f64>,
         variances: ArrayView1<'_, f64>,
     ) -> Array1<f64> {
-        let mut theta = Array1::zeros(self.dim());
+        let mut theta = self.encode_prior_and_means(prior, means);
         let t = theta.as_slice_mut().expect("contiguous");
-        self.encode_prior(prior, t);
-        let (d, mo, po) = (
-            self.n_features,
-            self.means_offset(),
-            self.precision_offset(),
-        );
-        for (c, mean) in means.axis_iter(Axis(0)).enumerate() {
-            for j in 0..d {
-                t[mo + c * d + j] = mean[j];
-            }
-        }
+        let po = self.precision_offset();
         for (j, &v) in variances.iter().enumerate() {
             t[po + j] = -0.5 * v.ln();
         }
