@@ -214,6 +214,7 @@ impl MultiTaskSvmValidParams {
         &self,
         tasks: &[(ArrayView2<'_, f64>, ArrayView1<'_, usize>)],
     ) -> Result<MultiTaskSvm> {
+        // Checked here: the conversion to CSR drops NaN (it keeps entries with |v| > ε).
         for (t, (x, _)) in tasks.iter().enumerate() {
             check_finite_matrix(*x, &format!("x of task {t}"))?;
         }
@@ -261,18 +262,15 @@ impl MultiTaskSvmValidParams {
             check_finite_sparse(*x, &format!("x of task {t}"))?;
             check_labels(*y, x.rows(), 2)?;
         }
-        let csr: Vec<CsMat<f64>> = tasks
+        // CSC tasks are converted once; CSR tasks are used as they are.
+        let converted: Vec<Option<CsMat<f64>>> = tasks
             .iter()
-            .filter(|(x, _)| !x.is_csr())
-            .map(|(x, _)| x.to_csr())
+            .map(|(x, _)| (!x.is_csr()).then(|| x.to_csr()))
             .collect();
-        let mut converted = csr.iter();
         let tasks: Vec<(CsMatView<'_, f64>, ArrayView1<'_, usize>)> = tasks
             .iter()
-            .map(|(x, y)| match x.is_csr() {
-                true => (x.view(), *y),
-                false => (converted.next().expect("one per CSC task").view(), *y),
-            })
+            .zip(&converted)
+            .map(|((x, y), csr)| (csr.as_ref().map_or(*x, |c| c.view()), *y))
             .collect();
         match &self.solver {
             MultiTaskSolver::InteriorPoint(settings) => self.fit_interior_point(&tasks, settings),
@@ -738,12 +736,14 @@ mod tests {
             p.fit(&[(x1.view(), y1.view()), (x3.view(), y3.view())]),
             Err(Error::ShapeMismatch { .. })
         ));
-        let mut bad = x1.clone();
-        bad[[0, 0]] = f64::INFINITY;
-        assert!(matches!(
-            p.fit(&[(bad.view(), y1.view())]),
-            Err(Error::NonFinite { .. })
-        ));
+        for v in [f64::INFINITY, f64::NAN] {
+            let mut bad = x1.clone();
+            bad[[0, 0]] = v;
+            assert!(matches!(
+                p.fit(&[(bad.view(), y1.view())]),
+                Err(Error::NonFinite { .. })
+            ));
+        }
         let mut labels = y1.clone();
         labels[0] = 3;
         assert!(matches!(
