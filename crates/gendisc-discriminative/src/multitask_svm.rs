@@ -27,7 +27,8 @@
 //! * **interior point** (the default): the QP handed to the solver behind
 //!   [`gendisc_optim::Socp`], exact, intercepts unpenalised, infeasibility and non-convergence
 //!   as typed errors. Its KKT factorisation couples every two rows that share a feature, which
-//!   is cheap for a few hundred rows and slow for thousands of text documents;
+//!   is cheap for a few hundred rows, and dense — cubic in the rows — for thousands of text
+//!   documents that share words;
 //! * **dual coordinate descent**: Evgeniou & Pontil's reduction of (5.3) to one linear SVM on
 //!   an enlarged feature map, solved by [`LinearSvm`]; the cost grows with the non-zeros, and
 //!   the one approximation is a penalty `(b_t/B)²` on the intercepts.

@@ -432,9 +432,11 @@ impl EpshteynDejongStudy {
     }
 
     fn setup_named(&self, id: &str) -> Result<Setup> {
-        setups_over(&[0, 1, 2, 3])
-            .into_iter()
+        self.figure_51
+            .iter()
+            .chain(&self.figure_52)
             .find(|s| s.id() == id)
+            .copied()
             .ok_or_else(|| Error::invalid_parameter("dataset", format!("unknown setup `{id}`")))
     }
 
@@ -747,8 +749,10 @@ impl Study for EpshteynDejongStudy {
                 self.transfer_cell(setup, m, r, s.beta, s.phi, true, &mut outcome)?;
             }
             FIGURE_52_LDA => {
-                let task = tasks_over(&[0, 1, 2, 3])
-                    .into_iter()
+                let task = self
+                    .figure_52
+                    .iter()
+                    .map(|s| s.test)
                     .find(|t| t.id() == key)
                     .ok_or_else(|| {
                         Error::invalid_parameter("dataset", format!("unknown task `{key}`"))

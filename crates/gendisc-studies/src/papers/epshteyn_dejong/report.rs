@@ -68,11 +68,6 @@ fn write_text(path: &Path, text: &str) -> Result<()> {
     })
 }
 
-/// The outcomes of one `(dataset, training size)`, by replicate.
-struct Group<'a> {
-    outcomes: Vec<&'a Outcome>,
-}
-
 /// Mean and 95% t interval of a sample (`NaN` bounds below two values).
 #[derive(Debug, Clone, Copy)]
 struct MeanCi {
@@ -197,17 +192,15 @@ impl<'a> ReportData<'a> {
         let schema = results.schema();
         let c = |name: &str| schema.classifier_index(name).expect("a classifier");
         let k = |name: &str| schema.metric_index(name).expect("a metric");
-        let mut groups: BTreeMap<(&str, usize), Group<'_>> = BTreeMap::new();
+        // The outcomes of each `(dataset, training size)`, in replicate order.
+        let mut groups: BTreeMap<(&str, usize), Vec<&Outcome>> = BTreeMap::new();
         let mut iterations = Vec::new();
         let (mut not_converged, mut failures) = (0, 0);
         let mut prior_fill = Vec::new();
         for (cell, outcome) in results.iter() {
             groups
                 .entry((cell.dataset.as_str(), cell.train_size))
-                .or_insert_with(|| Group {
-                    outcomes: Vec::new(),
-                })
-                .outcomes
+                .or_default()
                 .push(outcome);
             if let Some(it) = outcome.get(c(BILEVEL), k(ITERATIONS)) {
                 iterations.push(it as usize);
@@ -223,8 +216,7 @@ impl<'a> ReportData<'a> {
         }
         let values = |dataset: &str, m: usize, classifier: &str| -> Vec<Option<f64>> {
             groups.get(&(dataset, m)).map_or(Vec::new(), |g| {
-                g.outcomes
-                    .iter()
+                g.iter()
                     .map(|o| o.get(c(classifier), k(ACCURACY)))
                     .collect()
             })
