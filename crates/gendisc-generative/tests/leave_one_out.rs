@@ -100,6 +100,9 @@ where
     for (i, refit) in refits.into_iter().enumerate() {
         let refit = match refit {
             Ok(m) => m,
+            // On the boundary the refit's own sum of weights may round to the limit where the
+            // downdated one does not: the same rounding case as above, the other way round.
+            Err(_) if on_boundary(i) => continue,
             Err(e) => {
                 return Err(TestCaseError::fail(format!(
                     "refit without row {i} failed ({e}) but leave-one-out succeeded"
