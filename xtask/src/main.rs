@@ -5,7 +5,9 @@
 //! * `cargo xtask fetch-data [FILE…] [--dest DIR] [--mirror URL]` — downloads the data sets from
 //!   their canonical sources into `./data`, verifying each against `xtask/data-manifest.json`.
 //! * `cargo xtask test [--lapack]` — the whole test suite, then every example; with `--lapack`,
-//!   the tests of the crates that factorise matrices, against LAPACK.
+//!   the tests of the crates that factorise matrices, against LAPACK. Property tests draw their
+//!   cases from [`PROPTEST_SEED`] unless `PROPTEST_RNG_SEED` is set, so that two runs of one
+//!   commit test the same cases; plain `cargo test` explores new ones.
 //! * `cargo xtask bench [ARGS…]` — the criterion benchmarks of every crate.
 //!
 //! `cargo xtask` is an alias (see `.cargo/config.toml`) that builds this crate with `--release`,
@@ -78,20 +80,35 @@ const LAPACK_CRATES: [&str; 7] = [
     "gendisc-bilevel",
 ];
 
+/// The seed of the property tests' cases under `cargo xtask test`: a pass or a failure there is a
+/// property of the commit, not of the run. New cases come from plain `cargo test` (a fresh seed
+/// each run); a failing one is saved in the test's `.proptest-regressions` file, which is
+/// committed, and replayed first by every later run.
+const PROPTEST_SEED: &str = "20261122";
+
+/// A `cargo test` command whose property tests use [`PROPTEST_SEED`] unless the caller chose one.
+fn cargo_test() -> std::process::Command {
+    let mut command = cargo::cargo();
+    command.arg("test");
+    if std::env::var_os("PROPTEST_RNG_SEED").is_none() {
+        command.env("PROPTEST_RNG_SEED", PROPTEST_SEED);
+    }
+    command
+}
+
 /// `cargo test` over the workspace, then each example; with `lapack`, the tests of
 /// [`LAPACK_CRATES`] against LAPACK.
 fn test(lapack: bool) -> Result<()> {
     if lapack {
-        let mut command = cargo::cargo();
-        command.arg("test");
+        let mut command = cargo_test();
         for package in LAPACK_CRATES {
             command.args(["--package", package]);
         }
         command.args(["--features", "gendisc-core/lapack"]);
         return cargo::run(command);
     }
-    let mut command = cargo::cargo();
-    command.args(["test", "--workspace"]);
+    let mut command = cargo_test();
+    command.arg("--workspace");
     cargo::run(command)?;
 
     let examples = cargo::workspace_examples()?;

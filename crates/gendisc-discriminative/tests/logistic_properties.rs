@@ -171,10 +171,16 @@ proptest! {
         let params = LogisticRegression::params().prior_variance(1.0);
         let dense = params.fit(x.view(), y.view()).unwrap();
         let from_sparse = params.fit_sparse(sparse.view(), y.view()).unwrap();
-        prop_assert!(max_abs_diff(&parameters(&dense), &parameters(&from_sparse)) < 1e-10);
+        // The two paths sum in different orders, so near the stopping rule one of them may take
+        // one Newton step more than the other: they then agree to what that rule guarantees
+        // (a mean gradient under 1e-10), not to rounding.
+        prop_assert!(max_abs_diff(&parameters(&dense), &parameters(&from_sparse)) < 1e-8);
         let csc = sparse.to_other_storage();
         let p_sparse = from_sparse.predict_proba_sparse(csc.view()).unwrap();
-        prop_assert!(max_abs_diff(&dense.predict_proba(x.view()).unwrap(), &p_sparse) < 1e-10);
+        prop_assert!(max_abs_diff(&dense.predict_proba(x.view()).unwrap(), &p_sparse) < 1e-8);
+        // Scored on the same fit, the two layouts agree to rounding.
+        let p_same_fit = dense.predict_proba_sparse(csc.view()).unwrap();
+        prop_assert!(max_abs_diff(&dense.predict_proba(x.view()).unwrap(), &p_same_fit) < 1e-12);
     }
 
     #[test]
