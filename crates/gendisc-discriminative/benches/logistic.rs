@@ -1,6 +1,7 @@
 //! Logistic-regression benchmarks: a small dense Newton fit (the unit of the learning-curve
-//! studies), prediction, and an L2-penalised fit on text-sized sparse data (20 Newsgroups
-//! scale: 2,000 documents × 20,000 words, about 100 distinct words per document).
+//! studies) and its glm-compatible IRLS counterpart, prediction, and an L2-penalised fit on
+//! text-sized sparse data (20 Newsgroups scale: 2,000 documents × 20,000 words, about 100
+//! distinct words per document).
 //!
 //! `cargo bench -p gendisc-discriminative --bench logistic`
 
@@ -9,7 +10,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use gendisc_core::{ConditionalModel, Fit};
-use gendisc_discriminative::logistic::LogisticRegression;
+use gendisc_discriminative::logistic::{LogisticRegression, LogisticSolver};
 use ndarray::{Array1, Array2};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -77,6 +78,12 @@ fn dense(c: &mut Criterion) {
                 .fit(black_box(x.view()), black_box(y.view()))
                 .unwrap()
         })
+    });
+    // glm's IRLS with its fit report and separation test: the Xue–Titterington study's
+    // unit (four of these per cell, on up to 400 rows of 2–4 features).
+    let glm = LogisticRegression::params().solver(LogisticSolver::GlmIrls);
+    c.bench_function("logistic/fit glm dense 400x4", |b| {
+        b.iter(|| glm.fit(black_box(x.view()), black_box(y.view())).unwrap())
     });
     let model = params.fit(x.view(), y.view()).unwrap();
     c.bench_function("logistic/predict_proba dense 400x4", |b| {

@@ -18,6 +18,7 @@
 //! are solved by Cholesky, and a rank-deficient design is an error.
 
 use gendisc_core::linalg::Cholesky;
+use gendisc_core::numerics::LnProduct;
 use gendisc_core::{Error, Result};
 use ndarray::{Array1, Array2, ArrayView1, Axis};
 
@@ -65,29 +66,40 @@ pub(crate) struct GlmOutcome {
 /// The per-row state of the iteration: the response, the prior weight, the linear predictor
 /// `η` and `e = clamped_exp(η)`, from which `μ = e/(1 + e)`, `dμ/dη` and the deviance all
 /// follow.
+///
+/// Each per-row quantity is one branch-free expression over these slices, so that the
+/// compiler can evaluate two rows at once; the arithmetic per row is R's, operation for
+/// operation, and does not depend on how rows are grouped.
 struct Rows {
     y: Vec<f64>,
     w: Vec<f64>,
     eta: Array1<f64>,
     e: Vec<f64>,
+    /// Scratch: each row's deviance factor `f_i` (see [`Rows::update`]).
+    factor: Vec<f64>,
 }
 
 impl Rows {
     /// Recomputes `e` from `η` and returns the deviance.
     ///
-    /// R's `binomial_dev_resids` for a 0/1 response is `2 w log(1/μ)` when `y = 1` and
-    /// `2 w log(1/(1 − μ))` when `y = 0`.
+    /// R's `binomial_dev_resids` for a 0/1 response is `2 w log f` with `f = 1/μ` when `y = 1`
+    /// and `f = 1/(1 − μ)` when `y = 0`.
     /// The logarithms of the unit-weight rows are taken as one logarithm of their product
-    /// ([`LogProduct`]): an IRLS step is otherwise as cheap as its transcendental functions.
+    /// ([`LnProduct`]): an IRLS step is otherwise as cheap as its transcendental functions.
     fn update(&mut self) -> f64 {
-        let mut log_product = LogProduct::default();
-        let mut weighted = 0.0;
-        for (((e, &eta), &y), &w) in self.e.iter_mut().zip(&self.eta).zip(&self.y).zip(&self.w) {
+        let eta = self.eta.as_slice().expect("contiguous");
+        for (e, &eta) in self.e.iter_mut().zip(eta) {
             *e = clamped_exp(eta);
+        }
+        for ((f, &e), &y) in self.factor.iter_mut().zip(&self.e).zip(&self.y) {
             // R's own arithmetic, `1 − μ` cancellation included: the iterates and the
             // convergence test must see the deviance R sees.
-            let mu = *e / (1.0 + *e);
-            let f = if y == 1.0 { 1.0 / mu } else { 1.0 / (1.0 - mu) };
+            let mu = e / (1.0 + e);
+            *f = 1.0 / if y == 1.0 { mu } else { 1.0 - mu };
+        }
+        let mut log_product = LnProduct::new();
+        let mut weighted = 0.0;
+        for (&f, &w) in self.factor.iter().zip(&self.w) {
             if w == 1.0 {
                 log_product.push(f);
             } else if w > 0.0 {
@@ -97,77 +109,32 @@ impl Rows {
         2.0 * (log_product.ln() + weighted)
     }
 
-    /// glm's working weight `W_i = w μ′² / (μ(1 − μ))` and `W_i z_i` with the working
-    /// response `z_i = η_i + (y_i − μ_i)/μ′`, `μ′ = dμ/dη` (R's `logit_mu_eta`: `e/(1 + e)²`,
-    /// and `ε` where the link is clamped). Evaluated as R evaluates it, not simplified
-    /// (`μ(1 − μ) = μ′` in exact arithmetic), so that the iterates follow R's.
-    fn working(&self, i: usize) -> (f64, f64) {
-        let (eta, e, y, w) = (self.eta[i], self.e[i], self.y[i], self.w[i]);
-        let one_plus = 1.0 + e;
-        let d = if eta.abs() > THRESH {
-            f64::EPSILON
-        } else {
-            e / (one_plus * one_plus)
-        };
-        if w > 0.0 && d != 0.0 {
+    /// glm's working weights `W_i = w μ′² / (μ(1 − μ))` into `ww` and `W_i z_i` into `wz`,
+    /// with the working response `z_i = η_i + (y_i − μ_i)/μ′`, `μ′ = dμ/dη` (R's
+    /// `logit_mu_eta`: `e/(1 + e)²`, and `ε` where the link is clamped). Evaluated as R
+    /// evaluates it, not simplified (`μ(1 − μ) = μ′` in exact arithmetic), so that the
+    /// iterates follow R's.
+    fn working(&self, ww: &mut [f64], wz: &mut [f64]) {
+        let n = self.y.len();
+        let (eta, e) = (&self.eta.as_slice().expect("contiguous")[..n], &self.e[..n]);
+        let (y, w, ww, wz) = (&self.y[..n], &self.w[..n], &mut ww[..n], &mut wz[..n]);
+        for i in 0..n {
+            let (eta, e, y, w) = (eta[i], e[i], y[i], w[i]);
+            let one_plus = 1.0 + e;
+            let d = if eta.abs() > THRESH {
+                f64::EPSILON
+            } else {
+                e / (one_plus * one_plus)
+            };
             let mu = e / one_plus;
-            let ww = w * d * d / (mu * (1.0 - mu));
-            (ww, ww * (eta + (y - mu) / d))
-        } else {
-            (0.0, 0.0)
+            let weight = w * d * d / (mu * (1.0 - mu));
+            let response = weight * (eta + (y - mu) / d);
+            // Rows of zero weight (and `μ′ = 0`, which the clamp rules out) drop out, as in
+            // glm's `good` subset.
+            let keep = (w > 0.0) & (d != 0.0);
+            ww[i] = if keep { weight } else { 0.0 };
+            wz[i] = if keep { response } else { 0.0 };
         }
-    }
-}
-
-/// `Σ log f_i` for factors `f_i ∈ [1, 2⁵³)`, as the logarithm of their product: the binary
-/// exponent of the running product is moved into an integer every [`Self::RENORMALISE_EVERY`]
-/// factors, so it can neither overflow nor lose precision. Each multiplication rounds with a
-/// relative error of at most `ε/2`, so the result is within `n ε/2` of the exact sum — the same
-/// order as summing `n` rounded logarithms.
-#[derive(Debug, Clone, Copy)]
-struct LogProduct {
-    /// The running product, in `[1, 2^(53·RENORMALISE_EVERY))`.
-    mantissa: f64,
-    /// The binary exponent moved out of `mantissa`.
-    exponent: i64,
-    /// Factors multiplied since the last renormalisation.
-    pending: u32,
-}
-
-impl Default for LogProduct {
-    fn default() -> Self {
-        Self {
-            mantissa: 1.0,
-            exponent: 0,
-            pending: 0,
-        }
-    }
-}
-
-impl LogProduct {
-    /// Factors below `2⁵³` multiplied this many times stay below `2⁸⁴⁸`, far from overflow.
-    const RENORMALISE_EVERY: u32 = 16;
-
-    fn push(&mut self, factor: f64) {
-        debug_assert!((1.0..9.1e15).contains(&factor), "factor {factor}");
-        self.mantissa *= factor;
-        self.pending += 1;
-        if self.pending == Self::RENORMALISE_EVERY {
-            self.renormalise();
-        }
-    }
-
-    /// Moves the binary exponent of `mantissa` (a normal number ≥ 1) into `exponent`.
-    fn renormalise(&mut self) {
-        const EXPONENT_MASK: u64 = 0x7ff << 52;
-        let bits = self.mantissa.to_bits();
-        self.exponent += ((bits & EXPONENT_MASK) >> 52) as i64 - 1023;
-        self.mantissa = f64::from_bits((bits & !EXPONENT_MASK) | (1023 << 52));
-        self.pending = 0;
-    }
-
-    fn ln(self) -> f64 {
-        self.mantissa.ln() + self.exponent as f64 * std::f64::consts::LN_2
     }
 }
 
@@ -191,12 +158,21 @@ pub(crate) fn glm_irls(
         .zip(&weights)
         .map(|(&k, &w)| if w == 0.0 { 0.0 } else { k as f64 })
         .collect();
+    let start = |y: f64, w: f64| {
+        let m = (w * y + 0.5) / (w + 1.0);
+        (m / (1.0 - m)).ln()
+    };
+    // With unit weights there are two starting values, `±log 3`: computed once each.
+    let unit_weight_start = [start(0.0, 1.0), start(1.0, 1.0)];
     let eta = y
         .iter()
         .zip(&weights)
         .map(|(&y, &w)| {
-            let m = (w * y + 0.5) / (w + 1.0);
-            (m / (1.0 - m)).ln()
+            if w == 1.0 {
+                unit_weight_start[usize::from(y == 1.0)]
+            } else {
+                start(y, w)
+            }
         })
         .collect();
     let mut rows = Rows {
@@ -204,6 +180,7 @@ pub(crate) fn glm_irls(
         w: weights.to_vec(),
         eta,
         e: vec![0.0; n],
+        factor: vec![0.0; n],
     };
     let mut dev_old = rows.update();
 
@@ -215,13 +192,10 @@ pub(crate) fn glm_irls(
     let mut iteration = 0;
     while iteration < max_iterations {
         iteration += 1;
-        for (i, (ww, wz)) in working_weights
-            .iter_mut()
-            .zip(weighted_response.iter_mut())
-            .enumerate()
-        {
-            (*ww, *wz) = rows.working(i);
-        }
+        rows.working(
+            working_weights.as_slice_mut().expect("contiguous"),
+            weighted_response.as_slice_mut().expect("contiguous"),
+        );
         design.weighted_gram(working_weights.view(), gram.view_mut());
         design.transpose_product(weighted_response.view(), rhs.view_mut());
         let cholesky =
@@ -307,28 +281,6 @@ mod tests {
         assert_eq!(r_deviance_residual(0.0, 0.3, 0.0), 0.0);
     }
 
-    #[test]
-    fn log_product_neither_overflows_nor_loses_small_factors() {
-        let mut p = LogProduct::default();
-        let mut exact = 0.0;
-        for i in 0..1000 {
-            // Alternately the largest factor glm's clamp allows and one barely above 1.
-            let f = if i % 2 == 0 {
-                1.0 + 1.0 / f64::EPSILON
-            } else {
-                1.0 + 1e-9
-            };
-            p.push(f);
-            exact += f.ln();
-        }
-        assert!(
-            (p.ln() - exact).abs() <= 1e-12 * exact,
-            "{} vs {exact}",
-            p.ln()
-        );
-        assert_eq!(LogProduct::default().ln(), 0.0);
-    }
-
     proptest! {
         /// The working weights equal R's bit for bit and the deviance to round-off, inside and
         /// outside the clamped range of the link, with unit, zero and other weights.
@@ -342,14 +294,17 @@ mod tests {
                 w: rows.iter().map(|r| weight_of(r.2)).collect(),
                 eta: rows.iter().map(|r| r.0).collect(),
                 e: vec![0.0; rows.len()],
+                factor: vec![0.0; rows.len()],
             };
             let deviance = state.update();
+            let (mut all_ww, mut all_wz) = (vec![0.0; rows.len()], vec![0.0; rows.len()]);
+            state.working(&mut all_ww, &mut all_wz);
             let mut expected = 0.0;
             for (i, &(eta, y, k)) in rows.iter().enumerate() {
                 let (y, w) = (y as f64, weight_of(k));
                 let mu = r_logit_linkinv(eta);
                 expected += r_deviance_residual(y, mu, w);
-                let (ww, wz) = state.working(i);
+                let (ww, wz) = (all_ww[i], all_wz[i]);
                 let d = r_mu_eta(eta);
                 let (r_ww, r_wz) = if w > 0.0 {
                     let ww = w * d * d / (mu * (1.0 - mu));

@@ -13,7 +13,7 @@
 
 use std::cell::RefCell;
 
-use gendisc_core::numerics::{log1p_unit, log_sum_exp_view};
+use gendisc_core::numerics::{log1p_unit, log_sum_exp_view, Log1pSum};
 use gendisc_optim::{Objective, TwiceDifferentiable};
 use ndarray::{
     Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis, CowArray, Ix2, Zip,
@@ -88,7 +88,8 @@ impl<'a> BinaryObjective<'a> {
                 theta.insert_axis(Axis(0)),
                 p.eta.view_mut().insert_axis(Axis(1)),
             );
-            let mut loss = 0.0;
+            // Unit-weight rows, the usual case, share one logarithm (`Log1pSum`).
+            let (mut unit_linear, mut unit_log1p, mut weighted) = (0.0, Log1pSum::new(), 0.0);
             for (((t, &e), &s), &w) in p
                 .tau
                 .iter_mut()
@@ -97,9 +98,14 @@ impl<'a> BinaryObjective<'a> {
                 .zip(&self.weights)
             {
                 *t = (-e.abs()).exp();
-                loss += w * ((-s * e).max(0.0) + log1p_unit(*t));
+                if w == 1.0 {
+                    unit_linear += (-s * e).max(0.0);
+                    unit_log1p.add(*t);
+                } else {
+                    weighted += w * ((-s * e).max(0.0) + log1p_unit(*t));
+                }
             }
-            p.loss = loss;
+            p.loss = unit_linear + unit_log1p.value() + weighted;
             *last = Some(p);
         }
         f(last.as_ref().expect("just evaluated"))
