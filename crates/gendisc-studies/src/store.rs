@@ -24,7 +24,9 @@
 //!
 //! Worker threads encode each finished cell's line and hand it to a single writer thread, which
 //! appends it to a buffer and writes the buffer to the file whenever [`FlushPolicy::cells`] lines
-//! are waiting or the oldest waiting line is [`FlushPolicy::interval`] old. While cells run,
+//! are waiting or the oldest waiting line is [`FlushPolicy::interval`] old. The writer takes the
+//! lines in batches, pausing 10 ms after a small one, so that the workers do not wake it once
+//! per cell. While cells run,
 //! lines are in the order in which cells finished. When every cell has an outcome, the runner
 //! rewrites the file in canonical cell order (to a temporary file, synced, then renamed over the
 //! store), so that a finished store is byte-identical whatever the thread count and however
@@ -33,8 +35,8 @@
 //! **What a kill loses.** A written line is in the operating system's hands, so a crash of the
 //! process (Ctrl-C, `kill -9`, a panic elsewhere) loses only the lines not yet written: at most
 //! `2 · FlushPolicy::cells − 1` finished cells (a full channel to the writer plus a buffer one
-//! line short of a write), none that finished more than `FlushPolicy::interval` earlier while
-//! the writer kept up, and the cells still running or waiting to hand their line over (at most
+//! line short of a write), none that finished more than `FlushPolicy::interval` (plus the
+//! writer's 10 ms pause between batches) earlier while the writer kept up, and the cells still running or waiting to hand their line over (at most
 //! one per worker thread). With the defaults and a study of 60,000 cells in 10 s, that is under
 //! half a second of work. Lines are not synced to the disk one by one, so a power failure may
 //! lose more; the final canonical file is synced before it replaces the store. A panic in
@@ -59,7 +61,8 @@ use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use gendisc_core::Error;
@@ -104,6 +107,9 @@ impl Default for FlushPolicy {
         }
     }
 }
+
+/// How long the writer thread sleeps after a small batch of lines (see `Appender::drain`).
+const IDLE_POLL: Duration = Duration::from_millis(10);
 
 /// The first line of a result file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -367,13 +373,18 @@ impl Appender {
     /// The writer thread's loop: appends every received line, writing to the file as `policy`
     /// says, until every sender is gone. Returns the first I/O error (dropping the receiver, so
     /// that the workers notice and stop).
+    ///
+    /// After taking every line that is waiting, the writer sleeps for [`IDLE_POLL`] if it is
+    /// keeping up easily (fewer than half a channel's worth of lines were waiting): a worker
+    /// that hands a line to a writer blocked in `recv` must wake it, a system call and a context
+    /// switch taken from the workers, once per cell; a sleeping writer is woken by nothing and
+    /// collects about a hundred batches a second.
     pub(crate) fn drain(
         mut self,
         lines: Receiver<Vec<u8>>,
         policy: FlushPolicy,
         progress: &ProgressBar,
     ) -> Result<()> {
-        let path = self.path.clone();
         let mut waiting = 0usize;
         let mut oldest: Option<Instant> = None;
         loop {
@@ -386,15 +397,20 @@ impl Appender {
             };
             match received {
                 Ok(line) => {
-                    self.file
-                        .write_all(&line)
-                        .map_err(|e| StudyError::write(&path, e))?;
-                    progress.inc(1);
-                    waiting += 1;
-                    oldest.get_or_insert_with(Instant::now);
-                    if waiting >= policy.cells {
-                        self.flush()?;
-                        (waiting, oldest) = (0, None);
+                    let mut batch = 1;
+                    self.accept(&line, policy, &mut waiting, &mut oldest, progress)?;
+                    loop {
+                        match lines.try_recv() {
+                            Ok(line) => {
+                                batch += 1;
+                                self.accept(&line, policy, &mut waiting, &mut oldest, progress)?;
+                            }
+                            Err(TryRecvError::Empty) => break,
+                            Err(TryRecvError::Disconnected) => return self.flush(),
+                        }
+                    }
+                    if batch < policy.cells.div_ceil(2) {
+                        thread::sleep(IDLE_POLL.min(policy.interval));
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
@@ -404,6 +420,28 @@ impl Appender {
                 Err(RecvTimeoutError::Disconnected) => return self.flush(),
             }
         }
+    }
+
+    /// Appends one line, and writes the buffer to the file when `policy.cells` lines wait.
+    fn accept(
+        &mut self,
+        line: &[u8],
+        policy: FlushPolicy,
+        waiting: &mut usize,
+        oldest: &mut Option<Instant>,
+        progress: &ProgressBar,
+    ) -> Result<()> {
+        self.file
+            .write_all(line)
+            .map_err(|e| StudyError::write(&self.path, e))?;
+        progress.inc(1);
+        *waiting += 1;
+        oldest.get_or_insert_with(Instant::now);
+        if *waiting >= policy.cells {
+            self.flush()?;
+            (*waiting, *oldest) = (0, None);
+        }
+        Ok(())
     }
 
     fn flush(&mut self) -> Result<()> {
