@@ -116,8 +116,15 @@ pub(crate) fn aliased_regions(
     let mut aliased = vec![false; n_regions];
     for j in 0..n_intercepts + n_regions {
         if j < n_intercepts {
-            for (at, (c, &sw)) in column.iter_mut().zip(&root_weight).enumerate() {
-                *c = if at % n_contrasts == j { sw } else { 0.0 };
+            // The indicator of contrast j: √w_i at the stacked rows (i, j), zero elsewhere.
+            column.fill(0.0);
+            for (c, &sw) in column
+                .iter_mut()
+                .zip(&root_weight)
+                .skip(j)
+                .step_by(n_contrasts)
+            {
+                *c = sw;
             }
         } else {
             let region = contrasts.index_axis(Axis(1), j - n_intercepts);

@@ -142,14 +142,13 @@ impl LogisticRegressionValidParams {
             }
             None => Array1::ones(n),
         };
-        let class_totals =
-            class_totals(y, Some(weights.view()), n_classes).map_err(|e| match e {
-                Error::EmptyClass { class, .. } => Error::EmptyClass {
-                    class,
-                    detail: Some("logistic regression needs every class in training".into()),
-                },
-                other => other,
-            })?;
+        let class_totals = class_totals(y, sample_weight, n_classes).map_err(|e| match e {
+            Error::EmptyClass { class, .. } => Error::EmptyClass {
+                class,
+                detail: Some("logistic regression needs every class in training".into()),
+            },
+            other => other,
+        })?;
         if self.solver == LogisticSolver::GlmIrls && n_classes != 2 {
             return Err(Error::invalid_parameter(
                 "solver",
