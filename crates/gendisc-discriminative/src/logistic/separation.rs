@@ -81,9 +81,13 @@ pub(crate) fn is_recession_direction(
         lowest = lowest.min(a);
         largest = largest.max(a.abs());
     });
-    // Changes at the level of round-off in X̃Δ say nothing (Δ in the null space of X̃).
+    if lowest < -RECESSION_TOLERANCE * largest {
+        return false;
+    }
+    // Changes at the level of round-off in X̃Δ say nothing (Δ in the null space of X̃). Only
+    // the candidates pay for the rows' norms.
     let noise = 1e3 * f64::EPSILON * direction_norm * design.max_row_norm();
-    largest > noise && lowest >= -RECESSION_TOLERANCE * largest
+    largest > noise
 }
 
 #[cfg(test)]
