@@ -248,10 +248,10 @@ impl Log1pSum {
         Self::default()
     }
 
-    /// Adds `log(1 + tau)`, `tau ∈ [0, 1]`.
+    /// Adds `log(1 + tau)`, `tau ∈ [0, 1]`; a NaN makes the sum NaN.
     #[inline]
     pub fn add(&mut self, tau: f64) {
-        debug_assert!((0.0..=1.0).contains(&tau), "τ = {tau}");
+        debug_assert!(tau.is_nan() || (0.0..=1.0).contains(&tau), "τ = {tau}");
         if tau < Self::SERIES_BELOW {
             self.series += tau * (1.0 - tau * (0.5 - tau / 3.0));
         } else {
@@ -373,6 +373,15 @@ mod tests {
             product.ln()
         );
         assert_eq!(LnProduct::new().ln(), 0.0);
+    }
+
+    #[test]
+    fn log1p_sum_propagates_nan() {
+        let mut sum = Log1pSum::new();
+        sum.add(0.5);
+        sum.add(f64::NAN);
+        assert!(sum.value().is_nan());
+        assert_eq!(Log1pSum::new().value(), 0.0);
     }
 
     #[test]

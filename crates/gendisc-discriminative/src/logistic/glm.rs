@@ -158,8 +158,9 @@ fn working_row(eta: f64, e: f64, y: f64, w: f64) -> (f64, f64) {
 
 /// Runs glm's IRLS. `y ∈ {0, 1}`, weights non-negative.
 ///
-/// Each iteration costs one exponential and one logarithm per row and allocates nothing: the
-/// fits of a study are thousands of these small problems, and their time is that arithmetic.
+/// Each iteration costs one exponential per row (the deviance's logarithms go through
+/// [`LnProduct`], one per block of unit-weight rows) and allocates nothing: the fits of a study
+/// are thousands of these small problems, and their time is that arithmetic.
 pub(crate) fn glm_irls(
     design: Design<'_>,
     y: ArrayView1<'_, usize>,
