@@ -25,8 +25,8 @@
 //! Worker threads encode each finished cell's line and hand it to a single writer thread, which
 //! appends it to a buffer and writes the buffer to the file whenever [`FlushPolicy::cells`] lines
 //! are waiting or the oldest waiting line is [`FlushPolicy::interval`] old. The writer takes the
-//! lines in batches, pausing 10 ms after a small one, so that the workers do not wake it once
-//! per cell. While cells run,
+//! lines in batches, pausing after a small one (up to 10 ms, less when lines arrive fast), so
+//! that the workers do not wake it once per cell. While cells run,
 //! lines are in the order in which cells finished. When every cell has an outcome, the runner
 //! rewrites the file in canonical cell order (to a temporary file, synced, then renamed over the
 //! store), so that a finished store is byte-identical whatever the thread count and however
@@ -108,7 +108,7 @@ impl Default for FlushPolicy {
     }
 }
 
-/// How long the writer thread sleeps after a small batch of lines (see `Appender::drain`).
+/// The longest the writer thread sleeps after a small batch of lines (see `Appender::drain`).
 const IDLE_POLL: Duration = Duration::from_millis(10);
 
 /// The first line of a result file.
@@ -374,11 +374,13 @@ impl Appender {
     /// says, until every sender is gone. Returns the first I/O error (dropping the receiver, so
     /// that the workers notice and stop).
     ///
-    /// After taking every line that is waiting, the writer sleeps for [`IDLE_POLL`] if it is
-    /// keeping up easily (fewer than half a channel's worth of lines were waiting): a worker
-    /// that hands a line to a writer blocked in `recv` must wake it, a system call and a context
-    /// switch taken from the workers, once per cell; a sleeping writer is woken by nothing and
-    /// collects about a hundred batches a second.
+    /// After taking every line that is waiting, the writer sleeps if it is keeping up easily
+    /// (fewer than half a channel's worth of lines were waiting): for as long as about half a
+    /// channel's worth takes to arrive at the rate of the batch just taken, at most
+    /// [`IDLE_POLL`]. A worker that hands a line to a writer blocked in `recv` must wake it, a
+    /// system call and a context switch taken from the workers, once per cell; a sleeping writer
+    /// is woken by nothing, and the workers do not wait for it as long as it wakes before the
+    /// channel is full.
     pub(crate) fn drain(
         mut self,
         lines: Receiver<Vec<u8>>,
@@ -387,6 +389,8 @@ impl Appender {
     ) -> Result<()> {
         let mut waiting = 0usize;
         let mut oldest: Option<Instant> = None;
+        // When the lines of the current batch began to gather: the end of the last batch.
+        let mut batch_started = Instant::now();
         loop {
             let received = match oldest {
                 None => lines.recv().map_err(|_| RecvTimeoutError::Disconnected),
@@ -409,8 +413,16 @@ impl Appender {
                             Err(TryRecvError::Disconnected) => return self.flush(),
                         }
                     }
-                    if batch < policy.cells.div_ceil(2) {
-                        thread::sleep(IDLE_POLL.min(policy.interval));
+                    let now = Instant::now();
+                    let gathered_over = now - batch_started;
+                    batch_started = now;
+                    // Sleep while about half a channel's worth of lines arrives at the rate just
+                    // seen, so that the workers never wait for a full channel: up to
+                    // `IDLE_POLL` for slow cells, a fraction of a millisecond for fast ones.
+                    let half = policy.cells.div_ceil(2);
+                    if batch < half {
+                        let fill = gathered_over.mul_f64(half as f64 / batch as f64);
+                        thread::sleep(fill.min(IDLE_POLL).min(policy.interval));
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
