@@ -62,35 +62,27 @@ fn gdt(c: &mut Criterion) {
             })
         });
     }
-    let params = Gdt::params(Family::Lda).check().unwrap();
-    group.bench_function("LDA Table 1 path (5 λ, warm starts)", |b| {
-        b.iter(|| {
-            params
-                .fit_path(
-                    &TABLE1_GRID,
-                    black_box(xu.view()),
-                    black_box(yu.view()),
-                    None,
-                )
-                .unwrap()
-        })
-    });
-    let newton = Gdt::params(Family::Lda)
-        .solver(GdtSolver::newton())
-        .check()
-        .unwrap();
-    group.bench_function("LDA Table 1 path (5 λ, warm starts), Newton", |b| {
-        b.iter(|| {
-            newton
-                .fit_path(
-                    &TABLE1_GRID,
-                    black_box(xu.view()),
-                    black_box(yu.view()),
-                    None,
-                )
-                .unwrap()
-        })
-    });
+    for (name, solver) in [
+        ("LDA Table 1 path (5 λ, warm starts)", GdtSolver::default()),
+        (
+            "LDA Table 1 path (5 λ, warm starts), Newton",
+            GdtSolver::newton(),
+        ),
+    ] {
+        let params = Gdt::params(Family::Lda).solver(solver).check().unwrap();
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                params
+                    .fit_path(
+                        &TABLE1_GRID,
+                        black_box(xu.view()),
+                        black_box(yu.view()),
+                        None,
+                    )
+                    .unwrap()
+            })
+        });
+    }
     let cv = GdtCv::params(Family::Lda).check().unwrap();
     group.sample_size(20);
     group.bench_function("LDA 5-fold CV selection over the Table 1 grid", |b| {

@@ -8,6 +8,7 @@ use gendisc_core::{ConditionalModel, Fit, Generative, ParamGuard};
 use gendisc_discriminative::logistic::LogisticRegression;
 use gendisc_gdt::{
     generative_theta, objective_and_gradient, objective_hessian, Family, Gdt, GdtSolver,
+    GdtValidParams,
 };
 use gendisc_generative::{Balls1, Balls2, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure};
 use ndarray::{Array1, Array2};
@@ -40,6 +41,67 @@ fn data(seed: u64, n: usize, d: usize, k: usize) -> (Array2<f64>, Array1<usize>)
     (x, y)
 }
 
+/// A derivative check's problem: a family's data set (weighted or not) and a point `θ` near
+/// its generative fit, moved by up to ±0.1 per coordinate with a generator seeded by
+/// `seed ^ salt`.
+struct NearGenerative {
+    family: Family,
+    k: usize,
+    x: Array2<f64>,
+    y: Array1<usize>,
+    w: Option<Array1<f64>>,
+    params: GdtValidParams,
+    theta: Array1<f64>,
+}
+
+impl NearGenerative {
+    fn new(
+        seed: u64,
+        salt: u64,
+        family_index: usize,
+        lambda: f64,
+        k: usize,
+        d: usize,
+        weighted: bool,
+    ) -> Self {
+        let family = FAMILIES[family_index];
+        let k = if family == Family::SharedDiagonal {
+            2
+        } else {
+            k
+        };
+        let (x, y) = data(seed, 8 * k + 4, d, k);
+        let w = Array1::from_shape_fn(x.nrows(), |i| 0.5 + (i % 3) as f64);
+        let w = weighted.then_some(w);
+        let params = Gdt::params(family).lambda(lambda).check().unwrap();
+        let mut theta =
+            generative_theta(&params, x.view(), y.view(), w.as_ref().map(|w| w.view())).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ salt);
+        theta.mapv_inplace(|t| t + 0.2 * (rng.random::<f64>() - 0.5));
+        Self {
+            family,
+            k,
+            x,
+            y,
+            w,
+            params,
+            theta,
+        }
+    }
+
+    /// `(−L_λ/S, ∇)` at `theta`.
+    fn objective(&self, theta: &Array1<f64>) -> (f64, Array1<f64>) {
+        objective_and_gradient(
+            &self.params,
+            theta.view(),
+            self.x.view(),
+            self.y.view(),
+            self.w.as_ref().map(|w| w.view()),
+        )
+        .unwrap()
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
@@ -54,24 +116,17 @@ proptest! {
         d in 1usize..=3,
         weighted in any::<bool>(),
     ) {
-        let family = FAMILIES[family_index];
-        let k = if family == Family::SharedDiagonal { 2 } else { k };
-        let (x, y) = data(seed, 8 * k + 4, d, k);
-        let w = Array1::from_shape_fn(x.nrows(), |i| 0.5 + (i % 3) as f64);
-        let w = weighted.then_some(w);
-        let params = Gdt::params(family).lambda(lambda).check().unwrap();
-        let mut theta = generative_theta(&params, x.view(), y.view(), w.as_ref().map(|w| w.view())).unwrap();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
-        theta.mapv_inplace(|t| t + 0.2 * (rng.random::<f64>() - 0.5));
-        let (_, g) = objective_and_gradient(&params, theta.view(), x.view(), y.view(), w.as_ref().map(|w| w.view())).unwrap();
+        let problem = NearGenerative::new(seed, 0x5eed, family_index, lambda, k, d, weighted);
+        let (family, k, theta) = (problem.family, problem.k, &problem.theta);
+        let (_, g) = problem.objective(theta);
         let h = 1e-6;
         for j in 0..theta.len() {
             let mut tp = theta.clone();
             tp[j] += h;
             let mut tm = theta.clone();
             tm[j] -= h;
-            let fp = objective_and_gradient(&params, tp.view(), x.view(), y.view(), w.as_ref().map(|w| w.view())).unwrap().0;
-            let fm = objective_and_gradient(&params, tm.view(), x.view(), y.view(), w.as_ref().map(|w| w.view())).unwrap().0;
+            let fp = problem.objective(&tp).0;
+            let fm = problem.objective(&tm).0;
             let fd = (fp - fm) / (2.0 * h);
             prop_assert!((fd - g[j]).abs() <= 1e-6 * (1.0 + g[j].abs()),
                 "{family} λ={lambda} K={k} d={d}: ∂θ_{j}: analytic {} vs finite difference {fd}", g[j]);
@@ -312,25 +367,24 @@ proptest! {
         d in 1usize..=3,
         weighted in any::<bool>(),
     ) {
-        let family = FAMILIES[family_index];
-        let k = if family == Family::SharedDiagonal { 2 } else { k };
-        let (x, y) = data(seed, 8 * k + 4, d, k);
-        let w = Array1::from_shape_fn(x.nrows(), |i| 0.5 + (i % 3) as f64);
-        let w = weighted.then_some(w);
-        let wv = || w.as_ref().map(|w| w.view());
-        let params = Gdt::params(family).lambda(lambda).check().unwrap();
-        let mut theta = generative_theta(&params, x.view(), y.view(), wv()).unwrap();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x4e55);
-        theta.mapv_inplace(|t| t + 0.2 * (rng.random::<f64>() - 0.5));
-        let hessian = objective_hessian(&params, theta.view(), x.view(), y.view(), wv()).unwrap();
+        let problem = NearGenerative::new(seed, 0x4e55, family_index, lambda, k, d, weighted);
+        let (family, k, theta) = (problem.family, problem.k, &problem.theta);
+        let hessian = objective_hessian(
+            &problem.params,
+            theta.view(),
+            problem.x.view(),
+            problem.y.view(),
+            problem.w.as_ref().map(|w| w.view()),
+        )
+        .unwrap();
         let step = 1e-6;
         for j in 0..theta.len() {
             let mut tp = theta.clone();
             tp[j] += step;
             let mut tm = theta.clone();
             tm[j] -= step;
-            let gp = objective_and_gradient(&params, tp.view(), x.view(), y.view(), wv()).unwrap().1;
-            let gm = objective_and_gradient(&params, tm.view(), x.view(), y.view(), wv()).unwrap().1;
+            let gp = problem.objective(&tp).1;
+            let gm = problem.objective(&tm).1;
             for i in 0..theta.len() {
                 let fd = (gp[i] - gm[i]) / (2.0 * step);
                 let h = hessian[[i, j]];
