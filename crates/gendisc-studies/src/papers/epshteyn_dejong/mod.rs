@@ -862,13 +862,19 @@ mod tests {
         std::fs::write(dir.join("noun.exc"), "mice mouse\n").unwrap();
     }
 
-    fn wordnet(name: &str) -> WordNet {
+    /// A new, empty directory of this test process named after `name`.
+    fn empty_temp_dir(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!(
             "gendisc-epshteyn-dejong-{}-{name}",
             std::process::id()
         ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn wordnet(name: &str) -> WordNet {
+        let dir = empty_temp_dir(&format!("wordnet-{name}"));
         write_dictionary(&dir);
         WordNet::open(&dir).unwrap()
     }
@@ -993,12 +999,7 @@ mod tests {
         .run(&study)
         .unwrap();
         assert!(one.bitwise_eq(&two));
-        let out = std::env::temp_dir().join(format!(
-            "gendisc-epshteyn-dejong-out-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&out);
-        std::fs::create_dir_all(&out).unwrap();
+        let out = empty_temp_dir("out");
         write_outputs(&out, &study, &one).unwrap();
         for f in [
             "summary.csv",
@@ -1020,7 +1021,7 @@ mod tests {
             .chain(report.matches("**not supported**"))
             .count();
         assert_eq!(verdicts, 12, "{report}");
-        // Figure 5.1's table has one row per setup and the CSV agrees with the outcomes.
+        // Figure 5.1's table has a header and one row per setup.
         let csv = std::fs::read_to_string(out.join("fig5_1.csv")).unwrap();
         assert_eq!(csv.lines().count(), 1 + 3);
         // Every successful bilevel fit recorded its alternations.
@@ -1050,12 +1051,7 @@ mod tests {
         };
         let study = EpshteynDejongStudy::new(&collection(), &wn, settings).unwrap();
         let results = Runner::default().run(&study).unwrap();
-        let out = std::env::temp_dir().join(format!(
-            "gendisc-epshteyn-dejong-alone-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&out);
-        std::fs::create_dir_all(&out).unwrap();
+        let out = empty_temp_dir("out-alone");
         write_outputs(&out, &study, &results).unwrap();
         assert!(out.join("fig5_1.svg").exists() && out.join("REPORT.md").exists());
         assert!(!out.join("fig5_2.svg").exists() && !out.join("fig5_3.svg").exists());
