@@ -67,8 +67,8 @@ pub(crate) struct GlmOutcome {
 /// `η` and `e = clamped_exp(η)`, from which `μ = e/(1 + e)`, `dμ/dη` and the deviance all
 /// follow.
 ///
-/// Each per-row quantity is one branch-free expression over these slices, so that the
-/// compiler can evaluate two rows at once; the arithmetic per row is R's, operation for
+/// The per-row quantities are computed by loops over these slices, those with divisions
+/// without branches, so that the compiler can evaluate two rows at once; the arithmetic per row is R's, operation for
 /// operation, and does not depend on how rows are grouped.
 struct Rows {
     y: Vec<f64>,
