@@ -10,6 +10,7 @@
 //! | [`Runner`] | runs the cells with rayon, appends each finished one to the [`store`], resumes from it, returns [`StudyResults`] in canonical order |
 //! | [`store`] | the append-only JSON-lines result file: format, flushing, what a kill can lose, how a damaged file is read |
 //! | [`SummaryTable`] | median, quartiles, mean and 95% interval ([`gendisc_metrics::Summary`]) per dataset, training size, classifier and metric; deterministic CSV |
+//! | [`verdict`] | one judging method for every report: claims as typed statements judged on paired per-replicate differences, one tie rule, fixed thresholds and a sensitivity check |
 //! | [`figure`] | grids of x–y panels with named series, error bars or bands, reference lines and one legend, as SVG |
 //! | [`papers`] | the reproductions themselves, one module per paper |
 //!
@@ -72,6 +73,7 @@ pub mod runner;
 pub mod store;
 pub mod study;
 pub mod tables;
+pub mod verdict;
 
 pub use cell::{Cell, Outcome, Schema};
 pub use error::{CellFailure, Result, StudyError};
