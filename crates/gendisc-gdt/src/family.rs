@@ -5,8 +5,10 @@
 //! one unconstrained vector `θ ∈ ℝᵖ`, so that the optimiser needs no positivity or simplex
 //! constraint:
 //!
-//! * **priors** — `π = softmax(0, a_1, …, a_{K−1})`: `K − 1` logits against class 0 (none
-//!   for [`Family::SharedDiagonal`], whose priors are fixed at `1/K`);
+//! * **priors** — `π = softmax(0, a_1, …, a_{K−1})`: `K − 1` logits against class 0, when
+//!   they are [`Priors::Estimated`] (the default of every family but
+//!   [`Family::SharedDiagonal`]); none when they are [`Priors::Fixed`] at `1/K` (the default of
+//!   the shared diagonal, as in the paper's simulations, §4);
 //! * **means** — `μ_k ∈ ℝᵈ` as they are;
 //! * **precisions** — each inverse covariance `Λ = Σ⁻¹ = L Lᵀ` by its lower Cholesky factor
 //!   `L`, whose diagonal is stored as logarithms `ℓ_a = log L_aa` (the paper's "Cholesky-based
@@ -19,7 +21,10 @@
 //! | [`Family::Qda`] | `N(x; μ_k, (L_k L_kᵀ)⁻¹)` | `a` (K−1), `μ` (K·d), `L_k` (K·d(d+1)/2) |
 //! | [`Family::Balls1`] | `N(x; μ_k, e^{−2ℓ_k} I)` | `a` (K−1), `μ` (K·d), `ℓ` (K) |
 //! | [`Family::Balls2`] | `Σ_m ω_km N(x; μ_km, e^{−2ℓ_km} I)`, `ω_k = softmax(0, c_k)` | `a` (K−1), then per class `c_k`, `μ_k1`, `μ_k2`, `ℓ_k1`, `ℓ_k2` (2d + 3) |
-//! | [`Family::SharedDiagonal`] | `N(x; μ_k, diag(e^{−2ℓ_j}))`, `π_k = 1/K` | `μ` (K·d), `ℓ` (d) |
+//! | [`Family::SharedDiagonal`] | `N(x; μ_k, diag(e^{−2ℓ_j}))` | `a` (K−1, only with [`Priors::Estimated`]), `μ` (K·d), `ℓ` (d) |
+//!
+//! The `a` block is present exactly when the priors are [`Priors::Estimated`]
+//! ([`Parametrisation::with_priors`]); with [`Priors::Fixed`] every layout starts at `μ`.
 //!
 //! A Cholesky factor is stored row by row over its lower triangle: `L_00, L_10, L_11, L_20, …`,
 //! with the diagonal entries as `ℓ_a`.
@@ -73,8 +78,8 @@ pub enum Family {
     Balls1,
     /// A mixture of two spherical Gaussians per class, "Balls2" (§5, density 4).
     Balls2,
-    /// Gaussian classes with one shared diagonal covariance and fixed equal priors `1/K`: the
-    /// assumed model of the simulations (§4).
+    /// Gaussian classes with one shared diagonal covariance and, by default, fixed equal priors
+    /// `1/K`: the assumed model of the simulations (§4). [`Priors::Estimated`] frees the priors.
     SharedDiagonal,
 }
 
@@ -94,11 +99,43 @@ impl Family {
         }
     }
 
-    /// Whether the class priors are free parameters (every family but
-    /// [`Family::SharedDiagonal`]).
+    /// Whether the class priors are free parameters under the family's default
+    /// [`Priors`] setting (every family but [`Family::SharedDiagonal`]); see
+    /// [`Family::default_priors`].
     pub fn has_free_priors(self) -> bool {
-        self != Self::SharedDiagonal
+        self.default_priors() == Priors::Estimated
     }
+
+    /// The [`Priors`] setting a family has unless told otherwise: [`Priors::Fixed`] for
+    /// [`Family::SharedDiagonal`] (the paper's simulation model, §4, "prior probabilities
+    /// equal to 1/K"), [`Priors::Estimated`] for the others (§5).
+    pub fn default_priors(self) -> Priors {
+        match self {
+            Self::SharedDiagonal => Priors::Fixed,
+            Self::Lda | Self::Qda | Self::Balls1 | Self::Balls2 => Priors::Estimated,
+        }
+    }
+}
+
+/// How the class priors `π_k = p(y = k)` of a family are treated.
+///
+/// With [`Priors::Estimated`] they are parameters: `π = softmax(0, a_1, …, a_{K−1})`, `K − 1`
+/// logits in `θ` maximised with the rest of `L_λ` (eq. 5–7), whose gradient in them is the
+/// second line of eq. (8); at `λ = 1` they are the (weighted) class frequencies. With
+/// [`Priors::Fixed`] they are `1/K` and not in `θ`.
+///
+/// The paper's simulation model (§4) fixes them at `1/K`. In its second simulation (correlated
+/// uniform covariates, `y | x` logistic in `x⁽¹⁾`) `P(y = 1) ≈ 0.75`, so fixed priors misspecify
+/// the generative end in its intercept, not only in its variances; [`Priors::Estimated`] for
+/// [`Family::SharedDiagonal`] separates the two misspecifications. Every family accepts both
+/// settings; [`Family::default_priors`] gives the default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Priors {
+    /// `π_k = 1/K` for every class, not fitted.
+    Fixed,
+    /// `π = softmax(0, a)`, the `K − 1` logits `a` fitted with the other parameters.
+    Estimated,
 }
 
 impl fmt::Display for Family {
@@ -132,13 +169,41 @@ impl FromStr for Family {
     }
 }
 
-/// The layout of `θ` for one family, number of classes and number of features, with the
-/// log-density and the weighted gradient of [the module documentation](self).
+/// The layout of `θ` for one family, number of classes, number of features and [`Priors`]
+/// setting, with the log-density and the weighted gradient of
+/// [the module documentation](self).
+///
+/// Deserialisation re-validates the layout; a serialised layout without a `priors` field gets
+/// its family's [`Family::default_priors`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "ParametrisationParts")]
 pub struct Parametrisation {
     family: Family,
     n_classes: usize,
     n_features: usize,
+    priors: Priors,
+}
+
+/// The serialised form of [`Parametrisation`], validated into one.
+#[derive(Deserialize)]
+struct ParametrisationParts {
+    family: Family,
+    n_classes: usize,
+    n_features: usize,
+    #[serde(default)]
+    priors: Option<Priors>,
+}
+
+impl TryFrom<ParametrisationParts> for Parametrisation {
+    type Error = Error;
+
+    fn try_from(p: ParametrisationParts) -> Result<Self> {
+        let layout = Self::new(p.family, p.n_classes, p.n_features)?;
+        Ok(match p.priors {
+            Some(priors) => layout.with_priors(priors),
+            None => layout,
+        })
+    }
 }
 
 /// Number of mixture components per class of [`Family::Balls2`].
@@ -155,7 +220,8 @@ enum Precision {
 }
 
 impl Parametrisation {
-    /// The layout for `family` with `n_classes ≥ 2` classes and `n_features ≥ 1` features.
+    /// The layout for `family` with `n_classes ≥ 2` classes and `n_features ≥ 1` features, and
+    /// the family's [default priors](Family::default_priors).
     pub fn new(family: Family, n_classes: usize, n_features: usize) -> Result<Self> {
         if n_classes < 2 {
             return Err(Error::invalid_parameter(
@@ -172,7 +238,19 @@ impl Parametrisation {
             family,
             n_classes,
             n_features,
+            priors: family.default_priors(),
         })
+    }
+
+    /// The same layout with the class priors [`Priors::Fixed`] at `1/K` or
+    /// [`Priors::Estimated`] (the `K − 1` prior logits first in `θ`).
+    pub fn with_priors(self, priors: Priors) -> Self {
+        Self { priors, ..self }
+    }
+
+    /// How the class priors are treated.
+    pub fn priors(&self) -> Priors {
+        self.priors
     }
 
     /// The family.
@@ -197,7 +275,7 @@ impl Parametrisation {
 
     /// Length of the prior-logit block.
     fn prior_len(&self) -> usize {
-        if self.family.has_free_priors() {
+        if self.priors == Priors::Estimated {
             self.n_classes - 1
         } else {
             0
@@ -236,7 +314,7 @@ impl Parametrisation {
     /// `log π_k` (length `K`).
     pub fn log_prior(&self, theta: ArrayView1<'_, f64>) -> Array1<f64> {
         let k = self.n_classes;
-        if !self.family.has_free_priors() {
+        if self.priors == Priors::Fixed {
             return Array1::from_elem(k, -(k as f64).ln());
         }
         let mut logits = Array1::zeros(k);
@@ -245,9 +323,10 @@ impl Parametrisation {
         logits.mapv_into(|a| a - norm)
     }
 
-    /// Encodes class priors `π` (positive, length `K`) as logits against class 0.
+    /// Encodes class priors `π` (positive, length `K`) as logits against class 0; nothing
+    /// when the priors are fixed.
     fn encode_prior(&self, prior: ArrayView1<'_, f64>, theta: &mut [f64]) {
-        if self.family.has_free_priors() {
+        if self.priors == Priors::Estimated {
             let l0 = prior[0].ln();
             for j in 1..self.n_classes {
                 theta[j - 1] = prior[j].ln() - l0;
@@ -402,7 +481,7 @@ impl Parametrisation {
         let th = theta.as_standard_layout();
         let th = th.as_slice().expect("contiguous");
         // Prior logits.
-        if self.family.has_free_priors() {
+        if self.priors == Priors::Estimated {
             let prior = self.log_prior(theta).mapv_into(f64::exp);
             let mut col = vec![0.0; k];
             for row in ws.chunks_exact(k) {

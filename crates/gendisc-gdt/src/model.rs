@@ -10,7 +10,7 @@ use gendisc_core::{Classifier, Error, Fit, FitWeighted, Generative, Result};
 use gendisc_generative::{Balls1, Balls2, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure};
 use gendisc_optim::{ConjugateGradient, Lbfgs, Newton, Objective, Status, TwiceDifferentiable};
 
-use crate::family::{Family, Parametrisation};
+use crate::family::{Family, Parametrisation, Priors};
 use crate::objective::{CountingIndefinite, GdtObjective};
 use crate::params::{GdtParams, GdtSolver, GdtValidParams};
 
@@ -73,8 +73,8 @@ impl TryFrom<GdtParts> for Gdt {
     type Error = Error;
 
     fn try_from(p: GdtParts) -> Result<Self> {
-        let param =
-            Parametrisation::new(p.param.family(), p.param.n_classes(), p.param.n_features())?;
+        // The layout validated itself on deserialisation.
+        let param = p.param;
         if p.theta.len() != param.dim() {
             return Err(Error::shape_mismatch(
                 "length of θ vs parameters of the family",
@@ -213,7 +213,7 @@ impl<'a> TrainingSet<'a> {
             x,
             y,
             w,
-            param: Parametrisation::new(p.family, n_classes, x.ncols())?,
+            param: Parametrisation::new(p.family, n_classes, x.ncols())?.with_priors(p.priors()),
         })
     }
 }
@@ -238,9 +238,14 @@ pub(crate) fn generative_start(
     t: &TrainingSet<'_>,
 ) -> Result<(Array1<f64>, bool)> {
     let k = t.param.n_classes();
+    // The class-conditional fits do not depend on the priors; fixed priors are not encoded.
+    let priors = match t.param.priors() {
+        Priors::Fixed => ClassPriors::Uniform,
+        Priors::Estimated => ClassPriors::Empirical,
+    };
     Ok(match p.family {
         Family::Lda => {
-            let m = fit_maybe_weighted(Lda::params().n_classes(k), t)?;
+            let m = fit_maybe_weighted(Lda::params().n_classes(k).priors(priors), t)?;
             let factor = precision_factor(m.covariance())?;
             let theta = t
                 .param
@@ -248,7 +253,7 @@ pub(crate) fn generative_start(
             (theta, true)
         }
         Family::Qda => {
-            let m = fit_maybe_weighted(Qda::params().n_classes(k), t)?;
+            let m = fit_maybe_weighted(Qda::params().n_classes(k).priors(priors), t)?;
             let factors = m
                 .covariances()
                 .outer_iter()
@@ -261,7 +266,10 @@ pub(crate) fn generative_start(
         }
         Family::Balls1 => {
             let m = fit_maybe_weighted(
-                Balls1::params().n_classes(k).var_smoothing(p.var_smoothing),
+                Balls1::params()
+                    .n_classes(k)
+                    .priors(priors)
+                    .var_smoothing(p.var_smoothing),
                 t,
             )?;
             let theta = t
@@ -273,6 +281,7 @@ pub(crate) fn generative_start(
             let m = fit_maybe_weighted(
                 Balls2::params()
                     .n_classes(k)
+                    .priors(priors)
                     .var_smoothing(p.var_smoothing)
                     .seed(p.em_seed)
                     .max_iterations(p.em_max_iterations),
@@ -291,7 +300,7 @@ pub(crate) fn generative_start(
                 GaussianNb::params()
                     .n_classes(k)
                     .variance(VarianceStructure::Pooled)
-                    .priors(ClassPriors::Uniform)
+                    .priors(priors)
                     .var_smoothing(p.var_smoothing),
                 t,
             )?;
@@ -387,13 +396,15 @@ impl GdtValidParams {
             return Err(Error::invalid_parameter(
                 "start",
                 format!(
-                    "the warm start is a {} model with {} classes and {} features; the data need {} with {} and {}",
+                    "the warm start is a {} model with {} classes, {} features and {:?} priors; the data and settings need {} with {}, {} and {:?}",
                     start.family(),
                     start.n_classes(),
                     start.n_features(),
+                    start.param.priors(),
                     t.param.family(),
                     t.param.n_classes(),
-                    t.param.n_features()
+                    t.param.n_features(),
+                    t.param.priors()
                 ),
             ));
         }

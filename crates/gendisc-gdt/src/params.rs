@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use gendisc_core::{Error, ParamGuard, Result};
 use gendisc_optim::{ConjugateGradientSettings, LbfgsSettings, NewtonSettings};
 
-use crate::family::Family;
+use crate::family::{Family, Priors};
 
 /// The optimiser that maximises `L_λ` from the generative start.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -93,6 +93,7 @@ pub fn default_newton_settings() -> NewtonSettings {
 /// | parameter | default | meaning |
 /// |---|---|---|
 /// | `family` | set by [`Gdt::params`](crate::Gdt::params) | the generative family ([`Family`]) |
+/// | `priors` | [`Family::default_priors`] ([`Priors::Fixed`] for the shared diagonal, [`Priors::Estimated`] otherwise) | class priors fixed at `1/K` or estimated with the rest of `θ` |
 /// | `lambda` | `0.5` | `λ ∈ [0, 1]` of eq. (6): 1 is the generative fit, 0 the discriminative one |
 /// | `solver` | [`GdtSolver::ConjugateGradient`]`(`[`default_solver_settings`]`())` | the optimiser; [`GdtSolver::lbfgs`] and [`GdtSolver::newton`] are the alternatives |
 /// | `var_smoothing` | `1e-9` | relative variance floor of the generative start of Balls1, Balls2 and the shared diagonal (as in `gendisc-generative`) |
@@ -102,6 +103,9 @@ pub fn default_newton_settings() -> NewtonSettings {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GdtValidParams {
     pub(crate) family: Family,
+    /// `None`: the family's default.
+    #[serde(default)]
+    pub(crate) priors: Option<Priors>,
     pub(crate) lambda: f64,
     pub(crate) solver: GdtSolver,
     pub(crate) var_smoothing: f64,
@@ -114,6 +118,11 @@ impl GdtValidParams {
     /// The generative family.
     pub fn family(&self) -> Family {
         self.family
+    }
+    /// How the class priors are treated: the setting given to [`GdtParams::priors`], else
+    /// [`Family::default_priors`].
+    pub fn priors(&self) -> Priors {
+        self.priors.unwrap_or(self.family.default_priors())
     }
     /// The trade-off parameter `λ`.
     pub fn lambda(&self) -> f64 {
@@ -159,6 +168,7 @@ impl GdtParams {
     pub fn new(family: Family) -> Self {
         Self(GdtValidParams {
             family,
+            priors: None,
             lambda: 0.5,
             solver: GdtSolver::default(),
             var_smoothing: 1e-9,
@@ -166,6 +176,13 @@ impl GdtParams {
             em_max_iterations: 500,
             n_classes: None,
         })
+    }
+    /// Class priors [`Priors::Fixed`] at `1/K` or [`Priors::Estimated`] (default
+    /// [`Family::default_priors`]: fixed for [`Family::SharedDiagonal`], estimated for the
+    /// others). See [`Priors`] for why the shared diagonal may want them estimated.
+    pub fn priors(mut self, priors: Priors) -> Self {
+        self.0.priors = Some(priors);
+        self
     }
     /// `λ ∈ [0, 1]` (default `0.5`).
     pub fn lambda(mut self, lambda: f64) -> Self {

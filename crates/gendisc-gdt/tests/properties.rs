@@ -1,5 +1,5 @@
 //! Invariants of the GDT estimator: the analytic gradient (eq. 8) against finite differences
-//! for every family, and the two limits λ = 1 (the generative fit) and λ = 0 (the maximum
+//! for every family and both [`Priors`] settings, and the two limits λ = 1 (the generative fit) and λ = 0 (the maximum
 //! conditional likelihood: linear logistic regression for LDA and the shared diagonal,
 //! quadratic logistic regression for QDA).
 
@@ -8,7 +8,7 @@ use gendisc_core::{ConditionalModel, Fit, Generative, ParamGuard};
 use gendisc_discriminative::logistic::LogisticRegression;
 use gendisc_gdt::{
     generative_theta, objective_and_gradient, objective_hessian, Family, Gdt, GdtSolver,
-    GdtValidParams,
+    GdtValidParams, Priors,
 };
 use gendisc_generative::{Balls1, Balls2, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure};
 use ndarray::{Array1, Array2};
@@ -24,6 +24,19 @@ const FAMILIES: [Family; 5] = [
     Family::Balls2,
     Family::SharedDiagonal,
 ];
+
+/// Both prior settings, for every family (each family's default is one of them).
+fn priors() -> impl Strategy<Value = Priors> {
+    prop_oneof![Just(Priors::Fixed), Just(Priors::Estimated)]
+}
+
+/// The gendisc-generative prior setting that matches `priors`.
+fn class_priors(priors: Priors) -> ClassPriors {
+    match priors {
+        Priors::Fixed => ClassPriors::Uniform,
+        Priors::Estimated => ClassPriors::Empirical,
+    }
+}
 
 /// `n` rows in `d` dimensions from `k` overlapping Gaussian classes, every class present.
 fn data(seed: u64, n: usize, d: usize, k: usize) -> (Array2<f64>, Array1<usize>) {
@@ -55,10 +68,12 @@ struct NearGenerative {
 }
 
 impl NearGenerative {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         seed: u64,
         salt: u64,
         family_index: usize,
+        priors: Priors,
         lambda: f64,
         k: usize,
         d: usize,
@@ -73,7 +88,11 @@ impl NearGenerative {
         let (x, y) = data(seed, 8 * k + 4, d, k);
         let w = Array1::from_shape_fn(x.nrows(), |i| 0.5 + (i % 3) as f64);
         let w = weighted.then_some(w);
-        let params = Gdt::params(family).lambda(lambda).check().unwrap();
+        let params = Gdt::params(family)
+            .priors(priors)
+            .lambda(lambda)
+            .check()
+            .unwrap();
         let mut theta =
             generative_theta(&params, x.view(), y.view(), w.as_ref().map(|w| w.view())).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ salt);
@@ -106,17 +125,19 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     /// ∇(−L_λ/S) equals its central finite difference at a random point near the generative
-    /// fit, for every family, λ and (K, d).
+    /// fit, for every family, prior setting, λ and (K, d).
     #[test]
     fn gradient_matches_finite_differences(
         seed in 0u64..1000,
         family_index in 0usize..5,
+        priors in priors(),
         lambda in 0.0f64..=1.0,
         k in 2usize..=3,
         d in 1usize..=3,
         weighted in any::<bool>(),
     ) {
-        let problem = NearGenerative::new(seed, 0x5eed, family_index, lambda, k, d, weighted);
+        let problem =
+            NearGenerative::new(seed, 0x5eed, family_index, priors, lambda, k, d, weighted);
         let (family, k, theta) = (problem.family, problem.k, &problem.theta);
         let (_, g) = problem.objective(theta);
         let h = 1e-6;
@@ -129,44 +150,50 @@ proptest! {
             let fm = problem.objective(&tm).0;
             let fd = (fp - fm) / (2.0 * h);
             prop_assert!((fd - g[j]).abs() <= 1e-6 * (1.0 + g[j].abs()),
-                "{family} λ={lambda} K={k} d={d}: ∂θ_{j}: analytic {} vs finite difference {fd}", g[j]);
+                "{family} {priors:?} λ={lambda} K={k} d={d}: ∂θ_{j}: analytic {} vs finite difference {fd}", g[j]);
         }
     }
 
     /// At λ = 1 the GDT model is the generative maximum-likelihood fit: the same joint
-    /// log-density as the gendisc-generative model, and (for the closed-form families) a
-    /// vanishing gradient of L_gen there.
+    /// log-density as the gendisc-generative model with the same prior setting, and (for the
+    /// closed-form families) a vanishing gradient of L_gen there.
     #[test]
     fn lambda_one_is_the_generative_fit(
         seed in 0u64..1000,
         family_index in 0usize..5,
+        priors in priors(),
         k in 2usize..=3,
         d in 1usize..=3,
     ) {
         let family = FAMILIES[family_index];
         let k = if family == Family::SharedDiagonal { 2 } else { k };
         let (x, y) = data(seed, 10 * k, d, k);
-        let gdt = Gdt::params(family).lambda(1.0).fit(x.view(), y.view()).unwrap();
+        let gdt = Gdt::params(family)
+            .priors(priors)
+            .lambda(1.0)
+            .fit(x.view(), y.view())
+            .unwrap();
         let joint = gdt.log_joint(x.view()).unwrap();
+        let cp = class_priors(priors);
         let reference = match family {
-            Family::Lda => Lda::params().fit(x.view(), y.view()).unwrap().log_joint(x.view()),
-            Family::Qda => Qda::params().fit(x.view(), y.view()).unwrap().log_joint(x.view()),
-            Family::Balls1 => Balls1::params().fit(x.view(), y.view()).unwrap().log_joint(x.view()),
-            Family::Balls2 => Balls2::params().fit(x.view(), y.view()).unwrap().log_joint(x.view()),
+            Family::Lda => Lda::params().priors(cp).fit(x.view(), y.view()).unwrap().log_joint(x.view()),
+            Family::Qda => Qda::params().priors(cp).fit(x.view(), y.view()).unwrap().log_joint(x.view()),
+            Family::Balls1 => Balls1::params().priors(cp).fit(x.view(), y.view()).unwrap().log_joint(x.view()),
+            Family::Balls2 => Balls2::params().priors(cp).fit(x.view(), y.view()).unwrap().log_joint(x.view()),
             Family::SharedDiagonal => GaussianNb::params()
                 .variance(VarianceStructure::Pooled)
-                .priors(ClassPriors::Uniform)
+                .priors(cp)
                 .fit(x.view(), y.view())
                 .unwrap()
                 .log_joint(x.view()),
         }
         .unwrap();
         for (a, b) in joint.iter().zip(reference.iter()) {
-            prop_assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "{family}: {a} vs {b}");
+            prop_assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "{family} {priors:?}: {a} vs {b}");
         }
         if family != Family::Balls2 {
             // EM stops at a tolerance; the closed forms are stationary points of L_gen.
-            prop_assert!(gdt.report().gradient_norm < 1e-8, "{family}: ‖∇‖ = {}", gdt.report().gradient_norm);
+            prop_assert!(gdt.report().gradient_norm < 1e-8, "{family} {priors:?}: ‖∇‖ = {}", gdt.report().gradient_norm);
         }
     }
 }
@@ -193,11 +220,16 @@ fn tight() -> GdtSolver {
 fn lambda_zero_lda_is_linear_logistic_regression() {
     for (seed, k) in [(1, 2), (2, 2), (3, 3)] {
         let (x, y) = data(seed, 60, 3, k);
-        for family in [Family::Lda, Family::SharedDiagonal] {
+        for (family, priors) in [
+            (Family::Lda, Priors::Estimated),
+            (Family::SharedDiagonal, Priors::Fixed),
+            (Family::SharedDiagonal, Priors::Estimated),
+        ] {
             if family == Family::SharedDiagonal && k != 2 {
                 continue;
             }
             let gdt = Gdt::params(family)
+                .priors(priors)
                 .lambda(0.0)
                 .solver(tight())
                 .fit(x.view(), y.view())
@@ -208,7 +240,7 @@ fn lambda_zero_lda_is_linear_logistic_regression() {
             let expected = logistic_cll(&x, &y);
             assert!(
                 gdt.report().converged(),
-                "{family} K={k}: {:?}",
+                "{family} {priors:?} K={k}: {:?}",
                 gdt.report()
             );
             assert_relative_eq!(cll, expected, max_relative = 1e-7);
@@ -356,18 +388,20 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
     /// ∇²(−L_λ/S) equals the central finite difference of the analytic gradient at a random
-    /// point near the generative fit, for every family, λ and (K, d), with and without weights;
-    /// and it is symmetric.
+    /// point near the generative fit, for every family, prior setting, λ and (K, d), with and
+    /// without weights; and it is symmetric.
     #[test]
     fn hessian_matches_finite_differences_of_the_gradient(
         seed in 0u64..1000,
         family_index in 0usize..5,
+        priors in priors(),
         lambda in 0.0f64..=1.0,
         k in 2usize..=3,
         d in 1usize..=3,
         weighted in any::<bool>(),
     ) {
-        let problem = NearGenerative::new(seed, 0x4e55, family_index, lambda, k, d, weighted);
+        let problem =
+            NearGenerative::new(seed, 0x4e55, family_index, priors, lambda, k, d, weighted);
         let (family, k, theta) = (problem.family, problem.k, &problem.theta);
         let hessian = objective_hessian(
             &problem.params,
@@ -389,7 +423,7 @@ proptest! {
                 let fd = (gp[i] - gm[i]) / (2.0 * step);
                 let h = hessian[[i, j]];
                 prop_assert!((fd - h).abs() <= 1e-5 * (1.0 + h.abs()),
-                    "{family} λ={lambda} K={k} d={d}: ∂²/∂θ_{i}∂θ_{j}: analytic {h} vs finite difference {fd}");
+                    "{family} {priors:?} λ={lambda} K={k} d={d}: ∂²/∂θ_{i}∂θ_{j}: analytic {h} vs finite difference {fd}");
                 prop_assert!((h - hessian[[j, i]]).abs() <= 1e-12 * (1.0 + h.abs()),
                     "{family}: not symmetric at ({i}, {j})");
             }
