@@ -148,6 +148,19 @@ impl Gdt {
     }
 }
 
+impl Gdt {
+    /// For Balls2, the fitted component variances `σ²_km` (`K × 2`), each at least the
+    /// [variance floor](crate::GdtParams::variance_floor) when one was set
+    /// ([`Parametrisation::balls2_variances`]); `None` for the other families.
+    pub fn balls2_variances(&self) -> Option<Array2<f64>> {
+        // θ was validated when the model was built.
+        self.param
+            .balls2_variances(self.theta.view())
+            .ok()
+            .flatten()
+    }
+}
+
 impl Classifier for Gdt {
     fn n_features(&self) -> usize {
         self.param.n_features()
@@ -209,12 +222,42 @@ impl<'a> TrainingSet<'a> {
             },
             other => other,
         })?;
-        Ok(Self {
-            x,
-            y,
-            w,
-            param: Parametrisation::new(p.family, n_classes, x.ncols())?.with_priors(p.priors()),
+        let mut param =
+            Parametrisation::new(p.family, n_classes, x.ncols())?.with_priors(p.priors());
+        if p.variance_floor > 0.0 {
+            param = param.with_variance_floor(p.variance_floor * data_scale(x, w))?;
+        }
+        Ok(Self { x, y, w, param })
+    }
+}
+
+/// The scale of relative variance floors: the largest weighted maximum-likelihood column
+/// variance `max_j Var(x_j)`, or 1 if every column is constant (the rule of
+/// `gendisc-generative`'s `var_smoothing`).
+fn data_scale(x: ArrayView2<'_, f64>, w: Option<ArrayView1<'_, f64>>) -> f64 {
+    let weight = |i: usize| w.map_or(1.0, |w| w[i]);
+    let total: f64 = (0..x.nrows()).map(weight).sum();
+    let max_variance = x
+        .columns()
+        .into_iter()
+        .map(|col| {
+            let mean = col
+                .iter()
+                .enumerate()
+                .map(|(i, v)| weight(i) * v)
+                .sum::<f64>()
+                / total;
+            col.iter()
+                .enumerate()
+                .map(|(i, v)| weight(i) * (v - mean) * (v - mean))
+                .sum::<f64>()
+                / total
         })
+        .fold(0.0, f64::max);
+    if max_variance > 0.0 {
+        max_variance
+    } else {
+        1.0
     }
 }
 
@@ -282,7 +325,8 @@ pub(crate) fn generative_start(
                 Balls2::params()
                     .n_classes(k)
                     .priors(priors)
-                    .var_smoothing(p.var_smoothing)
+                    // EM's floor is at least the GDT floor, on the same scale.
+                    .var_smoothing(p.var_smoothing.max(p.variance_floor))
                     .seed(p.em_seed)
                     .max_iterations(p.em_max_iterations),
                 t,
