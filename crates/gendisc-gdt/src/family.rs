@@ -5,8 +5,10 @@
 //! one unconstrained vector `θ ∈ ℝᵖ`, so that the optimiser needs no positivity or simplex
 //! constraint:
 //!
-//! * **priors** — `π = softmax(0, a_1, …, a_{K−1})`: `K − 1` logits against class 0 (none
-//!   for [`Family::SharedDiagonal`], whose priors are fixed at `1/K`);
+//! * **priors** — `π = softmax(0, a_1, …, a_{K−1})`: `K − 1` logits against class 0, when
+//!   they are [`Priors::Estimated`] (the default of every family but
+//!   [`Family::SharedDiagonal`]); none when they are [`Priors::Fixed`] at `1/K` (the default of
+//!   the shared diagonal, as in the paper's simulations, §4);
 //! * **means** — `μ_k ∈ ℝᵈ` as they are;
 //! * **precisions** — each inverse covariance `Λ = Σ⁻¹ = L Lᵀ` by its lower Cholesky factor
 //!   `L`, whose diagonal is stored as logarithms `ℓ_a = log L_aa` (the paper's "Cholesky-based
@@ -19,7 +21,30 @@
 //! | [`Family::Qda`] | `N(x; μ_k, (L_k L_kᵀ)⁻¹)` | `a` (K−1), `μ` (K·d), `L_k` (K·d(d+1)/2) |
 //! | [`Family::Balls1`] | `N(x; μ_k, e^{−2ℓ_k} I)` | `a` (K−1), `μ` (K·d), `ℓ` (K) |
 //! | [`Family::Balls2`] | `Σ_m ω_km N(x; μ_km, e^{−2ℓ_km} I)`, `ω_k = softmax(0, c_k)` | `a` (K−1), then per class `c_k`, `μ_k1`, `μ_k2`, `ℓ_k1`, `ℓ_k2` (2d + 3) |
-//! | [`Family::SharedDiagonal`] | `N(x; μ_k, diag(e^{−2ℓ_j}))`, `π_k = 1/K` | `μ` (K·d), `ℓ` (d) |
+//! | [`Family::SharedDiagonal`] | `N(x; μ_k, diag(e^{−2ℓ_j}))` | `a` (K−1, only with [`Priors::Estimated`]), `μ` (K·d), `ℓ` (d) |
+//!
+//! The `a` block is present exactly when the priors are [`Priors::Estimated`]
+//! ([`Parametrisation::with_priors`]); with [`Priors::Fixed`] every layout starts at `μ`.
+//!
+//! ## The Balls2 variance floor
+//!
+//! A Balls2 component can collapse onto a few rows: its variance goes to 0 and the joint
+//! likelihood to infinity, and at small `λ` the conditional likelihood keeps rising as the
+//! component sharpens, so that `L_λ` has no finite maximiser and the optimiser runs to its
+//! iteration cap. [`Parametrisation::with_variance_floor`] bounds every component's variance
+//! from below by an absolute floor `v₀ > 0` through the reparametrisation
+//!
+//! ```text
+//! σ²_km = v₀ + e^{−2ℓ_km}        (v₀ = 0: σ²_km = e^{−2ℓ_km}, the layout above)
+//! ```
+//!
+//! It keeps `θ` unconstrained and `L_λ` infinitely differentiable, so conjugate gradient and
+//! Newton's method apply unchanged, and `L_λ` stays the paper's objective (eq. 5–6) over the
+//! family restricted to `σ² > v₀` (a penalty would change the objective and only discourage
+//! small variances). A component that would rather be narrower than the floor goes to `ℓ → ∞`,
+//! where `σ² → v₀` and its `ℓ`-derivatives vanish like `e^{−2ℓ}`, so the fit stops by its
+//! gradient tolerance. With `φ = e^{−2ℓ} / σ²` (1 without a floor) the `ℓ`-derivative of
+//! `log N(x; μ, σ² I)` is `φ (d − ‖x − μ‖² / σ²)`.
 //!
 //! A Cholesky factor is stored row by row over its lower triangle: `L_00, L_10, L_11, L_20, …`,
 //! with the diagonal entries as `ℓ_a`.
@@ -39,7 +64,8 @@
 //!
 //! LDA sums the `L` terms over classes (one shared factor). Balls2 splits each class weight
 //! over its two components by the responsibilities `ρ_im` and adds
-//! `∂/∂c_k = Σ_i w_i (ρ_i2 − ω_k2)`.
+//! `∂/∂c_k = Σ_i w_i (ρ_i2 − ω_k2)`; its `ℓ`-derivatives carry the factor `φ` of the variance
+//! floor.
 //!
 //! ## The Hessian
 //!
@@ -73,8 +99,8 @@ pub enum Family {
     Balls1,
     /// A mixture of two spherical Gaussians per class, "Balls2" (§5, density 4).
     Balls2,
-    /// Gaussian classes with one shared diagonal covariance and fixed equal priors `1/K`: the
-    /// assumed model of the simulations (§4).
+    /// Gaussian classes with one shared diagonal covariance and, by default, fixed equal priors
+    /// `1/K`: the assumed model of the simulations (§4). [`Priors::Estimated`] frees the priors.
     SharedDiagonal,
 }
 
@@ -94,11 +120,43 @@ impl Family {
         }
     }
 
-    /// Whether the class priors are free parameters (every family but
-    /// [`Family::SharedDiagonal`]).
+    /// Whether the class priors are free parameters under the family's default
+    /// [`Priors`] setting (every family but [`Family::SharedDiagonal`]); see
+    /// [`Family::default_priors`].
     pub fn has_free_priors(self) -> bool {
-        self != Self::SharedDiagonal
+        self.default_priors() == Priors::Estimated
     }
+
+    /// The [`Priors`] setting a family has unless told otherwise: [`Priors::Fixed`] for
+    /// [`Family::SharedDiagonal`] (the paper's simulation model, §4, "prior probabilities
+    /// equal to 1/K"), [`Priors::Estimated`] for the others (§5).
+    pub fn default_priors(self) -> Priors {
+        match self {
+            Self::SharedDiagonal => Priors::Fixed,
+            Self::Lda | Self::Qda | Self::Balls1 | Self::Balls2 => Priors::Estimated,
+        }
+    }
+}
+
+/// How the class priors `π_k = p(y = k)` of a family are treated.
+///
+/// With [`Priors::Estimated`] they are parameters: `π = softmax(0, a_1, …, a_{K−1})`, `K − 1`
+/// logits in `θ` maximised with the rest of `L_λ` (eq. 5–7), whose gradient in them is the
+/// second line of eq. (8); at `λ = 1` they are the (weighted) class frequencies. With
+/// [`Priors::Fixed`] they are `1/K` and not in `θ`.
+///
+/// The paper's simulation model (§4) fixes them at `1/K`. In its second simulation (correlated
+/// uniform covariates, `y | x` logistic in `x⁽¹⁾`) `P(y = 1) ≈ 0.75`, so fixed priors misspecify
+/// the generative end in its intercept, not only in its variances; [`Priors::Estimated`] for
+/// [`Family::SharedDiagonal`] separates the two misspecifications. Every family accepts both
+/// settings; [`Family::default_priors`] gives the default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Priors {
+    /// `π_k = 1/K` for every class, not fitted.
+    Fixed,
+    /// `π = softmax(0, a)`, the `K − 1` logits `a` fitted with the other parameters.
+    Estimated,
 }
 
 impl fmt::Display for Family {
@@ -132,13 +190,49 @@ impl FromStr for Family {
     }
 }
 
-/// The layout of `θ` for one family, number of classes and number of features, with the
-/// log-density and the weighted gradient of [the module documentation](self).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// The layout of `θ` for one family, number of classes, number of features and [`Priors`]
+/// setting, with the log-density and the weighted gradient of
+/// [the module documentation](self).
+///
+/// Deserialisation re-validates the layout; a serialised layout without a `priors` field gets
+/// its family's [`Family::default_priors`], one without a `variance_floor` no floor.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "ParametrisationParts")]
 pub struct Parametrisation {
     family: Family,
     n_classes: usize,
     n_features: usize,
+    priors: Priors,
+    /// The absolute Balls2 variance floor `v₀` (0: none); finite and `≥ 0`.
+    variance_floor: f64,
+}
+
+// `variance_floor` is never NaN (it is validated), so `==` is an equivalence.
+impl Eq for Parametrisation {}
+
+/// The serialised form of [`Parametrisation`], validated into one.
+#[derive(Deserialize)]
+struct ParametrisationParts {
+    family: Family,
+    n_classes: usize,
+    n_features: usize,
+    #[serde(default)]
+    priors: Option<Priors>,
+    #[serde(default)]
+    variance_floor: f64,
+}
+
+impl TryFrom<ParametrisationParts> for Parametrisation {
+    type Error = Error;
+
+    fn try_from(p: ParametrisationParts) -> Result<Self> {
+        let layout = Self::new(p.family, p.n_classes, p.n_features)?;
+        let layout = match p.priors {
+            Some(priors) => layout.with_priors(priors),
+            None => layout,
+        };
+        layout.with_variance_floor(p.variance_floor)
+    }
 }
 
 /// Number of mixture components per class of [`Family::Balls2`].
@@ -155,7 +249,8 @@ enum Precision {
 }
 
 impl Parametrisation {
-    /// The layout for `family` with `n_classes ≥ 2` classes and `n_features ≥ 1` features.
+    /// The layout for `family` with `n_classes ≥ 2` classes and `n_features ≥ 1` features, and
+    /// the family's [default priors](Family::default_priors).
     pub fn new(family: Family, n_classes: usize, n_features: usize) -> Result<Self> {
         if n_classes < 2 {
             return Err(Error::invalid_parameter(
@@ -172,7 +267,37 @@ impl Parametrisation {
             family,
             n_classes,
             n_features,
+            priors: family.default_priors(),
+            variance_floor: 0.0,
         })
+    }
+
+    /// The same layout with the class priors [`Priors::Fixed`] at `1/K` or
+    /// [`Priors::Estimated`] (the `K − 1` prior logits first in `θ`).
+    pub fn with_priors(self, priors: Priors) -> Self {
+        Self { priors, ..self }
+    }
+
+    /// How the class priors are treated.
+    pub fn priors(&self) -> Priors {
+        self.priors
+    }
+
+    /// The same layout with every Balls2 component variance bounded below by the absolute
+    /// floor `v₀ = floor`: `σ²_km = v₀ + e^{−2ℓ_km}` ([the module documentation](self)). `0`
+    /// (the default) is no floor. Fails with [`Error::InvalidParameter`] on a negative or
+    /// non-finite floor, and on a positive one for a family other than [`Family::Balls2`].
+    pub fn with_variance_floor(self, floor: f64) -> Result<Self> {
+        check_variance_floor(self.family, floor)?;
+        Ok(Self {
+            variance_floor: floor,
+            ..self
+        })
+    }
+
+    /// The absolute Balls2 variance floor `v₀` (0: none).
+    pub fn variance_floor(&self) -> f64 {
+        self.variance_floor
     }
 
     /// The family.
@@ -197,7 +322,7 @@ impl Parametrisation {
 
     /// Length of the prior-logit block.
     fn prior_len(&self) -> usize {
-        if self.family.has_free_priors() {
+        if self.priors == Priors::Estimated {
             self.n_classes - 1
         } else {
             0
@@ -236,7 +361,7 @@ impl Parametrisation {
     /// `log π_k` (length `K`).
     pub fn log_prior(&self, theta: ArrayView1<'_, f64>) -> Array1<f64> {
         let k = self.n_classes;
-        if !self.family.has_free_priors() {
+        if self.priors == Priors::Fixed {
             return Array1::from_elem(k, -(k as f64).ln());
         }
         let mut logits = Array1::zeros(k);
@@ -245,9 +370,10 @@ impl Parametrisation {
         logits.mapv_into(|a| a - norm)
     }
 
-    /// Encodes class priors `π` (positive, length `K`) as logits against class 0.
+    /// Encodes class priors `π` (positive, length `K`) as logits against class 0; nothing
+    /// when the priors are fixed.
     fn encode_prior(&self, prior: ArrayView1<'_, f64>, theta: &mut [f64]) {
-        if self.family.has_free_priors() {
+        if self.priors == Priors::Estimated {
             let l0 = prior[0].ln();
             for j in 1..self.n_classes {
                 theta[j - 1] = prior[j].ln() - l0;
@@ -337,7 +463,7 @@ impl Parametrisation {
             let (pr, bs) = (self.prior_len(), self.balls2_block());
             for c in 0..k {
                 let block = &th[pr + c * bs..pr + (c + 1) * bs];
-                let constants = balls2_constants(block, d, half_d_ln_2pi);
+                let constants = balls2_constants(block, d, half_d_ln_2pi, self.variance_floor);
                 for (i, row) in xs.chunks_exact(d).enumerate() {
                     let lb = balls2_component_logs(block, &constants, row);
                     out[i * k + c] = log_sum_exp(&lb);
@@ -402,7 +528,7 @@ impl Parametrisation {
         let th = theta.as_standard_layout();
         let th = th.as_slice().expect("contiguous");
         // Prior logits.
-        if self.family.has_free_priors() {
+        if self.priors == Priors::Estimated {
             let prior = self.log_prior(theta).mapv_into(f64::exp);
             let mut col = vec![0.0; k];
             for row in ws.chunks_exact(k) {
@@ -539,7 +665,7 @@ impl Parametrisation {
             let start = pr + c * bs;
             let block = &th[start..start + bs];
             let omega2 = mixing_log_weights(block[0])[1].exp();
-            let constants = balls2_constants(block, d, half_d_ln_2pi);
+            let constants = balls2_constants(block, d, half_d_ln_2pi, self.variance_floor);
             r.fill(0.0);
             let mut s0 = [0.0; COMPONENTS];
             let mut sq = [0.0; COMPONENTS];
@@ -565,13 +691,12 @@ impl Parametrisation {
             }
             let mut g = gradient.slice_mut(s![start..start + bs]);
             g[0] += g_c;
-            for m in 0..COMPONENTS {
-                let ls = block[1 + COMPONENTS * d + m];
-                let prec = (2.0 * ls).exp();
+            for (m, scale) in constants.iter().enumerate() {
+                let prec = scale.precision;
                 for j in 0..d {
                     g[1 + m * d + j] += prec * r[m * d + j];
                 }
-                g[1 + COMPONENTS * d + m] += d as f64 * s0[m] - prec * sq[m];
+                g[1 + COMPONENTS * d + m] += (d as f64 * s0[m] - prec * sq[m]) * scale.phi;
             }
         }
     }
@@ -631,6 +756,24 @@ impl Parametrisation {
             beta.row_mut(c).assign(&lm);
         }
         Ok(Some((beta, b)))
+    }
+
+    /// For Balls2, the component variances `σ²_km` (`K × 2`) that `θ` encodes: `e^{−2ℓ_km}`, or
+    /// `v₀ + e^{−2ℓ_km}` with a [variance floor](Self::with_variance_floor). `None` for the
+    /// other families.
+    pub fn balls2_variances(&self, theta: ArrayView1<'_, f64>) -> Result<Option<Array2<f64>>> {
+        self.check_theta(theta)?;
+        if self.family != Family::Balls2 {
+            return Ok(None);
+        }
+        let (pr, bs, d) = (self.prior_len(), self.balls2_block(), self.n_features);
+        Ok(Some(Array2::from_shape_fn(
+            (self.n_classes, COMPONENTS),
+            |(c, m)| {
+                let ls = theta[pr + c * bs + 1 + COMPONENTS * d + m];
+                1.0 / component_scale(ls, self.variance_floor).1
+            },
+        )))
     }
 
     // ---- encoding of generative fits -----------------------------------------------------
@@ -708,6 +851,9 @@ impl Parametrisation {
         // A component with weight 0 (EM gave it no responsibility) gets a tiny weight instead:
         // a logit must be finite.
         let floor = f64::EPSILON;
+        // Above the variance floor v₀ by at least START_GAP · v₀: a component at the floor
+        // would need ℓ = ∞.
+        let v0 = self.variance_floor;
         for c in 0..self.n_classes {
             let b = pr + c * bs;
             t[b] = mixing[[c, 1]].max(floor).ln() - mixing[[c, 0]].max(floor).ln();
@@ -715,11 +861,29 @@ impl Parametrisation {
                 for j in 0..d {
                     t[b + 1 + m * d + j] = means[[c, m, j]];
                 }
-                t[b + 1 + COMPONENTS * d + m] = -0.5 * variances[[c, m]].ln();
+                let excess = (variances[[c, m]] - v0).max(START_GAP * v0);
+                t[b + 1 + COMPONENTS * d + m] = -0.5 * excess.ln();
             }
         }
         theta
     }
+}
+
+/// A variance floor is finite and `≥ 0`, and positive only for Balls2.
+pub(crate) fn check_variance_floor(family: Family, floor: f64) -> Result<()> {
+    if !(floor.is_finite() && floor >= 0.0) {
+        return Err(Error::invalid_parameter(
+            "variance_floor",
+            format!("must be finite and ≥ 0, got {floor}"),
+        ));
+    }
+    if floor > 0.0 && family != Family::Balls2 {
+        return Err(Error::invalid_parameter(
+            "variance_floor",
+            format!("only Balls2 has a variance floor; {family} got {floor}"),
+        ));
+    }
+    Ok(())
 }
 
 /// `log ω = log softmax(0, c)`.
@@ -728,23 +892,57 @@ fn mixing_log_weights(c: f64) -> [f64; COMPONENTS] {
     [-norm, c - norm]
 }
 
-/// The row-independent part of one Balls2 class block `[c, μ_1, μ_2, ℓ_1, ℓ_2]`: per
-/// component, `log ω_m − (d/2) ln 2π + d ℓ_m` and the precision `e^{2ℓ_m}`.
-fn balls2_constants(block: &[f64], d: usize, half_d_ln_2pi: f64) -> [(f64, f64); COMPONENTS] {
-    let log_w = mixing_log_weights(block[0]);
-    let mut out = [(0.0, 0.0); COMPONENTS];
-    for (m, o) in out.iter_mut().enumerate() {
-        let ls = block[1 + COMPONENTS * d + m];
-        *o = (log_w[m] - half_d_ln_2pi + d as f64 * ls, (2.0 * ls).exp());
+/// A Balls2 component encoded from a generative fit starts at `σ² ≥ v₀ (1 + START_GAP)`: a
+/// variance EM left at (or, by rounding, just under) the floor `v₀` has `ℓ` finite, at the
+/// cost of a relative change of at most `START_GAP` in that one variance.
+pub(crate) const START_GAP: f64 = 1e-6;
+
+/// The row-independent part of one Balls2 component.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ComponentScale {
+    /// `log ω_m − (d/2) ln 2π − (d/2) ln σ²_m`.
+    pub(crate) log_constant: f64,
+    /// `1 / σ²_m`.
+    pub(crate) precision: f64,
+    /// `φ_m = e^{−2ℓ_m} / σ²_m = −½ ∂ ln σ²_m / ∂ℓ_m`: 1 without a floor.
+    pub(crate) phi: f64,
+}
+
+/// `σ² = v₀ + e^{−2ℓ}` as `(−½ ln σ², 1/σ², φ)`; without a floor exactly `(ℓ, e^{2ℓ}, 1)`.
+fn component_scale(log_scale: f64, floor: f64) -> (f64, f64, f64) {
+    if floor == 0.0 {
+        return (log_scale, (2.0 * log_scale).exp(), 1.0);
     }
-    out
+    let excess = (-2.0 * log_scale).exp();
+    let variance = floor + excess;
+    (-0.5 * variance.ln(), 1.0 / variance, excess / variance)
+}
+
+/// The row-independent part of one Balls2 class block `[c, μ_1, μ_2, ℓ_1, ℓ_2]` with variance
+/// floor `floor`, per component.
+fn balls2_constants(
+    block: &[f64],
+    d: usize,
+    half_d_ln_2pi: f64,
+    floor: f64,
+) -> [ComponentScale; COMPONENTS] {
+    let log_w = mixing_log_weights(block[0]);
+    std::array::from_fn(|m| {
+        let (half_log_precision, precision, phi) =
+            component_scale(block[1 + COMPONENTS * d + m], floor);
+        ComponentScale {
+            log_constant: log_w[m] - half_d_ln_2pi + d as f64 * half_log_precision,
+            precision,
+            phi,
+        }
+    })
 }
 
 /// `log ω_m + log N(x; μ_m, e^{−2ℓ_m} I)` for both components of a Balls2 class block, given
 /// its [`balls2_constants`].
 fn balls2_component_logs(
     block: &[f64],
-    constants: &[(f64, f64); COMPONENTS],
+    constants: &[ComponentScale; COMPONENTS],
     row: &[f64],
 ) -> [f64; COMPONENTS] {
     let d = row.len();
@@ -752,7 +950,7 @@ fn balls2_component_logs(
     for (m, lbm) in lb.iter_mut().enumerate() {
         let mean = &block[1 + m * d..1 + (m + 1) * d];
         let sq: f64 = row.iter().zip(mean).map(|(a, b)| (a - b) * (a - b)).sum();
-        *lbm = constants[m].0 - 0.5 * constants[m].1 * sq;
+        *lbm = constants[m].log_constant - 0.5 * constants[m].precision * sq;
     }
     lb
 }

@@ -15,7 +15,8 @@
 //! * [`Family`] — LDA, QDA, Balls1, Balls2 and the shared-diagonal Gaussian of the
 //!   simulations; [`Parametrisation`] — their unconstrained parameter vector (softmax logits
 //!   for the priors, means, log-diagonal Cholesky factors of the precisions) with the
-//!   log-joint and the weighted gradient of eq. (8) ([`family`] has the formulas).
+//!   log-joint and the weighted gradient of eq. (8) ([`family`] has the formulas);
+//!   [`Priors`] — class priors fixed at `1/K` or estimated.
 //! * [`Gdt`] — `Gdt::params(family).lambda(λ).fit(&x, &y)`: starts at the generative fit
 //!   (closed form; EM for Balls2) and runs nonlinear conjugate gradient (argmin, through
 //!   [`gendisc_optim`]), or Newton's method with the analytic Hessian
@@ -52,7 +53,7 @@ mod objective;
 mod params;
 
 pub use cv::{CvCriterion, CvSelection, GdtCv, GdtCvParams, GdtCvValidParams, TABLE1_GRID};
-pub use family::{Family, Parametrisation};
+pub use family::{Family, Parametrisation, Priors};
 pub use model::{generative_theta, objective_and_gradient, objective_hessian, Gdt, GdtReport};
 pub use params::{
     default_newton_settings, default_solver_settings, GdtParams, GdtSolver, GdtValidParams,

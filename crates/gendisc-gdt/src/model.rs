@@ -10,7 +10,7 @@ use gendisc_core::{Classifier, Error, Fit, FitWeighted, Generative, Result};
 use gendisc_generative::{Balls1, Balls2, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure};
 use gendisc_optim::{ConjugateGradient, Lbfgs, Newton, Objective, Status, TwiceDifferentiable};
 
-use crate::family::{Family, Parametrisation};
+use crate::family::{Family, Parametrisation, Priors};
 use crate::objective::{CountingIndefinite, GdtObjective};
 use crate::params::{GdtParams, GdtSolver, GdtValidParams};
 
@@ -73,8 +73,8 @@ impl TryFrom<GdtParts> for Gdt {
     type Error = Error;
 
     fn try_from(p: GdtParts) -> Result<Self> {
-        let param =
-            Parametrisation::new(p.param.family(), p.param.n_classes(), p.param.n_features())?;
+        // The layout validated itself on deserialisation.
+        let param = p.param;
         if p.theta.len() != param.dim() {
             return Err(Error::shape_mismatch(
                 "length of θ vs parameters of the family",
@@ -148,6 +148,19 @@ impl Gdt {
     }
 }
 
+impl Gdt {
+    /// For Balls2, the fitted component variances `σ²_km` (`K × 2`), each at least the
+    /// [variance floor](crate::GdtParams::variance_floor) when one was set
+    /// ([`Parametrisation::balls2_variances`]); `None` for the other families.
+    pub fn balls2_variances(&self) -> Option<Array2<f64>> {
+        // θ was validated when the model was built.
+        self.param
+            .balls2_variances(self.theta.view())
+            .ok()
+            .flatten()
+    }
+}
+
 impl Classifier for Gdt {
     fn n_features(&self) -> usize {
         self.param.n_features()
@@ -209,12 +222,42 @@ impl<'a> TrainingSet<'a> {
             },
             other => other,
         })?;
-        Ok(Self {
-            x,
-            y,
-            w,
-            param: Parametrisation::new(p.family, n_classes, x.ncols())?,
+        let mut param =
+            Parametrisation::new(p.family, n_classes, x.ncols())?.with_priors(p.priors());
+        if p.variance_floor > 0.0 {
+            param = param.with_variance_floor(p.variance_floor * data_scale(x, w))?;
+        }
+        Ok(Self { x, y, w, param })
+    }
+}
+
+/// The scale of relative variance floors: the largest weighted maximum-likelihood column
+/// variance `max_j Var(x_j)`, or 1 if every column is constant (the rule of
+/// `gendisc-generative`'s `var_smoothing`).
+fn data_scale(x: ArrayView2<'_, f64>, w: Option<ArrayView1<'_, f64>>) -> f64 {
+    let weight = |i: usize| w.map_or(1.0, |w| w[i]);
+    let total: f64 = (0..x.nrows()).map(weight).sum();
+    let max_variance = x
+        .columns()
+        .into_iter()
+        .map(|col| {
+            let mean = col
+                .iter()
+                .enumerate()
+                .map(|(i, v)| weight(i) * v)
+                .sum::<f64>()
+                / total;
+            col.iter()
+                .enumerate()
+                .map(|(i, v)| weight(i) * (v - mean) * (v - mean))
+                .sum::<f64>()
+                / total
         })
+        .fold(0.0, f64::max);
+    if max_variance > 0.0 {
+        max_variance
+    } else {
+        1.0
     }
 }
 
@@ -238,9 +281,14 @@ pub(crate) fn generative_start(
     t: &TrainingSet<'_>,
 ) -> Result<(Array1<f64>, bool)> {
     let k = t.param.n_classes();
+    // The class-conditional fits do not depend on the priors; fixed priors are not encoded.
+    let priors = match t.param.priors() {
+        Priors::Fixed => ClassPriors::Uniform,
+        Priors::Estimated => ClassPriors::Empirical,
+    };
     Ok(match p.family {
         Family::Lda => {
-            let m = fit_maybe_weighted(Lda::params().n_classes(k), t)?;
+            let m = fit_maybe_weighted(Lda::params().n_classes(k).priors(priors), t)?;
             let factor = precision_factor(m.covariance())?;
             let theta = t
                 .param
@@ -248,7 +296,7 @@ pub(crate) fn generative_start(
             (theta, true)
         }
         Family::Qda => {
-            let m = fit_maybe_weighted(Qda::params().n_classes(k), t)?;
+            let m = fit_maybe_weighted(Qda::params().n_classes(k).priors(priors), t)?;
             let factors = m
                 .covariances()
                 .outer_iter()
@@ -261,7 +309,10 @@ pub(crate) fn generative_start(
         }
         Family::Balls1 => {
             let m = fit_maybe_weighted(
-                Balls1::params().n_classes(k).var_smoothing(p.var_smoothing),
+                Balls1::params()
+                    .n_classes(k)
+                    .priors(priors)
+                    .var_smoothing(p.var_smoothing),
                 t,
             )?;
             let theta = t
@@ -273,7 +324,9 @@ pub(crate) fn generative_start(
             let m = fit_maybe_weighted(
                 Balls2::params()
                     .n_classes(k)
-                    .var_smoothing(p.var_smoothing)
+                    .priors(priors)
+                    // EM's floor is at least the GDT floor, on the same scale.
+                    .var_smoothing(p.var_smoothing.max(p.variance_floor))
                     .seed(p.em_seed)
                     .max_iterations(p.em_max_iterations),
                 t,
@@ -291,7 +344,7 @@ pub(crate) fn generative_start(
                 GaussianNb::params()
                     .n_classes(k)
                     .variance(VarianceStructure::Pooled)
-                    .priors(ClassPriors::Uniform)
+                    .priors(priors)
                     .var_smoothing(p.var_smoothing),
                 t,
             )?;
@@ -387,13 +440,15 @@ impl GdtValidParams {
             return Err(Error::invalid_parameter(
                 "start",
                 format!(
-                    "the warm start is a {} model with {} classes and {} features; the data need {} with {} and {}",
+                    "the warm start is a {} model with {} classes, {} features and {:?} priors; the data and settings need {} with {}, {} and {:?}",
                     start.family(),
                     start.n_classes(),
                     start.n_features(),
+                    start.param.priors(),
                     t.param.family(),
                     t.param.n_classes(),
-                    t.param.n_features()
+                    t.param.n_features(),
+                    t.param.priors()
                 ),
             ));
         }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use gendisc_core::{Error, ParamGuard, Result};
 use gendisc_optim::{ConjugateGradientSettings, LbfgsSettings, NewtonSettings};
 
-use crate::family::Family;
+use crate::family::{check_variance_floor, Family, Priors};
 
 /// The optimiser that maximises `L_λ` from the generative start.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -93,18 +93,25 @@ pub fn default_newton_settings() -> NewtonSettings {
 /// | parameter | default | meaning |
 /// |---|---|---|
 /// | `family` | set by [`Gdt::params`](crate::Gdt::params) | the generative family ([`Family`]) |
+/// | `priors` | [`Family::default_priors`] ([`Priors::Fixed`] for the shared diagonal, [`Priors::Estimated`] otherwise) | class priors fixed at `1/K` or estimated with the rest of `θ` |
 /// | `lambda` | `0.5` | `λ ∈ [0, 1]` of eq. (6): 1 is the generative fit, 0 the discriminative one |
 /// | `solver` | [`GdtSolver::ConjugateGradient`]`(`[`default_solver_settings`]`())` | the optimiser; [`GdtSolver::lbfgs`] and [`GdtSolver::newton`] are the alternatives |
 /// | `var_smoothing` | `1e-9` | relative variance floor of the generative start of Balls1, Balls2 and the shared diagonal (as in `gendisc-generative`) |
+/// | `variance_floor` | `0` (none) | Balls2 only: relative floor `r` on every component variance throughout the GDT fit, `σ² ≥ v₀ = r · max_j Var(x_j)` (see [`GdtParams::variance_floor`]) |
 /// | `em_seed` | `0` | seed of the EM initialisation of Balls2 |
 /// | `em_max_iterations` | `500` | EM iterations per class for Balls2 |
 /// | `n_classes` | `max(y) + 1` | number of classes `K` |
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GdtValidParams {
     pub(crate) family: Family,
+    /// `None`: the family's default.
+    #[serde(default)]
+    pub(crate) priors: Option<Priors>,
     pub(crate) lambda: f64,
     pub(crate) solver: GdtSolver,
     pub(crate) var_smoothing: f64,
+    #[serde(default)]
+    pub(crate) variance_floor: f64,
     pub(crate) em_seed: u64,
     pub(crate) em_max_iterations: usize,
     pub(crate) n_classes: Option<usize>,
@@ -114,6 +121,11 @@ impl GdtValidParams {
     /// The generative family.
     pub fn family(&self) -> Family {
         self.family
+    }
+    /// How the class priors are treated: the setting given to [`GdtParams::priors`], else
+    /// [`Family::default_priors`].
+    pub fn priors(&self) -> Priors {
+        self.priors.unwrap_or(self.family.default_priors())
     }
     /// The trade-off parameter `λ`.
     pub fn lambda(&self) -> f64 {
@@ -126,6 +138,10 @@ impl GdtValidParams {
     /// The relative variance floor of the generative start.
     pub fn var_smoothing(&self) -> f64 {
         self.var_smoothing
+    }
+    /// The relative Balls2 variance floor (0: none).
+    pub fn variance_floor(&self) -> f64 {
+        self.variance_floor
     }
     /// The seed of Balls2's EM initialisation.
     pub fn em_seed(&self) -> u64 {
@@ -159,13 +175,22 @@ impl GdtParams {
     pub fn new(family: Family) -> Self {
         Self(GdtValidParams {
             family,
+            priors: None,
             lambda: 0.5,
             solver: GdtSolver::default(),
             var_smoothing: 1e-9,
+            variance_floor: 0.0,
             em_seed: 0,
             em_max_iterations: 500,
             n_classes: None,
         })
+    }
+    /// Class priors [`Priors::Fixed`] at `1/K` or [`Priors::Estimated`] (default
+    /// [`Family::default_priors`]: fixed for [`Family::SharedDiagonal`], estimated for the
+    /// others). See [`Priors`] for why the shared diagonal may want them estimated.
+    pub fn priors(mut self, priors: Priors) -> Self {
+        self.0.priors = Some(priors);
+        self
     }
     /// `λ ∈ [0, 1]` (default `0.5`).
     pub fn lambda(mut self, lambda: f64) -> Self {
@@ -180,6 +205,23 @@ impl GdtParams {
     /// The relative variance floor of the generative start (default `1e-9`).
     pub fn var_smoothing(mut self, var_smoothing: f64) -> Self {
         self.0.var_smoothing = var_smoothing;
+        self
+    }
+    /// Balls2 only: bounds every component variance from below, `σ²_km ≥ v₀` with
+    /// `v₀ = floor · max_j Var(x_j)` (the largest weighted maximum-likelihood column variance
+    /// of the training data, or 1 if every column is constant: the scale of `var_smoothing`),
+    /// through the reparametrisation `σ²_km = v₀ + e^{−2ℓ_km}` of [`crate::family`]. Default
+    /// `0`, no floor.
+    ///
+    /// Without a floor a component can collapse onto a few rows, so that at small `λ` the fit
+    /// has no finite maximiser and ends by its iteration cap; with one, `L_λ` (eq. 5) is
+    /// bounded above and the fit converges. The generative start is then EM with the same
+    /// floor (its `var_smoothing` raised to `floor` if smaller), so that `λ = 1` remains the
+    /// generative fit of the floored family (up to a relative `1e-6` in a variance EM left at
+    /// the floor). A negative or non-finite floor, or a positive one for another family, is an
+    /// [`Error::InvalidParameter`] named `variance_floor`.
+    pub fn variance_floor(mut self, floor: f64) -> Self {
+        self.0.variance_floor = floor;
         self
     }
     /// The seed of Balls2's EM initialisation (default 0).
@@ -234,6 +276,7 @@ pub(crate) fn validate(p: &GdtValidParams) -> Result<()> {
                 format!("must be finite and positive, got {}", p.var_smoothing),
             ));
         }
+        check_variance_floor(p.family, p.variance_floor)?;
         if p.em_max_iterations == 0 {
             return Err(Error::invalid_parameter("em_max_iterations", "must be ≥ 1"));
         }

@@ -1,5 +1,5 @@
 //! Invariants of the GDT estimator: the analytic gradient (eq. 8) against finite differences
-//! for every family, and the two limits λ = 1 (the generative fit) and λ = 0 (the maximum
+//! for every family and both [`Priors`] settings, and the two limits λ = 1 (the generative fit) and λ = 0 (the maximum
 //! conditional likelihood: linear logistic regression for LDA and the shared diagonal,
 //! quadratic logistic regression for QDA).
 
@@ -8,7 +8,7 @@ use gendisc_core::{ConditionalModel, Fit, Generative, ParamGuard};
 use gendisc_discriminative::logistic::LogisticRegression;
 use gendisc_gdt::{
     generative_theta, objective_and_gradient, objective_hessian, Family, Gdt, GdtSolver,
-    GdtValidParams,
+    GdtValidParams, Priors,
 };
 use gendisc_generative::{Balls1, Balls2, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure};
 use ndarray::{Array1, Array2};
@@ -24,6 +24,25 @@ const FAMILIES: [Family; 5] = [
     Family::Balls2,
     Family::SharedDiagonal,
 ];
+
+/// Both prior settings, for every family (each family's default is one of them).
+fn priors() -> impl Strategy<Value = Priors> {
+    prop_oneof![Just(Priors::Fixed), Just(Priors::Estimated)]
+}
+
+/// No variance floor, or a relative one large enough to bind some components (Balls2 only;
+/// the other families ignore it here).
+fn variance_floor() -> impl Strategy<Value = f64> {
+    prop_oneof![Just(0.0), 0.01f64..0.5]
+}
+
+/// The gendisc-generative prior setting that matches `priors`.
+fn class_priors(priors: Priors) -> ClassPriors {
+    match priors {
+        Priors::Fixed => ClassPriors::Uniform,
+        Priors::Estimated => ClassPriors::Empirical,
+    }
+}
 
 /// `n` rows in `d` dimensions from `k` overlapping Gaussian classes, every class present.
 fn data(seed: u64, n: usize, d: usize, k: usize) -> (Array2<f64>, Array1<usize>) {
@@ -43,7 +62,7 @@ fn data(seed: u64, n: usize, d: usize, k: usize) -> (Array2<f64>, Array1<usize>)
 
 /// A derivative check's problem: a family's data set (weighted or not) and a point `θ` near
 /// its generative fit, moved by up to ±0.1 per coordinate with a generator seeded by
-/// `seed ^ salt`.
+/// `seed ^ salt`. Balls2 gets the relative variance floor `variance_floor` (0: none).
 struct NearGenerative {
     family: Family,
     k: usize,
@@ -55,10 +74,13 @@ struct NearGenerative {
 }
 
 impl NearGenerative {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         seed: u64,
         salt: u64,
         family_index: usize,
+        priors: Priors,
+        variance_floor: f64,
         lambda: f64,
         k: usize,
         d: usize,
@@ -73,7 +95,17 @@ impl NearGenerative {
         let (x, y) = data(seed, 8 * k + 4, d, k);
         let w = Array1::from_shape_fn(x.nrows(), |i| 0.5 + (i % 3) as f64);
         let w = weighted.then_some(w);
-        let params = Gdt::params(family).lambda(lambda).check().unwrap();
+        let floor = if family == Family::Balls2 {
+            variance_floor
+        } else {
+            0.0
+        };
+        let params = Gdt::params(family)
+            .priors(priors)
+            .variance_floor(floor)
+            .lambda(lambda)
+            .check()
+            .unwrap();
         let mut theta =
             generative_theta(&params, x.view(), y.view(), w.as_ref().map(|w| w.view())).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ salt);
@@ -100,26 +132,51 @@ impl NearGenerative {
         )
         .unwrap()
     }
+
+    /// Whether central differences with step `h` resolve every Balls2 component of `θ`: `h`
+    /// must be small against each standard deviation, here `h ≤ 1e-3 σ`, so that the
+    /// truncation error `O((h/σ)²)` stays under the checks' `1e-5` relative tolerance. A
+    /// component that EM collapsed onto a few rows (σ² near the `1e-9` relative floor of the
+    /// generative start) fails this: its derivatives are still right, but finite differences
+    /// cannot show it.
+    fn resolved_by(&self, h: f64) -> bool {
+        // The λ = 1 model carries the layout, with its absolute floor.
+        let layout = *self
+            .params
+            .with_lambda(1.0)
+            .unwrap()
+            .fit(self.x.view(), self.y.view())
+            .unwrap()
+            .parametrisation();
+        match layout.balls2_variances(self.theta.view()).unwrap() {
+            Some(v) => v.iter().all(|&v| h <= 1e-3 * v.sqrt()),
+            None => true,
+        }
+    }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     /// ∇(−L_λ/S) equals its central finite difference at a random point near the generative
-    /// fit, for every family, λ and (K, d).
+    /// fit, for every family, prior setting, Balls2 variance floor, λ and (K, d).
     #[test]
     fn gradient_matches_finite_differences(
         seed in 0u64..1000,
         family_index in 0usize..5,
+        priors in priors(),
+        variance_floor in variance_floor(),
         lambda in 0.0f64..=1.0,
         k in 2usize..=3,
         d in 1usize..=3,
         weighted in any::<bool>(),
     ) {
-        let problem = NearGenerative::new(seed, 0x5eed, family_index, lambda, k, d, weighted);
+        let problem =
+            NearGenerative::new(seed, 0x5eed, family_index, priors, variance_floor, lambda, k, d, weighted);
         let (family, k, theta) = (problem.family, problem.k, &problem.theta);
-        let (_, g) = problem.objective(theta);
         let h = 1e-6;
+        prop_assume!(problem.resolved_by(h));
+        let (_, g) = problem.objective(theta);
         for j in 0..theta.len() {
             let mut tp = theta.clone();
             tp[j] += h;
@@ -129,44 +186,50 @@ proptest! {
             let fm = problem.objective(&tm).0;
             let fd = (fp - fm) / (2.0 * h);
             prop_assert!((fd - g[j]).abs() <= 1e-6 * (1.0 + g[j].abs()),
-                "{family} λ={lambda} K={k} d={d}: ∂θ_{j}: analytic {} vs finite difference {fd}", g[j]);
+                "{family} {priors:?} floor={variance_floor} λ={lambda} K={k} d={d}: ∂θ_{j}: analytic {} vs finite difference {fd}", g[j]);
         }
     }
 
     /// At λ = 1 the GDT model is the generative maximum-likelihood fit: the same joint
-    /// log-density as the gendisc-generative model, and (for the closed-form families) a
-    /// vanishing gradient of L_gen there.
+    /// log-density as the gendisc-generative model with the same prior setting, and (for the
+    /// closed-form families) a vanishing gradient of L_gen there.
     #[test]
     fn lambda_one_is_the_generative_fit(
         seed in 0u64..1000,
         family_index in 0usize..5,
+        priors in priors(),
         k in 2usize..=3,
         d in 1usize..=3,
     ) {
         let family = FAMILIES[family_index];
         let k = if family == Family::SharedDiagonal { 2 } else { k };
         let (x, y) = data(seed, 10 * k, d, k);
-        let gdt = Gdt::params(family).lambda(1.0).fit(x.view(), y.view()).unwrap();
+        let gdt = Gdt::params(family)
+            .priors(priors)
+            .lambda(1.0)
+            .fit(x.view(), y.view())
+            .unwrap();
         let joint = gdt.log_joint(x.view()).unwrap();
+        let cp = class_priors(priors);
         let reference = match family {
-            Family::Lda => Lda::params().fit(x.view(), y.view()).unwrap().log_joint(x.view()),
-            Family::Qda => Qda::params().fit(x.view(), y.view()).unwrap().log_joint(x.view()),
-            Family::Balls1 => Balls1::params().fit(x.view(), y.view()).unwrap().log_joint(x.view()),
-            Family::Balls2 => Balls2::params().fit(x.view(), y.view()).unwrap().log_joint(x.view()),
+            Family::Lda => Lda::params().priors(cp).fit(x.view(), y.view()).unwrap().log_joint(x.view()),
+            Family::Qda => Qda::params().priors(cp).fit(x.view(), y.view()).unwrap().log_joint(x.view()),
+            Family::Balls1 => Balls1::params().priors(cp).fit(x.view(), y.view()).unwrap().log_joint(x.view()),
+            Family::Balls2 => Balls2::params().priors(cp).fit(x.view(), y.view()).unwrap().log_joint(x.view()),
             Family::SharedDiagonal => GaussianNb::params()
                 .variance(VarianceStructure::Pooled)
-                .priors(ClassPriors::Uniform)
+                .priors(cp)
                 .fit(x.view(), y.view())
                 .unwrap()
                 .log_joint(x.view()),
         }
         .unwrap();
         for (a, b) in joint.iter().zip(reference.iter()) {
-            prop_assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "{family}: {a} vs {b}");
+            prop_assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "{family} {priors:?}: {a} vs {b}");
         }
         if family != Family::Balls2 {
             // EM stops at a tolerance; the closed forms are stationary points of L_gen.
-            prop_assert!(gdt.report().gradient_norm < 1e-8, "{family}: ‖∇‖ = {}", gdt.report().gradient_norm);
+            prop_assert!(gdt.report().gradient_norm < 1e-8, "{family} {priors:?}: ‖∇‖ = {}", gdt.report().gradient_norm);
         }
     }
 }
@@ -193,11 +256,16 @@ fn tight() -> GdtSolver {
 fn lambda_zero_lda_is_linear_logistic_regression() {
     for (seed, k) in [(1, 2), (2, 2), (3, 3)] {
         let (x, y) = data(seed, 60, 3, k);
-        for family in [Family::Lda, Family::SharedDiagonal] {
+        for (family, priors) in [
+            (Family::Lda, Priors::Estimated),
+            (Family::SharedDiagonal, Priors::Fixed),
+            (Family::SharedDiagonal, Priors::Estimated),
+        ] {
             if family == Family::SharedDiagonal && k != 2 {
                 continue;
             }
             let gdt = Gdt::params(family)
+                .priors(priors)
                 .lambda(0.0)
                 .solver(tight())
                 .fit(x.view(), y.view())
@@ -208,7 +276,7 @@ fn lambda_zero_lda_is_linear_logistic_regression() {
             let expected = logistic_cll(&x, &y);
             assert!(
                 gdt.report().converged(),
-                "{family} K={k}: {:?}",
+                "{family} {priors:?} K={k}: {:?}",
                 gdt.report()
             );
             assert_relative_eq!(cll, expected, max_relative = 1e-7);
@@ -356,18 +424,21 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
     /// ∇²(−L_λ/S) equals the central finite difference of the analytic gradient at a random
-    /// point near the generative fit, for every family, λ and (K, d), with and without weights;
-    /// and it is symmetric.
+    /// point near the generative fit, for every family, prior setting, Balls2 variance floor, λ
+    /// and (K, d), with and without weights; and it is symmetric.
     #[test]
     fn hessian_matches_finite_differences_of_the_gradient(
         seed in 0u64..1000,
         family_index in 0usize..5,
+        priors in priors(),
+        variance_floor in variance_floor(),
         lambda in 0.0f64..=1.0,
         k in 2usize..=3,
         d in 1usize..=3,
         weighted in any::<bool>(),
     ) {
-        let problem = NearGenerative::new(seed, 0x4e55, family_index, lambda, k, d, weighted);
+        let problem =
+            NearGenerative::new(seed, 0x4e55, family_index, priors, variance_floor, lambda, k, d, weighted);
         let (family, k, theta) = (problem.family, problem.k, &problem.theta);
         let hessian = objective_hessian(
             &problem.params,
@@ -378,6 +449,7 @@ proptest! {
         )
         .unwrap();
         let step = 1e-6;
+        prop_assume!(problem.resolved_by(step));
         for j in 0..theta.len() {
             let mut tp = theta.clone();
             tp[j] += step;
@@ -389,7 +461,7 @@ proptest! {
                 let fd = (gp[i] - gm[i]) / (2.0 * step);
                 let h = hessian[[i, j]];
                 prop_assert!((fd - h).abs() <= 1e-5 * (1.0 + h.abs()),
-                    "{family} λ={lambda} K={k} d={d}: ∂²/∂θ_{i}∂θ_{j}: analytic {h} vs finite difference {fd}");
+                    "{family} {priors:?} floor={variance_floor} λ={lambda} K={k} d={d}: ∂²/∂θ_{i}∂θ_{j}: analytic {h} vs finite difference {fd}");
                 prop_assert!((h - hessian[[j, i]]).abs() <= 1e-12 * (1.0 + h.abs()),
                     "{family}: not symmetric at ({i}, {j})");
             }

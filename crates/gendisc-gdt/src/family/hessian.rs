@@ -29,7 +29,10 @@
 //! with the first derivatives `∂/∂μ = L z`, `∂/∂L_ab = −δ_a z_b`, `∂/∂ℓ_a = 1 − L_aa δ_a z_a`.
 //! A spherical Gaussian with log-precision `2ℓ` (precision `ρ = e^{2ℓ}`) has
 //! `∂²/∂μ∂μᵀ = −ρ I`, `∂²/∂μ ∂ℓ = 2ρ δ`, `∂²/∂ℓ² = −2ρ ‖δ‖²`; the diagonal one the same per
-//! coordinate. A Balls2 class density is a two-component mixture: with `u_m` the gradient of
+//! coordinate. A Balls2 component with a variance floor, `σ² = v₀ + e^{−2ℓ}`, `ρ = 1/σ²`,
+//! `φ = e^{−2ℓ}/σ²`, has `∂/∂ℓ = φ (d − ρ‖δ‖²)`, `∂²/∂μ ∂ℓ = 2φρ δ` and
+//! `∂²/∂ℓ² = −2φ² ρ‖δ‖² − 2φ (1 − φ)(d − ρ‖δ‖²)` (the spherical case at `φ = 1`). A Balls2
+//! class density is a two-component mixture: with `u_m` the gradient of
 //! `log ω_m + log N_m` over the class block and `ρ_m` the responsibilities,
 //! `∇ log f = Σ_m ρ_m u_m` and `∇² log f = Σ_m ρ_m (∇² log ω_m + ∇² log N_m) + Σ_m ρ_m u_m u_mᵀ −
 //! (∇ log f)(∇ log f)ᵀ`, where `∂² log ω_m / ∂c² = −ω_1 ω_2`.
@@ -54,8 +57,8 @@ enum ClassBlock {
     Spherical { precision: f64 },
     /// `N(μ, diag(e^{−2ℓ_j}))`: the precisions `e^{2ℓ_j}`.
     Diagonal { precision: Vec<f64> },
-    /// A Balls2 mixture; the block is read from `θ`.
-    Mixture,
+    /// A Balls2 mixture with variance floor `v₀`; the block is read from `θ`.
+    Mixture { variance_floor: f64 },
 }
 
 impl Parametrisation {
@@ -83,7 +86,11 @@ impl Parametrisation {
     /// Every class's density parameters decoded from `θ` (the shared ones repeated).
     fn class_blocks(&self, theta: ArrayView1<'_, f64>) -> Vec<ClassBlock> {
         if self.family == Family::Balls2 {
-            return (0..self.n_classes).map(|_| ClassBlock::Mixture).collect();
+            return (0..self.n_classes)
+                .map(|_| ClassBlock::Mixture {
+                    variance_floor: self.variance_floor,
+                })
+                .collect();
         }
         let precisions = self.decode_precisions(theta);
         (0..self.n_classes)
@@ -145,7 +152,7 @@ impl Parametrisation {
             for c in 0..k {
                 let idx = &indices[c];
                 let mean_block = match blocks[c] {
-                    ClassBlock::Mixture => &th[idx[0]..idx[0] + q],
+                    ClassBlock::Mixture { .. } => &th[idx[0]..idx[0] + q],
                     _ => &th[idx[0]..idx[0] + d],
                 };
                 let grad = &mut local_grad[c * q..(c + 1) * q];
@@ -337,8 +344,8 @@ fn local_derivatives(
                 hess[(d + j) * q + d + j] = -2.0 * pj * dj * dj;
             }
         }
-        ClassBlock::Mixture => {
-            let constants = balls2_constants(params, d, half_d_ln_2pi);
+        ClassBlock::Mixture { variance_floor } => {
+            let constants = balls2_constants(params, d, half_d_ln_2pi, *variance_floor);
             let lb = balls2_component_logs(params, &constants, row);
             let norm = log_sum_exp(&lb);
             let log_w = mixing_log_weights(params[0]);
@@ -348,7 +355,7 @@ fn local_derivatives(
             grad.fill(0.0);
             for m in 0..COMPONENTS {
                 let resp = (lb[m] - norm).exp();
-                let prec = constants[m].1;
+                let (prec, phi) = (constants[m].precision, constants[m].phi);
                 let mean = &params[1 + m * d..1 + (m + 1) * d];
                 let um = &mut u[m * q..(m + 1) * q];
                 um[0] = indicator(m == 1) - w2;
@@ -360,11 +367,14 @@ fn local_derivatives(
                     let mj = 1 + m * d + j;
                     um[mj] = prec * dj;
                     hess[mj * q + mj] -= resp * prec;
-                    hess[mj * q + ls] += resp * 2.0 * prec * dj;
-                    hess[ls * q + mj] += resp * 2.0 * prec * dj;
+                    hess[mj * q + ls] += resp * 2.0 * prec * dj * phi;
+                    hess[ls * q + mj] += resp * 2.0 * prec * dj * phi;
                 }
-                um[ls] = d as f64 - prec * sq;
-                hess[ls * q + ls] -= resp * 2.0 * prec * sq;
+                um[ls] = (d as f64 - prec * sq) * phi;
+                // ∂/∂ℓ [φ (d − ρ q)] with ∂φ/∂ℓ = −2φ(1 − φ) and ∂ρ/∂ℓ = 2φρ; without a floor
+                // (φ = 1) the second term is exactly 0.
+                hess[ls * q + ls] -= resp * 2.0 * prec * sq * phi * phi
+                    + resp * 2.0 * phi * (1.0 - phi) * (d as f64 - prec * sq);
                 hess[0] -= resp * w1 * w2;
                 for a in 0..q {
                     grad[a] += resp * um[a];
