@@ -2,6 +2,9 @@
 //!
 //! * `cargo xtask reproduce [STUDY…] [--quick]` — re-runs the papers' experiments (all available
 //!   studies when none is named) and writes their results under `results/<study>/`.
+//! * `cargo xtask claims [--write FILE | --check FILE]` — the table of every claim of the papers
+//!   from the reports' `verdicts.csv` (also written as `results/CLAIMS.md` by `reproduce`), or
+//!   the check that a committed table lists them all.
 //! * `cargo xtask fetch-data [FILE…] [--dest DIR] [--mirror URL]` — downloads the data sets from
 //!   their canonical sources into `./data`, verifying each against `xtask/data-manifest.json`.
 //! * `cargo xtask test [--lapack]` — the whole test suite, then every example; with `--lapack`,
@@ -14,6 +17,7 @@
 //! so heavy work always runs optimised.
 
 mod cargo;
+mod claims;
 mod fetch_data;
 mod reproduce;
 
@@ -32,6 +36,9 @@ enum Task {
     /// Re-run the experiments of the papers; with no study named, every study whose code and
     /// data are present.
     Reproduce(reproduce::Args),
+    /// Assemble the table of every claim from the reports' `verdicts.csv`, or check that a
+    /// committed table lists them all.
+    Claims(claims::Args),
     /// Download the data sets of the studies from their canonical sources (UCI, the 20
     /// Newsgroups home page), verifying each file's SHA-256; an interrupted run resumes.
     FetchData(fetch_data::Args),
@@ -54,6 +61,7 @@ enum Task {
 fn main() -> Result<()> {
     match Cli::parse().command {
         Task::Reproduce(args) => reproduce::run(&args),
+        Task::Claims(args) => claims::run(&args),
         Task::FetchData(args) => fetch_data::run(&args),
         Task::Test { lapack } => test(lapack),
         Task::Bench { args } => {

@@ -43,6 +43,15 @@ fn no_data() -> Vec<&'static str> {
     Vec::new()
 }
 
+/// The studies' names, in the order `reproduce` runs them.
+pub const STUDY_NAMES: [&str; 5] = [
+    STUDIES[0].name,
+    STUDIES[1].name,
+    STUDIES[2].name,
+    STUDIES[3].name,
+    STUDIES[4].name,
+];
+
 /// Every study of the project, in the order `reproduce` runs them.
 const STUDIES: [Study; 5] = [
     Study {
@@ -123,12 +132,27 @@ pub fn run(args: &Args) -> Result<()> {
         run_study(&out, args.quick).with_context(|| format!("study {} failed", study.name))?;
         eprintln!("{}: results in {}", study.name, out.display());
     }
+    write_claims_table(&args.out)?;
     if !args.studies.is_empty() && !missing.is_empty() {
         bail!("not implemented yet: {}", missing.join(", "));
     }
     if !args.studies.is_empty() && !without_data.is_empty() {
         bail!("data missing:\n{}", without_data.join("\n"));
     }
+    Ok(())
+}
+
+/// Writes `<out>/CLAIMS.md`, the table of every claim judged by the studies whose results are
+/// under `out` (whether run now or before).
+fn write_claims_table(out: &Path) -> Result<()> {
+    let rows = crate::claims::collect(out)?;
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let path = out.join("CLAIMS.md");
+    fs::write(&path, crate::claims::document(&rows))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    eprintln!("every claim judged so far: {}", path.display());
     Ok(())
 }
 
