@@ -24,6 +24,7 @@
 //! cross-validation on the training rows over the same grid (error rate; cost on heart), and
 //! the fit at `λ̂` on the whole training set evaluated; the chosen `λ̂` is recorded.
 
+mod claims;
 mod fisher;
 mod report;
 
