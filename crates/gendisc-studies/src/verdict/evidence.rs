@@ -1,5 +1,7 @@
 //! What claims are judged on: per-replicate values of named series at `(group, m)` points.
 
+use std::collections::HashMap;
+
 use crate::error::{Result, StudyError};
 use crate::runner::StudyResults;
 
@@ -104,20 +106,20 @@ impl Evidence {
             })
             .collect::<Result<Vec<_>>>()?;
         let mut evidence = Self::new(names.iter().map(|n| n.as_ref().to_string()), better);
+        // Points in order of first appearance, whatever order the study lists its cells in.
+        let mut index: HashMap<(&str, usize), usize> = HashMap::new();
         for (cell, outcome) in results.iter() {
-            let same_point = evidence
-                .points
-                .last()
-                .is_some_and(|p| p.group == cell.dataset && p.m == cell.train_size);
-            if !same_point {
-                evidence.points.push(Point {
-                    group: cell.dataset.clone(),
-                    m: cell.train_size,
-                    values: vec![Vec::new(); indices.len()],
+            let at = *index
+                .entry((cell.dataset.as_str(), cell.train_size))
+                .or_insert_with(|| {
+                    evidence.points.push(Point {
+                        group: cell.dataset.clone(),
+                        m: cell.train_size,
+                        values: vec![Vec::new(); indices.len()],
+                    });
+                    evidence.points.len() - 1
                 });
-            }
-            let point = evidence.points.last_mut().expect("pushed above");
-            for (column, &c) in point.values.iter_mut().zip(&indices) {
+            for (column, &c) in evidence.points[at].values.iter_mut().zip(&indices) {
                 column.push(outcome.get(c, metric_index).unwrap_or(f64::NAN));
             }
         }
