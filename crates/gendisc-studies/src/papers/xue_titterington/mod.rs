@@ -29,6 +29,7 @@
 //! of variance [`Settings::prior_variance`] on the weights, the hybrid with leave-one-out `θ`
 //! (Raina eq. 11), and the unnormalized hybrid.
 
+mod claims;
 mod report;
 
 use std::path::Path;
@@ -545,6 +546,52 @@ mod tests {
             // Separation is recorded for the glm fits only.
             assert!(a.get(1, 3).is_some() && a.get(2, 3).is_some() && a.get(2, 4).is_some());
             assert!(a.get(0, 3).is_none() && a.get(3, 3).is_none() && a.get(0, 4).is_none());
+        }
+    }
+
+    #[test]
+    fn the_report_states_as_many_verdict_lines_as_verdicts_csv_has_rows() {
+        let study = XueTitteringtonStudy::new(Settings {
+            sizes: vec![100, 250, 400],
+            replicates: 6,
+            ..Settings::paper()
+        })
+        .unwrap();
+        let results = crate::Runner::new(RunnerSettings {
+            progress: crate::runner::Progress::Never,
+            ..RunnerSettings::default()
+        })
+        .unwrap()
+        .run(&study)
+        .unwrap();
+        let dir = std::env::temp_dir().join(format!("gendisc-xt-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_outputs(&dir, &study, &results).unwrap();
+        let report = std::fs::read_to_string(dir.join("REPORT.md")).unwrap();
+        let csv = std::fs::read_to_string(dir.join("verdicts.csv")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let rows = crate::verdict::read_verdicts_csv(&csv).unwrap();
+        // Conclusions 1, 2 and 2 at large m under each reading of "the best", and conclusion 3.
+        assert_eq!(rows.len(), 3 * claims::READINGS.len() + 1, "{csv}");
+        let lines = report
+            .lines()
+            .filter(|l| {
+                [
+                    "supported",
+                    "partly supported",
+                    "not supported",
+                    "not assessed",
+                ]
+                .iter()
+                .any(|w| {
+                    l.starts_with(&format!("**{w}** (robust"))
+                        || l.starts_with(&format!("**{w}** (borderline"))
+                })
+            })
+            .count();
+        assert_eq!(lines, rows.len(), "{report}");
+        for reading in claims::READINGS {
+            assert!(report.contains(reading.name()), "{report}");
         }
     }
 }

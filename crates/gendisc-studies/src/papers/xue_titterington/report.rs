@@ -8,6 +8,7 @@ use std::path::Path;
 use gendisc_data::generators::{CovarianceStructure, XueTitteringtonPreset};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 
+use super::claims::{self, CONCLUSION_3_READING, READINGS};
 use super::{
     XueTitteringtonStudy, CLASSIFIERS, ER, HYBRID, HYBRID_LEAVE_ONE_OUT, HYBRID_UNNORMALIZED, LL,
     LL_MEAN, LOGISTIC_REGRESSION, LOGISTIC_REGRESSION_L2, NAIVE_BAYES, ROWS_PER_CLASS, R_WARNING,
@@ -15,14 +16,11 @@ use super::{
 };
 use crate::figure::{Figure, LineStyle, Panel, Series};
 use crate::tables::format_float;
+use crate::verdict::{write_verdicts_csv, Verdict};
 use crate::{Result, Statistic, StudyError, StudyResults, SummaryTable};
 
 /// The paper's three classifiers, whose comparison the paper's conclusions are about.
 const PAPER_CLASSIFIERS: [&str; 3] = [NAIVE_BAYES, LOGISTIC_REGRESSION, HYBRID];
-
-/// A conclusion holds when its classifier wins at least this share of the comparisons it
-/// concerns.
-const SUPPORT_SHARE: f64 = 0.75;
 
 /// The printed moments agree with the construction when within this: the paper prints two
 /// decimals.
@@ -43,7 +41,12 @@ pub fn write_outputs(
         figure_svg(&table, study, figure)?.write_svg(out.join(format!("fig{figure}.svg")))?;
     }
     write_text(&out.join("DATASETS.md"), &datasets_markdown(study))?;
-    write_text(&out.join("REPORT.md"), &report_markdown(&table, study))?;
+    let verdicts = claims::verdicts(results)?;
+    write_verdicts_csv(out.join("verdicts.csv"), super::STUDY_ID, &verdicts)?;
+    write_text(
+        &out.join("REPORT.md"),
+        &report_markdown(&table, study, &verdicts),
+    )?;
     Ok(())
 }
 
@@ -191,37 +194,6 @@ fn winner(
     Some((winners, medians))
 }
 
-/// One comparison that a conclusion is judged on.
-struct Comparison {
-    dataset: &'static str,
-    m: usize,
-    metric: &'static str,
-    winners: Vec<&'static str>,
-    medians: [f64; 3],
-}
-
-impl Comparison {
-    fn describe(&self) -> String {
-        format!(
-            "{} at m = {}, {}: NB {}, LR {}, hybrid {}",
-            self.dataset,
-            self.m,
-            metric_name(self.metric),
-            fmt(self.medians[0]),
-            fmt(self.medians[1]),
-            fmt(self.medians[2])
-        )
-    }
-}
-
-fn metric_name(metric: &str) -> &'static str {
-    if metric == ER {
-        "ER"
-    } else {
-        "LL"
-    }
-}
-
 fn fmt(v: f64) -> String {
     if v.abs() >= 10.0 {
         format!("{v:.1}")
@@ -230,60 +202,11 @@ fn fmt(v: f64) -> String {
     }
 }
 
-fn comparisons(
+fn report_markdown(
     table: &SummaryTable,
-    presets: &[XueTitteringtonPreset],
-    sizes: &[usize],
-) -> Vec<Comparison> {
-    let mut out = Vec::new();
-    for preset in presets {
-        for &m in sizes {
-            for metric in [ER, LL] {
-                if let Some((winners, medians)) = winner(table, preset.name(), m, metric) {
-                    out.push(Comparison {
-                        dataset: preset.name(),
-                        m,
-                        metric,
-                        winners,
-                        medians,
-                    });
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The verdict on "classifier wins these comparisons", with the comparisons that contradict it.
-fn verdict(comparisons: &[Comparison], classifier: &str) -> (usize, usize, String, Vec<String>) {
-    let wins = comparisons
-        .iter()
-        .filter(|c| c.winners.contains(&classifier))
-        .count();
-    let total = comparisons.len();
-    let share = if total == 0 {
-        0.0
-    } else {
-        wins as f64 / total as f64
-    };
-    let word = if total == 0 {
-        "not assessed"
-    } else if share >= SUPPORT_SHARE {
-        "supported"
-    } else if share >= 0.5 {
-        "partly supported"
-    } else {
-        "not supported"
-    };
-    let against = comparisons
-        .iter()
-        .filter(|c| !c.winners.contains(&classifier))
-        .map(Comparison::describe)
-        .collect();
-    (wins, total, word.to_string(), against)
-}
-
-fn report_markdown(table: &SummaryTable, study: &XueTitteringtonStudy) -> String {
+    study: &XueTitteringtonStudy,
+    verdicts: &[Verdict],
+) -> String {
     let settings = study.settings();
     let sizes = &settings.sizes;
     let (m_small, m_large) = (sizes[0], sizes[sizes.len() - 1]);
@@ -313,82 +236,7 @@ fn report_markdown(table: &SummaryTable, study: &XueTitteringtonStudy) -> String
         settings.prior_variance
     );
 
-    let diagonal: Vec<_> = XueTitteringtonPreset::ALL
-        .into_iter()
-        .filter(|p| p.structure() == CovarianceStructure::Diagonal)
-        .collect();
-    let dependent: Vec<_> = XueTitteringtonPreset::ALL
-        .into_iter()
-        .filter(|p| p.structure() != CovarianceStructure::Diagonal)
-        .collect();
-
-    let _ = writeln!(r, "## The paper's conclusions (§3.6) against this run\n");
-    let _ = writeln!(
-        r,
-        "A conclusion that a classifier \"performs the best\" is judged on the comparisons of the \
-         three paper classifiers' medians it concerns: **supported** when that classifier has the \
-         lowest median in at least {:.0}% of them, **partly supported** from 50%, otherwise **not \
-         supported**. Comparisons against it are listed with the three medians (NB, LR, hybrid).\n",
-        SUPPORT_SHARE * 100.0
-    );
-
-    let c1 = comparisons(table, &diagonal, &[m_small, m_large]);
-    let (wins, total, word, against) = verdict(&c1, NAIVE_BAYES);
-    let _ = writeln!(
-        r,
-        "### 1. Diagonal covariance matrices: naive Bayes performs the best (ER and LL)\n\n\
-         **{word}**: naive Bayes has the lowest median in {wins} of {total} comparisons (the {} \
-         diagonal datasets, m = {m_small} and {m_large}, ER and LL).\n",
-        diagonal.len()
-    );
-    list(&mut r, &against);
-
-    let c2 = comparisons(table, &dependent, &[m_large]);
-    let (wins, total, word, against) = verdict(&c2, LOGISTIC_REGRESSION);
-    let _ = writeln!(
-        r,
-        "### 2. Non-diagonal covariance matrices: logistic regression performs the best, in particular for large m\n\n\
-         **{word}** at m = {m_large}: logistic regression has the lowest median in {wins} of {total} \
-         comparisons (the {} block and full datasets, ER and LL).",
-        dependent.len()
-    );
-    let c2_small = comparisons(table, &dependent, &[m_small]);
-    let (wins_small, total_small, _, _) = verdict(&c2_small, LOGISTIC_REGRESSION);
-    let _ = writeln!(
-        r,
-        "At m = {m_small} it has the lowest median in {wins_small} of {total_small}.\n"
-    );
-    list(&mut r, &against);
-
-    let all = comparisons(table, &XueTitteringtonPreset::ALL, sizes);
-    let hybrid_strictly_best = all
-        .iter()
-        .filter(|c| c.winners == [HYBRID])
-        .collect::<Vec<_>>();
-    let share = hybrid_strictly_best.len() as f64 / all.len().max(1) as f64;
-    let word = if all.is_empty() {
-        "not assessed"
-    } else if share < 1.0 / 3.0 {
-        "supported"
-    } else {
-        "not supported"
-    };
-    let _ = writeln!(
-        r,
-        "### 3. The hybrid does not perform better than both naive Bayes and logistic regression\n\n\
-         **{word}**: over all {} comparisons (12 datasets × {} sizes × ER and LL) the hybrid has \
-         the strictly lowest median of the three in {} ({:.1}%). The claim is judged supported \
-         when that share is below one third, the share of a classifier no better than the others.\n",
-        all.len(),
-        sizes.len(),
-        hybrid_strictly_best.len(),
-        100.0 * share
-    );
-    if !hybrid_strictly_best.is_empty() {
-        let _ = writeln!(r, "Where the hybrid is strictly best:\n");
-        let lines: Vec<String> = hybrid_strictly_best.iter().map(|c| c.describe()).collect();
-        list(&mut r, &lines);
-    }
+    conclusions_markdown(&mut r, verdicts);
 
     let _ = writeln!(r, "## Winners per dataset\n");
     let _ = writeln!(
@@ -554,6 +402,86 @@ fn report_markdown(table: &SummaryTable, study: &XueTitteringtonStudy) -> String
         "\nEach cell: separation certificate / R's warning condition."
     );
     r
+}
+
+/// The verdicts of the report that preceded the verdict module, with the rule that gave each.
+const PREVIOUS: [(&str, &str, &str); 3] = [
+    ("1", "supported", "naive Bayes with the lowest median in 12 of 16 comparisons at m = 100 and 400 only, ER and LL, against a 75% cutoff; exact ties counted as wins"),
+    ("2-large", "supported", "logistic regression with the lowest median in 16 of 16 comparisons at m = 400 only"),
+    ("3", "supported", "the hybrid strictly lowest in 9.6% of the comparisons, below a one-third cutoff"),
+];
+
+/// Appends the conclusions: the rule, each conclusion's verdict under each reading, and what
+/// changed against the report that preceded the verdict module.
+fn conclusions_markdown(r: &mut String, verdicts: &[Verdict]) {
+    let _ = writeln!(
+        r,
+        "## The paper's conclusions (§3.6) against this run\n\nEvery verdict is computed by the \
+         project's verdict module (`docs/verdicts.md`). At each (dataset, measure, m) point the \
+         advantage of one classifier over another is the median of their paired per-replicate \
+         differences (the paper plots medians), with the 95% sign-test interval; a point is a tie \
+         when that interval contains zero. A conclusion is supported when it holds at 75% of its \
+         points, partly supported from 50%; it is borderline when moving both thresholds by 10 \
+         points or the window by one size changes it. \"Performs the best\" is judged under two \
+         readings:\n"
+    );
+    for reading in READINGS {
+        let _ = writeln!(r, "- **{}**: {}.", reading.name(), reading.description());
+    }
+    let _ = writeln!(
+        r,
+        "- **{CONCLUSION_3_READING}** (conclusion 3): a point counts against it only when the \
+         hybrid is shown better than both naive Bayes and logistic regression; ties count for \
+         it.\n"
+    );
+    let mut ids: Vec<&str> = Vec::new();
+    for v in verdicts {
+        if !ids.contains(&v.claim.id.as_str()) {
+            ids.push(&v.claim.id);
+        }
+    }
+    for id in ids {
+        let of_claim: Vec<&Verdict> = verdicts.iter().filter(|v| v.claim.id == id).collect();
+        let _ = writeln!(
+            r,
+            "### Conclusion {id}\n\n> *\"{}\"*\n",
+            of_claim[0].claim.quote
+        );
+        for v in of_claim {
+            let _ = writeln!(r, "Reading *{}*:\n\n{}\n", v.claim.reading, v.markdown());
+            let against = v.against_list();
+            if !against.is_empty() {
+                let _ = writeln!(r, "{against}");
+            }
+        }
+    }
+    let _ = writeln!(
+        r,
+        "## Changes from the previous report\n\nThe previous report compared medians without \
+         intervals, at m = 100 and 400 only for conclusions 1 and 2. Under the verdict module, in \
+         the first reading:\n"
+    );
+    for (id, word, rule) in PREVIOUS {
+        let Some(v) = verdicts.iter().find(|v| v.claim.id == id) else {
+            continue;
+        };
+        let t = &v.tally;
+        let now = v.word.to_string();
+        let _ = writeln!(
+            r,
+            "- Conclusion {id}: {} — previously **{word}** ({rule}); now **{now}** ({}): it holds \
+             at {} of {} {} ({} ties, {} against) over {}.",
+            if now == word { "unchanged" } else { "changed" },
+            v.robustness(),
+            t.holds,
+            t.total(),
+            v.unit_name,
+            t.ties,
+            t.against,
+            v.claim.window
+        );
+    }
+    r.push('\n');
 }
 
 fn list(r: &mut String, lines: &[String]) {
