@@ -11,13 +11,67 @@
 //!    of `1e-6 · tr(S_W)/d` is added to `S_W`, so that a column constant within the training
 //!    rows does not make it singular;
 //! 3. if fewer than four: principal components of the standardised rows projected onto the
-//!    orthogonal complement of the Fisher directions, also normalised to `pᵀ S_W p = 1`, so
-//!    that all four inputs have unit pooled within-class variance (the paper does not say how
-//!    it scaled them; this matters for the spherical Balls models only).
+//!    orthogonal complement of the Fisher directions, scaled as [`InputScaling`] says.
+//!
+//! The paper does not say how it scaled the inputs. LDA and QDA (and their GDT fits) are
+//! equivariant under an invertible linear map of the inputs, so only the spherical families
+//! (Balls1, Balls2) depend on the scale. [`InputScaling::Natural`], the default, is the
+//! conventional reading: Fisher variables as LDA projections are normally scaled (unit pooled
+//! within-class variance, as R's `MASS::lda` scales its discriminant coordinates) and
+//! principal-component scores on their own scale (unit-norm eigenvectors, each score's
+//! variance its eigenvalue). [`InputScaling::WithinWhitened`] also rescales the principal
+//! components to unit pooled within-class variance, so that every input has it.
 
 use gendisc_core::linalg::{eigh, Cholesky};
 use gendisc_core::{Error, Result};
 use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, Axis};
+use serde::{Deserialize, Serialize};
+
+/// How the inputs of Table 1 are scaled: the paper does not say, and only the spherical
+/// families (Balls1, Balls2) depend on it. The Fisher directions are always scaled to unit
+/// pooled within-class variance (`wᵀ S_W w = 1`), as LDA projections normally are.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InputScaling {
+    /// The conventional reading: the completing principal components as scores on unit-norm
+    /// eigenvectors of the standardised residuals (each with variance its eigenvalue).
+    #[default]
+    Natural,
+    /// The completing principal components also rescaled to unit pooled within-class variance,
+    /// so that every input has it.
+    WithinWhitened,
+}
+
+impl InputScaling {
+    /// Both settings, the default first.
+    pub const ALL: [Self; 2] = [Self::Natural, Self::WithinWhitened];
+
+    /// A short name: `natural` or `whitened`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Self::Natural => "natural",
+            Self::WithinWhitened => "whitened",
+        }
+    }
+
+    /// The other setting.
+    pub fn other(self) -> Self {
+        match self {
+            Self::Natural => Self::WithinWhitened,
+            Self::WithinWhitened => Self::Natural,
+        }
+    }
+
+    /// The setting as the report names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Natural => {
+                "Fisher variables at unit within-class variance, principal components on their \
+                 natural scale"
+            }
+            Self::WithinWhitened => "every input at unit within-class variance",
+        }
+    }
+}
 
 /// A fitted reduction `x ↦ ((x − m) / s) D` of the inputs of Table 1 to four Fisher/PCA
 /// directions; see the steps below.
@@ -25,9 +79,8 @@ use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, Axis};
 /// 1. standardise every column on the training rows;
 /// 2. Fisher directions: the leading eigenvectors of `S_W⁻¹ S_B` (at most `K − 1`), with a ridge
 ///    of `1e-6 · tr(S_W)/d` on `S_W`;
-/// 3. principal components of the residual for the remaining directions;
-///
-/// every direction scaled to unit pooled within-class variance.
+/// 3. principal components of the residual for the remaining directions, scaled by
+///    [`InputScaling`].
 #[derive(Debug, Clone)]
 pub struct Reduction {
     mean: Array1<f64>,
@@ -37,12 +90,14 @@ pub struct Reduction {
 }
 
 impl Reduction {
-    /// Fits the reduction to `n_components` inputs on the training rows.
+    /// Fits the reduction to `n_components` inputs on the training rows, the completing
+    /// principal components scaled by `scaling`.
     pub fn fit(
         x: ArrayView2<'_, f64>,
         y: ArrayView1<'_, usize>,
         n_classes: usize,
         n_components: usize,
+        scaling: InputScaling,
     ) -> Result<Self> {
         let (n, d) = x.dim();
         if n_components > d {
@@ -123,10 +178,14 @@ impl Reduction {
             let eig = eigh(cov.view())?;
             for j in 0..n_components - n_fisher {
                 let p = eig.eigenvectors.column(d - 1 - j).to_owned();
-                let within = p.dot(&s_w.dot(&p));
-                directions
-                    .column_mut(n_fisher + j)
-                    .assign(&(p / within.sqrt()));
+                let p = match scaling {
+                    InputScaling::Natural => p,
+                    InputScaling::WithinWhitened => {
+                        let within = p.dot(&s_w.dot(&p));
+                        p / within.sqrt()
+                    }
+                };
+                directions.column_mut(n_fisher + j).assign(&p);
             }
         }
         Ok(Self {
@@ -171,9 +230,8 @@ mod tests {
     use super::*;
     use ndarray::array;
 
-    #[test]
-    fn fisher_direction_separates_two_classes_and_inputs_have_unit_within_variance() {
-        // Two classes differing along (1, 1, 0); the third column is noise with a large scale.
+    /// Two classes differing along (1, 1, 0); the third column is noise with a large scale.
+    fn example() -> (Array2<f64>, Array1<usize>) {
         let x = array![
             [0.0, 0.1, 50.0],
             [0.2, -0.1, -40.0],
@@ -184,8 +242,27 @@ mod tests {
             [0.9, 1.0, 0.0],
             [1.1, 1.2, 25.0]
         ];
-        let y = array![0, 0, 0, 0, 1, 1, 1, 1];
-        let r = Reduction::fit(x.view(), y.view(), 2, 3).unwrap();
+        (x, array![0, 0, 0, 0, 1, 1, 1, 1])
+    }
+
+    /// The pooled within-class variance (per row) of input `j` of `z`.
+    fn within_variance(z: &Array2<f64>, y: &Array1<usize>, j: usize) -> f64 {
+        let mut ss = 0.0;
+        for k in 0..2 {
+            let rows: Vec<f64> = (0..z.nrows())
+                .filter(|&i| y[i] == k)
+                .map(|i| z[[i, j]])
+                .collect();
+            let m = rows.iter().sum::<f64>() / rows.len() as f64;
+            ss += rows.iter().map(|v| (v - m) * (v - m)).sum::<f64>();
+        }
+        ss / z.nrows() as f64
+    }
+
+    #[test]
+    fn fisher_direction_separates_two_classes_and_whitened_inputs_have_unit_within_variance() {
+        let (x, y) = example();
+        let r = Reduction::fit(x.view(), y.view(), 2, 3, InputScaling::WithinWhitened).unwrap();
         assert_eq!(r.n_fisher(), 1);
         let z = r.apply(x.view());
         // The first input separates the classes.
@@ -197,15 +274,46 @@ mod tests {
             (min1, max0)
         };
         assert!(lo < hi);
-        // Unit pooled within-class variance of every input.
         for j in 0..3 {
-            let mut ss = 0.0;
-            for k in 0..2 {
-                let rows: Vec<f64> = (0..8).filter(|&i| y[i] == k).map(|i| z[[i, j]]).collect();
-                let m = rows.iter().sum::<f64>() / 4.0;
-                ss += rows.iter().map(|v| (v - m) * (v - m)).sum::<f64>();
-            }
-            assert!((ss / 8.0 - 1.0).abs() < 1e-3, "input {j}: {}", ss / 8.0);
+            let v = within_variance(&z, &y, j);
+            assert!((v - 1.0).abs() < 1e-3, "input {j}: {v}");
+        }
+    }
+
+    #[test]
+    fn natural_scaling_keeps_unit_norm_principal_components_and_the_fisher_variable() {
+        let (x, y) = example();
+        let natural = Reduction::fit(x.view(), y.view(), 2, 3, InputScaling::Natural).unwrap();
+        let whitened =
+            Reduction::fit(x.view(), y.view(), 2, 3, InputScaling::WithinWhitened).unwrap();
+        // The Fisher variable is scaled the same way under both settings.
+        let (zn, zw) = (natural.apply(x.view()), whitened.apply(x.view()));
+        for i in 0..8 {
+            assert!((zn[[i, 0]] - zw[[i, 0]]).abs() < 1e-9);
+        }
+        assert!((within_variance(&zn, &y, 0) - 1.0).abs() < 1e-3);
+        // The completing directions are unit-norm eigenvectors (in the standardised space),
+        // orthogonal to each other, and differ from the whitened ones by a positive factor.
+        for j in 1..3 {
+            let p = natural.directions.column(j);
+            assert!((p.dot(&p) - 1.0).abs() < 1e-9, "direction {j}");
+            let ratio = &whitened.directions.column(j) / &p;
+            let r0 = ratio[0];
+            assert!(r0 > 0.0 && ratio.iter().all(|r| (r - r0).abs() < 1e-6 * r0.abs()));
+        }
+        let (p1, p2) = (natural.directions.column(1), natural.directions.column(2));
+        assert!(p1.dot(&p2).abs() < 1e-9);
+        // Their scores' variance is their eigenvalue, not 1 in general: the two settings
+        // differ, which is what the spherical families see.
+        assert!((within_variance(&zn, &y, 2) - 1.0).abs() > 1e-3);
+    }
+
+    #[test]
+    fn scaling_names_and_the_other_setting() {
+        assert_eq!(InputScaling::default(), InputScaling::Natural);
+        for s in InputScaling::ALL {
+            assert_eq!(s.other().other(), s);
+            assert_ne!(s.other().tag(), s.tag());
         }
     }
 }

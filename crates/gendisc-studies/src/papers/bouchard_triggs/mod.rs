@@ -41,7 +41,7 @@ use serde::Serialize;
 
 use crate::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
-pub use fisher::Reduction;
+pub use fisher::{InputScaling, Reduction};
 pub use report::write_outputs;
 
 /// The study's identifier, also its directory under `results/`.
@@ -89,6 +89,10 @@ pub struct Settings {
     /// stores written before this setting existed stay valid.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solver: Option<GdtSolver>,
+    /// Table 1: how the four Fisher/PCA inputs are scaled (the paper does not say). Every
+    /// family is fitted on inputs scaled this way, and the scale-sensitive families (Balls1,
+    /// Balls2) also on inputs scaled the other way ([`table1_blocks`]).
+    pub table1_scaling: InputScaling,
 }
 
 impl Settings {
@@ -104,6 +108,7 @@ impl Settings {
             table1_replicates: 100,
             cv_folds: 5,
             solver: None,
+            table1_scaling: InputScaling::default(),
         }
     }
 
@@ -144,25 +149,167 @@ pub fn lambda_name(lambda: f64) -> String {
 // (a) Figure 1
 // ---------------------------------------------------------------------------------------------
 
-/// Figure 1: the two simulations, the shared-diagonal Gaussian at every `λ` of the grid.
+/// The slope of the log-odds in `x₁` of the correlated-uniform simulation (§4).
+const UNIFORM_SLOPE: f64 = 2.5;
+
+/// One row of Figure 1 under one reading of §4: the data it draws and how the paper's assumed
+/// model (Gaussian classes with one shared diagonal covariance, [`Family::SharedDiagonal`]) is
+/// fitted to them.
+///
+/// The paper prints the correlated-uniform class probability as `1/exp(−2.5 x₁)`, which is not
+/// a probability. Read as the logistic `σ(2.5 x₁)` with `x₁ ∈ [0, 1)`, it makes
+/// `P(y = 1) ≈ 0.75`, while the assumed model fixes the priors at `1/K`: the generative end is
+/// then misspecified in its intercept, not only (as the paper says of the model's one misfit)
+/// in "the differences between the variances". The readings separate the two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Figure1Reading {
+    /// The first simulation: Gaussian classes with identity covariance and means
+    /// `±(1.25, 0, 0, 0)`, equally likely; priors fixed at `1/K`, which here are the true ones.
+    Gaussian,
+    /// Reading (a): correlated uniforms with `y | x ~ Bernoulli(σ(2.5 x₁))`, priors fixed at
+    /// `1/K` as the paper's model states.
+    Uniform,
+    /// Reading (c): the same covariates with the centred logit `y | x ~ Bernoulli(σ(2.5 (x₁ −
+    /// ½)))`, so that the classes are balanced and fixed priors `1/K` are right on average.
+    UniformCentred,
+}
+
+impl Figure1Reading {
+    /// Every reading, in the order of the report: the Gaussian row, then the readings of the
+    /// correlated-uniform row.
+    pub const ALL: [Self; 3] = [Self::Gaussian, Self::Uniform, Self::UniformCentred];
+
+    /// The name of its cells' dataset.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Gaussian => BouchardTriggsSimulation::GaussianIdentity.name(),
+            Self::Uniform => BouchardTriggsSimulation::CorrelatedUniform.name(),
+            Self::UniformCentred => "correlated-uniform-centred",
+        }
+    }
+
+    /// The name of the data it draws, which seeds its training and test sets: readings that
+    /// differ only in the model share their data.
+    pub fn data(self) -> &'static str {
+        match self {
+            Self::Gaussian | Self::Uniform => self.name(),
+            Self::UniformCentred => "correlated-uniform-centred",
+        }
+    }
+
+    /// The reading as the report names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Gaussian => "Gaussian classes, priors fixed at 1/K (the true priors)",
+            Self::Uniform => "(a) y ~ Bernoulli(σ(2.5 x₁)), priors fixed at 1/K",
+            Self::UniformCentred => "(c) y ~ Bernoulli(σ(2.5 (x₁ − ½))), priors fixed at 1/K",
+        }
+    }
+
+    /// A short name: `gaussian`, `a`, `c` (the `reading` column of `fig1.csv`).
+    pub fn short(self) -> &'static str {
+        match self {
+            Self::Gaussian => "gaussian",
+            Self::Uniform => "a",
+            Self::UniformCentred => "c",
+        }
+    }
+
+    /// The name of its series in the figure and the report's table.
+    pub fn short_label(self) -> &'static str {
+        match self {
+            Self::Gaussian => "Gaussian",
+            Self::Uniform => "(a) σ(2.5 x₁), priors 1/K",
+            Self::UniformCentred => "(c) σ(2.5 (x₁ − ½)), priors 1/K",
+        }
+    }
+
+    /// What the reading is and why it is run, for the report.
+    pub fn description(self) -> &'static str {
+        match self {
+            Self::Gaussian => {
+                "the first simulation; equal class probabilities, so the fixed priors 1/K are \
+                 the true ones"
+            }
+            Self::Uniform => {
+                "the paper's model as stated (\"prior probabilities equal to 1/K\") on the \
+                 logistic reading of its class probability, P(y = 1) ≈ 0.75"
+            }
+            Self::UniformCentred => {
+                "the logit centred on the middle of x₁'s range, so that the classes are balanced \
+                 (P(y = 1) = ½) and the fixed priors are right: the model's remaining misfit is \
+                 the one the paper names, its variances"
+            }
+        }
+    }
+
+    /// Whether it is a reading of the second (correlated-uniform) simulation.
+    pub fn is_uniform(self) -> bool {
+        self != Self::Gaussian
+    }
+
+    /// `n` rows of its data: `n × 4` covariates and labels in `{0, 1}`.
+    pub fn sample<R: Rng + ?Sized>(self, n: usize, rng: &mut R) -> (Array2<f64>, Array1<usize>) {
+        match self {
+            Self::Gaussian => BouchardTriggsSimulation::GaussianIdentity.sample(n, rng),
+            Self::Uniform => BouchardTriggsSimulation::CorrelatedUniform.sample(n, rng),
+            Self::UniformCentred => {
+                // The draw order of the generator: four uniforms, then the label.
+                let mut x = Array2::zeros((n, 4));
+                let mut y = Array1::zeros(n);
+                for (mut row, label) in x.rows_mut().into_iter().zip(y.iter_mut()) {
+                    let mut previous = 0.0;
+                    for value in row.iter_mut() {
+                        previous += rng.random::<f64>();
+                        *value = previous;
+                    }
+                    let p = 1.0 / (1.0 + (-UNIFORM_SLOPE * (row[0] - 0.5)).exp());
+                    *label = usize::from(rng.random_bool(p));
+                }
+                (x, y)
+            }
+        }
+    }
+
+    /// The true log-odds `log p(y = 1 | x) / p(y = 0 | x)` of each row of `x` (`n × 4`).
+    pub fn true_log_odds(self, x: ArrayView2<'_, f64>) -> Result<Array1<f64>> {
+        match self {
+            Self::Gaussian => BouchardTriggsSimulation::GaussianIdentity.true_log_odds(x),
+            Self::Uniform => BouchardTriggsSimulation::CorrelatedUniform.true_log_odds(x),
+            Self::UniformCentred => Ok(BouchardTriggsSimulation::CorrelatedUniform
+                .true_log_odds(x)?
+                .mapv(|eta| eta - 0.5 * UNIFORM_SLOPE)),
+        }
+    }
+
+    /// The parameters of its fits.
+    fn gdt_params(self, settings: &Settings) -> GdtParams {
+        settings.gdt_params(Family::SharedDiagonal).n_classes(2)
+    }
+}
+
+/// Figure 1: every reading of the two simulations, the shared-diagonal Gaussian at every `λ` of
+/// the grid.
 pub struct Figure1Study {
     settings: Settings,
     grid: Vec<f64>,
-    tests: Vec<(BouchardTriggsSimulation, Array2<f64>, Array1<usize>)>,
+    tests: Vec<(Figure1Reading, Array2<f64>, Array1<usize>)>,
     schema: Schema,
 }
 
 impl Figure1Study {
-    /// Draws the two test sets from the study seed.
+    /// Draws the test sets from the study seed, one per data source (readings that share their
+    /// data share their test set).
     pub fn new(settings: Settings) -> Result<Self> {
         let grid = settings.figure1_grid();
         let schema = Schema::new(grid.iter().map(|&l| lambda_name(l)), FIGURE1_METRICS)?;
-        let tests = BouchardTriggsSimulation::ALL
+        let tests = Figure1Reading::ALL
             .into_iter()
-            .map(|sim| {
-                let mut rng = replicate_rng(settings.seed, &["test-set".into(), sim.name().into()]);
-                let (x, y) = sim.sample(settings.figure1_test_size, &mut rng);
-                (sim, x, y)
+            .map(|reading| {
+                let mut rng =
+                    replicate_rng(settings.seed, &["test-set".into(), reading.data().into()]);
+                let (x, y) = reading.sample(settings.figure1_test_size, &mut rng);
+                (reading, x, y)
             })
             .collect();
         Ok(Self {
@@ -183,18 +330,15 @@ impl Figure1Study {
         &self.settings
     }
 
-    /// The mean logistic loss of the true conditional model on the test set of `sim`: the floor
-    /// that no fit can beat on average.
-    pub fn bayes_logloss(&self, sim: BouchardTriggsSimulation) -> Result<f64> {
-        let (_, x, y) = self.test_set(sim.name())?;
-        let eta = sim.true_log_odds(x.view())?;
+    /// The mean logistic loss of the true conditional model on the test set of `reading`: the
+    /// floor that no fit can beat on average.
+    pub fn bayes_logloss(&self, reading: Figure1Reading) -> Result<f64> {
+        let (_, x, y) = self.test_set(reading.name())?;
+        let eta = reading.true_log_odds(x.view())?;
         Ok(mean_binary_logloss(eta.view(), y.view()))
     }
 
-    fn test_set(
-        &self,
-        name: &str,
-    ) -> Result<&(BouchardTriggsSimulation, Array2<f64>, Array1<usize>)> {
+    fn test_set(&self, name: &str) -> Result<&(Figure1Reading, Array2<f64>, Array1<usize>)> {
         self.tests
             .iter()
             .find(|(s, _, _)| s.name() == name)
@@ -218,7 +362,7 @@ impl Study for Figure1Study {
     }
 
     fn fingerprint(&self) -> String {
-        fingerprint(&(STUDY_ID, "figure1 v2", &self.settings))
+        fingerprint(&(STUDY_ID, "figure1 v3", &self.settings))
     }
 
     fn schema(&self) -> &Schema {
@@ -226,10 +370,7 @@ impl Study for Figure1Study {
     }
 
     fn cells(&self) -> Vec<Cell> {
-        let names: Vec<&str> = BouchardTriggsSimulation::ALL
-            .iter()
-            .map(|s| s.name())
-            .collect();
+        let names: Vec<&str> = Figure1Reading::ALL.iter().map(|r| r.name()).collect();
         Cell::grid(
             &names,
             &self.settings.figure1_sizes,
@@ -238,20 +379,19 @@ impl Study for Figure1Study {
     }
 
     fn run_cell(&self, cell: &Cell) -> Result<Outcome> {
-        let (sim, x_test, y_test) = self.test_set(&cell.dataset)?;
-        let mut rng = cell.rng(self.settings.seed);
+        let (reading, x_test, y_test) = self.test_set(&cell.dataset)?;
+        let reading = *reading;
+        // Seeded by the data source, so that readings of the same data fit the same rows.
+        let mut rng =
+            Cell::new(reading.data(), cell.train_size, cell.replicate).rng(self.settings.seed);
         // Both classes must be present to fit; redraw (from the same stream) otherwise.
         let (x, y) = loop {
-            let (x, y) = sim.sample(cell.train_size, &mut rng);
+            let (x, y) = reading.sample(cell.train_size, &mut rng);
             if y.iter().any(|&k| k == 0) && y.iter().any(|&k| k == 1) {
                 break (x, y);
             }
         };
-        let params = self
-            .settings
-            .gdt_params(Family::SharedDiagonal)
-            .n_classes(2)
-            .check()?;
+        let params = reading.gdt_params(&self.settings).check()?;
         let path = params.fit_path(&self.grid, x.view(), y.view(), None)?;
         let mut outcome = Outcome::new(&self.schema);
         for (j, model) in path.iter().enumerate() {
@@ -370,17 +510,76 @@ impl Statlog {
     }
 }
 
-/// The row names of Table 1, e.g. `LDA GEN`, `LDA GDT0.75`, …, `LDA DISC`, then our
-/// `LDA GDT-CV`.
-pub fn table1_rows() -> Vec<String> {
-    let mut rows = Vec::new();
-    for family in Family::TABLE1 {
-        for lambda in TABLE1_GRID {
-            rows.push(format!("{} {}", family.name(), lambda_label(lambda)));
+/// Whether a family's fits depend on the scale of the inputs: the spherical ones. LDA and QDA
+/// (and their GDT fits) are equivariant under an invertible linear map of the inputs.
+pub fn scale_sensitive(family: Family) -> bool {
+    matches!(family, Family::Balls1 | Family::Balls2)
+}
+
+/// One block of Table 1's rows: a family fitted on inputs scaled one way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Table1Block {
+    /// The family.
+    pub family: Family,
+    /// The scaling of its inputs.
+    pub scaling: InputScaling,
+    /// Whether this is the alternative scaling (not the run's default).
+    pub alternative: bool,
+}
+
+impl Table1Block {
+    /// The prefix of its rows: the family's name, followed by the scaling's tag in parentheses
+    /// for the alternative scaling (`Balls1 (whitened)`).
+    pub fn name(&self) -> String {
+        if self.alternative {
+            format!("{} ({})", self.family.name(), self.scaling.tag())
+        } else {
+            self.family.name().to_string()
         }
-        rows.push(format!("{} GDT-CV", family.name()));
     }
-    rows
+
+    /// Its rows: one per λ of the Table 1 grid, then GDT-CV.
+    pub fn rows(&self) -> Vec<String> {
+        let mut rows: Vec<String> = TABLE1_GRID
+            .iter()
+            .map(|&l| format!("{} {}", self.name(), lambda_label(l)))
+            .collect();
+        rows.push(format!("{} GDT-CV", self.name()));
+        rows
+    }
+}
+
+/// The blocks of Table 1 when the inputs are scaled by `scaling`: every family of the paper,
+/// then the scale-sensitive ones on inputs scaled the other way.
+pub fn table1_blocks(scaling: InputScaling) -> Vec<Table1Block> {
+    let mut blocks: Vec<Table1Block> = Family::TABLE1
+        .into_iter()
+        .map(|family| Table1Block {
+            family,
+            scaling,
+            alternative: false,
+        })
+        .collect();
+    blocks.extend(
+        Family::TABLE1
+            .into_iter()
+            .filter(|&f| scale_sensitive(f))
+            .map(|family| Table1Block {
+                family,
+                scaling: scaling.other(),
+                alternative: true,
+            }),
+    );
+    blocks
+}
+
+/// The row names of Table 1 when the inputs are scaled by `scaling`, e.g. `LDA GEN`,
+/// `LDA GDT0.75`, …, `LDA DISC`, then our `LDA GDT-CV`, per block of [`table1_blocks`].
+pub fn table1_rows(scaling: InputScaling) -> Vec<String> {
+    table1_blocks(scaling)
+        .iter()
+        .flat_map(|b| b.rows())
+        .collect()
 }
 
 /// `GEN` for λ = 1, `DISC` for 0, else `GDT0.75`, as the paper's rows.
@@ -406,6 +605,7 @@ struct TableDataset {
 pub struct Table1Study {
     settings: Settings,
     datasets: Vec<TableDataset>,
+    blocks: Vec<Table1Block>,
     schema: Schema,
 }
 
@@ -425,12 +625,24 @@ impl Table1Study {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let schema = Schema::new(table1_rows(), TABLE1_METRICS)?;
+        let blocks = table1_blocks(settings.table1_scaling);
+        let schema = Schema::new(table1_rows(settings.table1_scaling), TABLE1_METRICS)?;
         Ok(Self {
             settings,
             datasets,
+            blocks,
             schema,
         })
+    }
+
+    /// The run's settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The blocks of rows, in the schema's order.
+    pub fn blocks(&self) -> &[Table1Block] {
+        &self.blocks
     }
 
     /// The rows and classes of each dataset, for the report.
@@ -473,7 +685,7 @@ impl Study for Table1Study {
 
     fn fingerprint(&self) -> String {
         let shapes: Vec<(usize, usize)> = self.datasets.iter().map(|d| d.x.dim()).collect();
-        fingerprint(&(STUDY_ID, "table1 v1", &self.settings, shapes))
+        fingerprint(&(STUDY_ID, "table1 v2", &self.settings, shapes))
     }
 
     fn schema(&self) -> &Schema {
@@ -497,14 +709,23 @@ impl Study for Table1Study {
         let cv_seed: u64 = rng.random();
         let y_train = d.y.select(Axis(0), &split.train);
         let y_test = d.y.select(Axis(0), &split.test);
-        let reduction = Reduction::fit(
-            d.x.select(Axis(0), &split.train).view(),
-            y_train.view(),
-            d.n_classes,
-            4,
-        )?;
-        let x_train = reduction.apply(d.x.select(Axis(0), &split.train).view());
-        let x_test = reduction.apply(d.x.select(Axis(0), &split.test).view());
+        let (raw_train, raw_test) = (
+            d.x.select(Axis(0), &split.train),
+            d.x.select(Axis(0), &split.test),
+        );
+        // The inputs under each scaling: (scaling, training inputs, test inputs).
+        let mut inputs = Vec::new();
+        for scaling in InputScaling::ALL {
+            if self.blocks.iter().any(|b| b.scaling == scaling) {
+                let reduction =
+                    Reduction::fit(raw_train.view(), y_train.view(), d.n_classes, 4, scaling)?;
+                inputs.push((
+                    scaling,
+                    reduction.apply(raw_train.view()),
+                    reduction.apply(raw_test.view()),
+                ));
+            }
+        }
         let costs = d.which.class_costs(d.n_classes);
         let criterion = match &costs {
             Some(c) => CvCriterion::ClassCost(c.clone()),
@@ -512,7 +733,11 @@ impl Study for Table1Study {
         };
         let mut outcome = Outcome::new(&self.schema);
         let per_family = TABLE1_GRID.len() + 1;
-        for (f, family) in Family::TABLE1.into_iter().enumerate() {
+        for (f, block) in self.blocks.iter().enumerate() {
+            let family = block.family;
+            let Some((_, x_train, x_test)) = inputs.iter().find(|i| i.0 == block.scaling) else {
+                continue;
+            };
             let gdt = self.settings.gdt_params(family).n_classes(d.n_classes);
             let path = gdt.clone().check()?.fit_path(
                 &TABLE1_GRID,
@@ -619,6 +844,37 @@ mod tests {
     }
 
     #[test]
+    fn the_readings_of_the_uniform_simulation_differ_in_their_class_balance() {
+        use rand::SeedableRng;
+        let n = 20_000;
+        let share = |reading: Figure1Reading| {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+            let (x, y) = reading.sample(n, &mut rng);
+            assert_eq!(x.dim(), (n, 4));
+            y.iter().sum::<usize>() as f64 / n as f64
+        };
+        // σ(2.5 x₁) on [0, 1): P(y = 1) = (ln(1 + e^2.5) − ln 2) / 2.5 ≈ 0.754.
+        assert!((share(Figure1Reading::Uniform) - 0.754).abs() < 0.015);
+        // The centred logit balances the classes.
+        assert!((share(Figure1Reading::UniformCentred) - 0.5).abs() < 0.015);
+        // Same covariates, log-odds shifted by −1.25.
+        let x = ndarray::array![[0.5, 1.0, 1.5, 2.0], [0.9, 1.0, 1.2, 1.3]];
+        let a = Figure1Reading::Uniform.true_log_odds(x.view()).unwrap();
+        let c = Figure1Reading::UniformCentred
+            .true_log_odds(x.view())
+            .unwrap();
+        assert_eq!(c[0], 0.0);
+        assert!((a[1] - c[1] - 1.25).abs() < 1e-12);
+        // Every reading has its own cells, and the first two keep the simulations' names
+        // (their stored cells and seeds are those of the simulations).
+        let names: Vec<&str> = Figure1Reading::ALL.iter().map(|r| r.name()).collect();
+        assert_eq!(&names[..2], &["gaussian-identity", "correlated-uniform"]);
+        let mut unique = names.clone();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len());
+    }
+
+    #[test]
     fn figure1_grid_runs_from_one_to_zero() {
         let g = Settings::paper().figure1_grid();
         assert_eq!(g.len(), 21);
@@ -629,13 +885,19 @@ mod tests {
 
     #[test]
     fn table1_rows_follow_the_paper() {
-        let rows = table1_rows();
-        assert_eq!(rows.len(), 24);
+        let rows = table1_rows(InputScaling::Natural);
+        assert_eq!(rows.len(), 36);
         assert_eq!(rows[0], "LDA GEN");
         assert_eq!(rows[1], "LDA GDT0.75");
         assert_eq!(rows[4], "LDA DISC");
         assert_eq!(rows[5], "LDA GDT-CV");
         assert_eq!(rows[23], "Balls2 GDT-CV");
+        // The scale-sensitive families again, on the other scaling.
+        assert_eq!(rows[24], "Balls1 (whitened) GEN");
+        assert_eq!(rows[35], "Balls2 (whitened) GDT-CV");
+        let other = table1_rows(InputScaling::WithinWhitened);
+        assert_eq!(other[24], "Balls1 (natural) GEN");
+        assert!(!scale_sensitive(Family::Lda) && scale_sensitive(Family::Balls2));
     }
 
     #[test]
@@ -655,9 +917,7 @@ mod tests {
             assert!(ll.is_finite() && ll > 0.0);
         }
         // No fit can beat the true model by much on 2000 rows.
-        let floor = study
-            .bayes_logloss(BouchardTriggsSimulation::CorrelatedUniform)
-            .unwrap();
+        let floor = study.bayes_logloss(Figure1Reading::Uniform).unwrap();
         assert!(a.get(0, 0).unwrap() > floor - 0.05);
     }
 
@@ -676,7 +936,7 @@ mod tests {
         };
         let cell = Cell::new("heart", 100, 0);
         let a = study.run_cell(&cell).unwrap();
-        for row in 0..24 {
+        for row in 0..36 {
             let error = a.get(row, 0).unwrap();
             let cost = a.get(row, 1).unwrap();
             assert!((0.0..=1.0).contains(&error));
