@@ -129,7 +129,70 @@ impl Setup {
     pub fn title(&self) -> String {
         format!("{} → {}", self.train.title(), self.test.title())
     }
+
+    /// The alignment that maps the group the two tasks share to itself, `None` when they share
+    /// none (in Experiment 1 *guns* is class 1 of the training task and class 0 of the test
+    /// task: [`Alignment::Swapped`]).
+    pub fn shared_group_alignment(&self) -> Option<Alignment> {
+        let [a, b] = self.train.0;
+        let k = self.test.0.iter().position(|&g| g == a || g == b)?;
+        let i = usize::from(self.train.0[1] == self.test.0[k]);
+        Some(if i == k {
+            Alignment::ByGroupOrder
+        } else {
+            Alignment::Swapped
+        })
+    }
 }
+
+/// Which class of the training task informs which class of the test task.
+///
+/// §2 reconstructs the test task's prior by `μ_i^j := χ_i(l^j_{i,test})`: class `i`'s
+/// compression, read at the distances to the test task's label `i`. The paper numbers the two
+/// newsgroups of each task but never says how class `i` of one task lines up with class `i` of
+/// the other; the alignment decides it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Alignment {
+    /// Class `i` of the training task informs class `i` of the test task, each task's classes
+    /// in the order of [`GROUPS`] (in Experiment 1, atheism vs guns → guns vs mideast,
+    /// *atheism* informs *guns* and *guns* informs *mideast*).
+    ByGroupOrder,
+    /// Class `i` of the training task informs class `1 − i` of the test task.
+    Swapped,
+}
+
+impl Alignment {
+    /// Both alignments.
+    pub const ALL: [Alignment; 2] = [Alignment::ByGroupOrder, Alignment::Swapped];
+
+    /// The reading's name in the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Alignment::ByGroupOrder => "by group order",
+            Alignment::Swapped => "swapped",
+        }
+    }
+
+    /// The reading's identifier in file names and dataset names.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Alignment::ByGroupOrder => "by-group-order",
+            Alignment::Swapped => "swapped",
+        }
+    }
+
+    /// The class of the training task that informs class `test_class` of the test task.
+    pub fn source(self, test_class: usize) -> usize {
+        match self {
+            Alignment::ByGroupOrder => test_class,
+            Alignment::Swapped => 1 - test_class,
+        }
+    }
+}
+
+/// The reading that maps a group shared by the two tasks to itself (defined only for setups
+/// whose tasks share a group).
+pub const SHARED_GROUP_READING: &str = "shared group to itself";
 
 /// Every task over `groups` (pairs in the order of [`GROUPS`]).
 pub fn tasks_over(groups: &[usize]) -> Vec<Task> {
@@ -183,18 +246,83 @@ pub const FAILED: &str = "failed";
 pub const PRIOR_UNSEEN: &str = "prior-unseen-distances";
 /// Features whose reconstructed variance was raised to the floor, summed over the two classes.
 pub const PRIOR_FLOORED: &str = "prior-floored-variances";
+/// The `β` the bilevel fit used.
+pub const BETA: &str = "beta";
+/// `‖t₂ − t₁‖` of the sample's prior ([`PriorGeometry::separation`]).
+pub const PRIOR_SEPARATION: &str = "prior-separation";
+/// The cosine between the prior's `t₂ − t₁` and the test task's class-mean difference
+/// ([`PriorGeometry::cosine`]).
+pub const PRIOR_COSINE: &str = "prior-cosine";
 /// The metrics, in the order of the outcome table.
-pub const METRICS: [&str; 6] = [
+pub const METRICS: [&str; 9] = [
     ACCURACY,
     ITERATIONS,
     CONVERGED,
     FAILED,
     PRIOR_UNSEEN,
     PRIOR_FLOORED,
+    BETA,
+    PRIOR_SEPARATION,
+    PRIOR_COSINE,
 ];
 
-/// Figure 5.1's cells: `fig5.1:<setup>`.
+/// Figure 5.1's cells under [`Alignment::ByGroupOrder`]: `fig5.1:<setup>`.
 pub const FIGURE_51: &str = "fig5.1";
+/// Figure 5.1's cells under [`Alignment::Swapped`]: `fig5.1-swapped:<setup>`.
+pub const FIGURE_51_SWAPPED: &str = "fig5.1-swapped";
+
+/// The dataset prefix of Figure 5.1's cells under `alignment`.
+pub fn figure_51_dataset(alignment: Alignment) -> &'static str {
+    match alignment {
+        Alignment::ByGroupOrder => FIGURE_51,
+        Alignment::Swapped => FIGURE_51_SWAPPED,
+    }
+}
+
+/// How the prior of a sample sits against the test task: the geometry that decides whether the
+/// bilevel classifier can gain.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PriorGeometry {
+    /// `‖t₂ − t₁‖`, the distance between the prior's two locations.
+    pub separation: f64,
+    /// The largest `β` for which the hard constraints (4.13)–(4.14) with `μ_i = t_i` and
+    /// `Σ_i = I` hold for some hyperplane: adding them gives `wᵀ(t₂ − t₁) ≥ 2β‖w‖`, so
+    /// `β ≤ ‖t₂ − t₁‖ / 2`, attained by `w ∝ t₂ − t₁` (§5's "maximum feasible value" as
+    /// `φ → 0`; a positive `φ` raises it by at most `φ(√max Ω₁ + √max Ω₂) / 2`).
+    pub beta_max: f64,
+    /// The cosine between `t₂ − t₁` and the test task's empirical class-mean difference
+    /// `m̂₂ − m̂₁`: near zero, the prior pulls the hyperplane in a direction that does not
+    /// separate the test task's classes. NaN when either difference is zero.
+    pub cosine: f64,
+}
+
+impl PriorGeometry {
+    /// The geometry of a prior with locations `t` against class means `test_means` of the
+    /// test task.
+    pub fn of(t: [ArrayView1<'_, f64>; 2], test_means: [ArrayView1<'_, f64>; 2]) -> Self {
+        let prior = &t[1] - &t[0];
+        let test = &test_means[1] - &test_means[0];
+        let separation = prior.dot(&prior).sqrt();
+        let norm = test.dot(&test).sqrt();
+        let cosine = if separation > 0.0 && norm > 0.0 {
+            prior.dot(&test) / (separation * norm)
+        } else {
+            f64::NAN
+        };
+        Self {
+            separation,
+            beta_max: 0.5 * separation,
+            cosine,
+        }
+    }
+}
+
+/// The `β` of a fit: given, or a share of the sample's [`PriorGeometry::beta_max`].
+#[derive(Debug, Clone, Copy)]
+enum BetaChoice {
+    Value(f64),
+    ShareOfMax(f64),
+}
 /// Figure 5.2's cells: `fig5.2:<setup>`.
 pub const FIGURE_52: &str = "fig5.2";
 /// Figure 5.2's LDA line: `fig5.2-lda:<test task>`.
@@ -232,6 +360,8 @@ pub struct Settings {
     pub figure_51_setups: Vec<usize>,
     /// Figure 5.1's samples per setup (the paper: 100).
     pub figure_51_replicates: usize,
+    /// The alignments Figure 5.1 is run under (each a reading of its own).
+    pub figure_51_alignments: Vec<Alignment>,
     /// Indices into `setups_over(&[0, 1, 2])` of Figure 5.2's setups.
     pub figure_52_setups: Vec<usize>,
     /// Figure 5.2's training-set sizes.
@@ -240,7 +370,9 @@ pub struct Settings {
     pub figure_52_replicates: usize,
     /// Figure 5.3's training-set size (the paper: 9).
     pub figure_53_size: usize,
-    /// Figure 5.3's values of `β` (`φ` at its default).
+    /// Figure 5.3's values of `β` as shares of its maximum feasible value
+    /// ([`PriorGeometry::beta_max`] of each sample's prior; `φ` at its default): the paper
+    /// increases `β` "up to its maximum feasible value".
     pub figure_53_betas: Vec<f64>,
     /// Figure 5.3's values of `φ` (`β` at its default).
     pub figure_53_phis: Vec<f64>,
@@ -264,12 +396,13 @@ impl Settings {
             figure_51_fraction: 0.005,
             figure_51_setups: (0..30).collect(),
             figure_51_replicates: 100,
+            figure_51_alignments: Alignment::ALL.to_vec(),
             figure_52_setups: (0..6).collect(),
             figure_52_sizes: vec![4, 9, 18, 36, 72, 144],
             figure_52_replicates: 100,
             figure_53_size: 9,
-            figure_53_betas: vec![0.05, 0.1, 0.2, 0.4, 0.8, 1.6],
-            figure_53_phis: vec![0.001, 0.003, 0.01, 0.03, 0.1, 0.3],
+            figure_53_betas: vec![0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.85, 1.0],
+            figure_53_phis: vec![0.001, 0.01, 0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0],
             figure_53_replicates: 100,
         }
     }
@@ -281,8 +414,8 @@ impl Settings {
             figure_52_setups: vec![1, 5],
             figure_52_sizes: vec![4, 36],
             figure_52_replicates: 2,
-            figure_53_betas: vec![0.05, 0.2, 0.8],
-            figure_53_phis: vec![0.001, 0.01, 0.1],
+            figure_53_betas: vec![0.1, 0.5, 1.0],
+            figure_53_phis: vec![0.01, 1.0, 100.0],
             figure_53_replicates: 2,
             ..Self::paper()
         }
@@ -320,6 +453,8 @@ pub struct EpshteynDejongStudy {
     features: NounFeatures,
     figure_51: Vec<Setup>,
     figure_52: Vec<Setup>,
+    /// The class means of each task over all its postings (for [`PriorGeometry::cosine`]).
+    task_means: Vec<(Task, [Array1<f64>; 2])>,
     schema: Schema,
 }
 
@@ -364,6 +499,12 @@ impl EpshteynDejongStudy {
                 "β, φ and the costs must be finite and positive",
             ));
         }
+        if settings.figure_53_betas.iter().any(|&b| b > 1.0) {
+            return Err(Error::invalid_parameter(
+                "figure_53_betas",
+                "shares of the maximum feasible β must not exceed 1",
+            ));
+        }
         if settings.figure_52_sizes.iter().any(|&m| m < 2) || settings.figure_53_size < 2 {
             return Err(Error::invalid_parameter(
                 "figure_52_sizes",
@@ -384,13 +525,28 @@ impl EpshteynDejongStudy {
                 ));
             }
         }
-        Ok(Self {
+        let mut study = Self {
             settings,
             features,
             figure_51,
             figure_52,
+            task_means: Vec::new(),
             schema: Schema::new(CLASSIFIERS, METRICS)?,
-        })
+        };
+        for task in tasks_over(&[0, 1, 2, 3]) {
+            let rows = task.0.map(|g| study.features.rows_of_group(g).to_vec());
+            let all = Sample {
+                y: rows[0]
+                    .iter()
+                    .map(|_| 0)
+                    .chain(rows[1].iter().map(|_| 1))
+                    .collect(),
+                rows: rows.concat(),
+            };
+            let means = study.class_means(&all);
+            study.task_means.push((task, means));
+        }
+        Ok(study)
     }
 
     /// The run's settings.
@@ -516,32 +672,81 @@ impl EpshteynDejongStudy {
         sums
     }
 
-    /// The bilevel classifier's prior for a setup, learned on the training task's sample.
-    fn prior(&self, setup: Setup, prior_sample: &Sample) -> Result<Reconstruction> {
+    /// The bilevel classifier's prior for a setup, learned on the training task's sample and
+    /// carried to the test task's classes by `alignment`.
+    fn prior(
+        &self,
+        setup: Setup,
+        alignment: Alignment,
+        prior_sample: &Sample,
+    ) -> Result<Reconstruction> {
         let means = self.class_means(prior_sample);
         let d = |task: Task| task.0.map(|g| self.features.distance(g));
-        TransferPrior::learn([means[0].view(), means[1].view()], d(setup.train))?
+        let train = d(setup.train);
+        let [a, b] = [alignment.source(0), alignment.source(1)];
+        TransferPrior::learn([means[a].view(), means[b].view()], [train[a], train[b]])?
             .reconstruct(d(setup.test))
+    }
+
+    /// The geometry of the prior of `setup` under `alignment`, learned on replicate
+    /// `replicate`'s sample of the training task.
+    pub fn prior_geometry(
+        &self,
+        setup: Setup,
+        alignment: Alignment,
+        replicate: usize,
+    ) -> Result<PriorGeometry> {
+        let reconstruction =
+            self.prior(setup, alignment, &self.prior_sample(setup.train, replicate))?;
+        Ok(self.geometry(setup.test, &reconstruction))
+    }
+
+    fn geometry(&self, test: Task, reconstruction: &Reconstruction) -> PriorGeometry {
+        let (_, means) = self
+            .task_means
+            .iter()
+            .find(|(t, _)| *t == test)
+            .expect("the means of every task");
+        PriorGeometry::of(reconstruction.prior.t(), [means[0].view(), means[1].view()])
     }
 
     /// SVM, bilevel and (optionally) multi-task SVM on a training set of `m` postings of the
     /// test task.
+    #[allow(clippy::too_many_arguments)]
     fn transfer_cell(
         &self,
         setup: Setup,
+        alignment: Alignment,
         m: usize,
         replicate: usize,
-        beta: f64,
+        beta: BetaChoice,
         phi: f64,
         multitask: bool,
         outcome: &mut Outcome,
     ) -> Result<()> {
         let prior_sample = self.prior_sample(setup.train, replicate);
+        let reconstruction = self.prior(setup, alignment, &prior_sample)?;
+        let geometry = self.geometry(setup.test, &reconstruction);
+        let beta = match beta {
+            BetaChoice::Value(beta) => beta,
+            BetaChoice::ShareOfMax(share) => share * geometry.beta_max,
+        };
+        if !(beta.is_finite() && beta > 0.0) {
+            return Err(Error::invalid_parameter(
+                "beta",
+                format!("the prior of {} allows no positive β", setup.id()),
+            ));
+        }
+        self.set(outcome, BILEVEL, BETA, beta)?;
+        self.set(outcome, BILEVEL, PRIOR_SEPARATION, geometry.separation)?;
+        if geometry.cosine.is_finite() {
+            self.set(outcome, BILEVEL, PRIOR_COSINE, geometry.cosine)?;
+        }
         let Reconstruction {
             prior,
             unseen,
             floored,
-        } = self.prior(setup, &prior_sample)?;
+        } = reconstruction;
         self.set(
             outcome,
             BILEVEL,
@@ -679,7 +884,7 @@ impl Study for EpshteynDejongStudy {
     }
 
     fn fingerprint(&self) -> String {
-        fingerprint(&(STUDY_ID, "v1", &self.settings))
+        fingerprint(&(STUDY_ID, "v2", &self.settings))
     }
 
     fn schema(&self) -> &Schema {
@@ -689,10 +894,12 @@ impl Study for EpshteynDejongStudy {
     fn cells(&self) -> Vec<Cell> {
         let s = &self.settings;
         let mut cells = Vec::new();
-        for setup in &self.figure_51 {
-            let name = Self::dataset_name(FIGURE_51, &setup.id());
-            let m = self.figure_51_size(setup.test);
-            cells.extend((0..s.figure_51_replicates).map(|r| Cell::new(name.clone(), m, r)));
+        for &alignment in &s.figure_51_alignments {
+            for setup in &self.figure_51 {
+                let name = Self::dataset_name(figure_51_dataset(alignment), &setup.id());
+                let m = self.figure_51_size(setup.test);
+                cells.extend((0..s.figure_51_replicates).map(|r| Cell::new(name.clone(), m, r)));
+            }
         }
         let mut lda_tasks: Vec<Task> = Vec::new();
         for setup in &self.figure_52 {
@@ -740,13 +947,20 @@ impl Study for EpshteynDejongStudy {
                 })
         };
         match figure {
-            FIGURE_51 => {
+            FIGURE_51 | FIGURE_51_SWAPPED => {
                 let setup = self.setup_named(key)?;
-                self.transfer_cell(setup, m, r, s.beta, s.phi, false, &mut outcome)?;
+                let alignment = if figure == FIGURE_51 {
+                    Alignment::ByGroupOrder
+                } else {
+                    Alignment::Swapped
+                };
+                let beta = BetaChoice::Value(s.beta);
+                self.transfer_cell(setup, alignment, m, r, beta, s.phi, false, &mut outcome)?;
             }
             FIGURE_52 => {
                 let setup = self.setup_named(key)?;
-                self.transfer_cell(setup, m, r, s.beta, s.phi, true, &mut outcome)?;
+                let (alignment, beta) = (Alignment::ByGroupOrder, BetaChoice::Value(s.beta));
+                self.transfer_cell(setup, alignment, m, r, beta, s.phi, true, &mut outcome)?;
             }
             FIGURE_52_LDA => {
                 let task = self
@@ -760,12 +974,32 @@ impl Study for EpshteynDejongStudy {
                 self.lda_cell(task, r, &mut outcome)?;
             }
             FIGURE_53_BETA => {
-                let beta = index(&s.figure_53_betas)?;
-                self.transfer_cell(EXPERIMENT_1, m, r, beta, s.phi, false, &mut outcome)?;
+                let beta = BetaChoice::ShareOfMax(index(&s.figure_53_betas)?);
+                let alignment = Alignment::ByGroupOrder;
+                self.transfer_cell(
+                    EXPERIMENT_1,
+                    alignment,
+                    m,
+                    r,
+                    beta,
+                    s.phi,
+                    false,
+                    &mut outcome,
+                )?;
             }
             FIGURE_53_PHI => {
                 let phi = index(&s.figure_53_phis)?;
-                self.transfer_cell(EXPERIMENT_1, m, r, s.beta, phi, false, &mut outcome)?;
+                let (alignment, beta) = (Alignment::ByGroupOrder, BetaChoice::Value(s.beta));
+                self.transfer_cell(
+                    EXPERIMENT_1,
+                    alignment,
+                    m,
+                    r,
+                    beta,
+                    phi,
+                    false,
+                    &mut outcome,
+                )?;
             }
             other => {
                 return Err(Error::invalid_parameter(
@@ -912,14 +1146,14 @@ mod tests {
     fn settings() -> Settings {
         Settings {
             min_document_frequency: 1,
-            figure_51_setups: vec![0, 7, 29],
+            figure_51_setups: vec![2, 7, 29],
             figure_51_replicates: 2,
             figure_52_setups: vec![1, 5],
             figure_52_sizes: vec![4, 8],
             figure_52_replicates: 2,
             figure_53_size: 4,
-            figure_53_betas: vec![0.1, 0.4],
-            figure_53_phis: vec![0.01, 0.1],
+            figure_53_betas: vec![0.2, 1.0],
+            figure_53_phis: vec![0.01, 100.0],
             figure_53_replicates: 2,
             ..Settings::paper()
         }
@@ -1010,20 +1244,106 @@ mod tests {
             "fig5_2.svg",
             "fig5_3.svg",
             "REPORT.md",
+            "verdicts.csv",
         ] {
             let len = std::fs::metadata(out.join(f)).unwrap().len();
             assert!(len > 0, "{f} is empty");
         }
+        // One verdict line in the report per row of verdicts.csv, and each reading has its own.
         let report = std::fs::read_to_string(out.join("REPORT.md")).unwrap();
-        let verdicts = report
-            .matches("**supported**")
-            .chain(report.matches("**partly supported**"))
-            .chain(report.matches("**not supported**"))
+        let verdict_lines = report
+            .lines()
+            .filter(|l| {
+                [
+                    "supported",
+                    "partly supported",
+                    "not supported",
+                    "not assessed",
+                ]
+                .iter()
+                .any(|w| {
+                    l.starts_with(&format!("**{w}** (robust"))
+                        || l.starts_with(&format!("**{w}** (borderline"))
+                })
+            })
             .count();
-        assert_eq!(verdicts, 12, "{report}");
-        // Figure 5.1's table has a header and one row per setup.
+        let rows = crate::verdict::read_verdicts_csv(
+            &std::fs::read_to_string(out.join("verdicts.csv")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(verdict_lines, rows.len(), "{report}");
+        for reading in [
+            Alignment::ByGroupOrder.name(),
+            Alignment::Swapped.name(),
+            SHARED_GROUP_READING,
+        ] {
+            assert!(report.contains(&format!("### Reading: {reading}")));
+            for claim in ["5.1-above", "5.1-range", "5.1-significant"] {
+                assert!(
+                    rows.iter()
+                        .any(|r| r.claim == claim && r.reading.starts_with(reading)),
+                    "no verdict on {claim} under {reading}"
+                );
+            }
+        }
+        // The range claim has a verdict under each measure of improvement.
+        assert_eq!(
+            rows.iter().filter(|r| r.claim == "5.1-range").count(),
+            3 * 3
+        );
+        // Figure 5.1's table: a header, then one row per setup under each alignment, and one
+        // per setup sharing a group under the shared-group reading.
+        let shared = study
+            .figure_51_setups()
+            .iter()
+            .filter(|s| s.shared_group_alignment().is_some())
+            .count();
         let csv = std::fs::read_to_string(out.join("fig5_1.csv")).unwrap();
-        assert_eq!(csv.lines().count(), 1 + 3);
+        assert_eq!(csv.lines().count(), 1 + 3 + 3 + shared);
+        for reading in Alignment::ALL.map(Alignment::name) {
+            let n = csv
+                .lines()
+                .filter(|l| l.starts_with(&format!("{reading},")))
+                .count();
+            assert_eq!(n, 3, "{reading}");
+        }
+        // The SVM sees the same samples under both alignments; the bilevel classifier's prior
+        // differs.
+        let svm = schema_index(&one, SVM, ACCURACY);
+        let separation = schema_index(&one, BILEVEL, PRIOR_SEPARATION);
+        let cell = |prefix: &str| {
+            one.iter()
+                .find(|(c, _)| {
+                    c.dataset == EpshteynDejongStudy::dataset_name(prefix, &EXPERIMENT_1.id())
+                        && c.replicate == 0
+                })
+                .map(|(_, o)| o)
+                .unwrap()
+        };
+        let (order, swapped) = (cell(FIGURE_51), cell(FIGURE_51_SWAPPED));
+        assert_eq!(order.get(svm.0, svm.1), swapped.get(svm.0, svm.1));
+        assert_ne!(
+            order.get(separation.0, separation.1),
+            swapped.get(separation.0, separation.1)
+        );
+        // Figure 5.3's β is each share of the sample's own maximum, never beyond it.
+        let beta = schema_index(&one, BILEVEL, BETA);
+        for (c, o) in one.iter() {
+            let Some((figure, i)) = c.dataset.split_once(':') else {
+                continue;
+            };
+            if figure != FIGURE_53_BETA {
+                continue;
+            }
+            let share = study.settings().figure_53_betas[i.parse::<usize>().unwrap()];
+            let max = 0.5 * o.get(separation.0, separation.1).unwrap();
+            let used = o.get(beta.0, beta.1).unwrap();
+            assert!(
+                (used - share * max).abs() <= 1e-12 * max,
+                "{used} vs {share} × {max}"
+            );
+            assert!(used <= max);
+        }
         // Every successful bilevel fit recorded its alternations.
         let schema = one.schema();
         let bilevel = schema.classifier_index(BILEVEL).unwrap();
@@ -1038,6 +1358,113 @@ mod tests {
             }
         }
         std::fs::remove_dir_all(&out).unwrap();
+    }
+
+    fn schema_index(results: &StudyResults, classifier: &str, metric: &str) -> (usize, usize) {
+        let schema = results.schema();
+        (
+            schema.classifier_index(classifier).unwrap(),
+            schema.metric_index(metric).unwrap(),
+        )
+    }
+
+    #[test]
+    fn the_shared_group_alignment_maps_it_to_itself() {
+        // Experiment 1: guns is class 1 of atheism vs guns and class 0 of guns vs mideast.
+        assert_eq!(
+            EXPERIMENT_1.shared_group_alignment(),
+            Some(Alignment::Swapped)
+        );
+        // Experiment 4: mideast is class 1 of both tasks.
+        assert_eq!(
+            EXPERIMENT_4.shared_group_alignment(),
+            Some(Alignment::ByGroupOrder)
+        );
+        let all = setups_over(&[0, 1, 2, 3]);
+        let disjoint = all
+            .iter()
+            .filter(|s| s.shared_group_alignment().is_none())
+            .count();
+        assert_eq!(disjoint, 6, "three pairs of disjoint tasks, in both orders");
+        for setup in &all {
+            if let Some(a) = setup.shared_group_alignment() {
+                // The shared group sits at class k of the test task and is informed by the
+                // training class that is the same group.
+                for k in 0..2 {
+                    let g = setup.test.0[k];
+                    if setup.train.0.contains(&g) {
+                        assert_eq!(setup.train.0[a.source(k)], g, "{}", setup.id());
+                    }
+                }
+            }
+        }
+        assert_eq!(Alignment::Swapped.source(0), 1);
+        assert_eq!(Alignment::ByGroupOrder.source(1), 1);
+    }
+
+    #[test]
+    fn a_swapped_alignment_on_a_swapped_task_is_the_same_prior() {
+        // Carrying atheism vs guns to itself with its classes listed the other way round under
+        // the swapped alignment must give each group its own compression back.
+        let wn = wordnet("alignment");
+        let study = EpshteynDejongStudy::new(&collection(), &wn, settings()).unwrap();
+        let sample = study.prior_sample(Task([0, 1]), 0);
+        let same = Setup {
+            train: Task([0, 1]),
+            test: Task([0, 1]),
+        };
+        let reversed = Setup {
+            train: Task([0, 1]),
+            test: Task([1, 0]),
+        };
+        let direct = study.prior(same, Alignment::ByGroupOrder, &sample).unwrap();
+        let swapped = study.prior(reversed, Alignment::Swapped, &sample).unwrap();
+        assert_eq!(direct.prior.t()[0], swapped.prior.t()[1]);
+        assert_eq!(direct.prior.t()[1], swapped.prior.t()[0]);
+        // And the by-order alignment on the reversed task gives each group the other's.
+        let crossed = study
+            .prior(reversed, Alignment::ByGroupOrder, &sample)
+            .unwrap();
+        assert_ne!(direct.prior.t()[0], crossed.prior.t()[1]);
+    }
+
+    #[test]
+    fn prior_geometry_and_the_largest_feasible_beta() {
+        let t = [
+            ndarray::array![0.0, 1.0, 0.0],
+            ndarray::array![3.0, 1.0, 4.0],
+        ];
+        let test = [
+            ndarray::array![0.0, 0.0, 0.0],
+            ndarray::array![0.0, 0.0, 2.0],
+        ];
+        let g = PriorGeometry::of([t[0].view(), t[1].view()], [test[0].view(), test[1].view()]);
+        assert!((g.separation - 5.0).abs() < 1e-12);
+        assert!((g.beta_max - 2.5).abs() < 1e-12);
+        assert!((g.cosine - 0.8).abs() < 1e-12);
+        let flat = PriorGeometry::of([t[0].view(), t[0].view()], [test[0].view(), test[1].view()]);
+        assert!(flat.cosine.is_nan() && flat.beta_max == 0.0);
+        // No hyperplane meets both (4.13) and (4.14) at μ_i = t_i with β above β_max, and
+        // w ∝ t₂ − t₁ through the midpoint meets both at β_max.
+        let d = &t[1] - &t[0];
+        let margins = |w: &Array1<f64>, b: f64| {
+            let norm = w.dot(w).sqrt();
+            (-(w.dot(&t[0]) + b) / norm).min((w.dot(&t[1]) + b) / norm)
+        };
+        let mid = -0.5 * d.dot(&(&t[0] + &t[1]));
+        assert!((margins(&d, mid) - g.beta_max).abs() < 1e-12);
+        let mut state = 12345u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        for _ in 0..1000 {
+            let w = ndarray::array![next(), next(), next()];
+            let b = 5.0 * next();
+            assert!(margins(&w, b) <= g.beta_max + 1e-12);
+        }
     }
 
     #[test]
@@ -1081,6 +1508,10 @@ mod tests {
             },
             Settings {
                 figure_52_sizes: vec![1],
+                ..settings()
+            },
+            Settings {
+                figure_53_betas: vec![0.5, 1.5],
                 ..settings()
             },
             Settings {
