@@ -269,27 +269,22 @@ fn grid(paths: &[&LambdaPath]) -> Vec<usize> {
 }
 
 /// The evidence of one group's paths: `GEN`, `DISC` and the cross-fitted [`GDT`] per point,
-/// summarised by `centre`; with the intermediate λ chosen for each half at each point.
-pub fn three_estimates(
-    paths: &[&LambdaPath],
-    centre: Centre,
-) -> Result<(Evidence, Vec<(usize, [f64; 2])>)> {
+/// summarised by `centre` (the intermediate λ chosen by the same centre).
+pub fn three_estimates(paths: &[&LambdaPath], centre: Centre) -> Result<Evidence> {
     let select: fn(&[f64]) -> f64 = match centre {
         Centre::Median => median,
         Centre::Mean => mean,
     };
     let mut evidence = Evidence::new([GEN, DISC, GDT], Better::Lower).centre(centre);
-    let mut chosen = Vec::new();
     for p in paths {
-        let (Some(gen), Some(disc), Some((gdt, lambdas))) =
+        let (Some(gen), Some(disc), Some((gdt, _))) =
             (p.at(1.0), p.at(0.0), p.cross_fitted(select))
         else {
             continue;
         };
         evidence.push(p.group.clone(), p.n, vec![gen.to_vec(), disc.to_vec(), gdt])?;
-        chosen.push((p.n, lambdas));
     }
-    Ok((evidence, chosen))
+    Ok(evidence)
 }
 
 /// Where Figure 1's window comes from.
@@ -316,7 +311,7 @@ pub const TABLE1_QUOTE: &str = "Our preliminary results on real data showed that
 /// The two claims about the Gaussian simulation (first row of Figure 1), judged on its paths
 /// (one per training size) under `reading`.
 pub fn gaussian_verdicts(paths: &[&LambdaPath], reading: &str) -> Result<Vec<Verdict>> {
-    let (evidence, _) = three_estimates(paths, Centre::Median)?;
+    let evidence = three_estimates(paths, Centre::Median)?;
     let best = Claim::new(
         "fig1-gen-best",
         GEN_BEST_QUOTE,
@@ -364,7 +359,7 @@ pub fn gaussian_verdicts(paths: &[&LambdaPath], reading: &str) -> Result<Vec<Ver
 /// The two claims about the correlated-uniform simulation (second row of Figure 1), judged on
 /// the paths of one reading (one per training size).
 pub fn uniform_verdicts(paths: &[&LambdaPath], reading: &str) -> Result<Vec<Verdict>> {
-    let (evidence, _) = three_estimates(paths, Centre::Median)?;
+    let evidence = three_estimates(paths, Centre::Median)?;
     let best = Claim::new(
         "fig1-gdt-best",
         GDT_BEST_QUOTE,
@@ -428,7 +423,7 @@ pub struct Table1Pair<'a> {
 /// mean test error over trials.
 pub fn table1_verdict(pairs: &[Table1Pair<'_>], reading: &str) -> Result<Verdict> {
     let paths: Vec<&LambdaPath> = pairs.iter().map(|p| p.path).collect();
-    let (evidence, _) = three_estimates(&paths, Centre::Mean)?;
+    let evidence = three_estimates(&paths, Centre::Mean)?;
     let claim = Claim::new(
         "table1-intermediate-better",
         TABLE1_QUOTE,
@@ -494,6 +489,45 @@ pub fn table1_verdict(pairs: &[Table1Pair<'_>], reading: &str) -> Result<Verdict
             Ok(units)
         },
     )
+}
+
+/// For every claim judged under more than one reading whose verdict differs between them, a
+/// sentence saying so ("The verdict on … changes with the reading: under reading (a) … ;
+/// under reading (b) …"); empty when no verdict changes.
+pub fn reading_changes(verdicts: &[Verdict]) -> String {
+    let mut out = String::new();
+    let mut ids: Vec<&str> = Vec::new();
+    for v in verdicts {
+        if !ids.contains(&v.claim.id.as_str()) {
+            ids.push(&v.claim.id);
+        }
+    }
+    for id in ids {
+        let same: Vec<&Verdict> = verdicts.iter().filter(|v| v.claim.id == id).collect();
+        if same.len() < 2 || same.iter().all(|v| v.word == same[0].word) {
+            continue;
+        }
+        let parts: Vec<String> = same
+            .iter()
+            .map(|v| {
+                format!(
+                    "under reading {} it is **{}** ({} of {} {})",
+                    v.claim.reading,
+                    v.word,
+                    v.tally.holds,
+                    v.tally.total(),
+                    v.unit_name
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "The verdict on *\"{}\"* changes with the reading: {}.\n",
+            same[0].claim.quote,
+            parts.join("; ")
+        );
+    }
+    out
 }
 
 /// A verdict as a report prints it: the paper's words and the reading, the verdict line, and
@@ -609,6 +643,42 @@ mod tests {
     }
 
     #[test]
+    fn a_verdict_that_changes_with_the_reading_is_named() {
+        let good: Vec<LambdaPath> = [50, 100, 200]
+            .iter()
+            .map(|&n| {
+                path(
+                    n,
+                    30,
+                    |l, r| if l == 0.5 { 0.5 } else { 0.6 } + 0.001 * (r % 4) as f64,
+                )
+            })
+            .collect();
+        let flat: Vec<LambdaPath> = [50, 100, 200]
+            .iter()
+            .map(|&n| path(n, 30, |_, r| 0.6 + 0.001 * (r % 4) as f64))
+            .collect();
+        let mut verdicts = uniform_verdicts(&good.iter().collect::<Vec<_>>(), "(a)").unwrap();
+        verdicts.extend(uniform_verdicts(&flat.iter().collect::<Vec<_>>(), "(b)").unwrap());
+        let text = reading_changes(&verdicts);
+        // The best-estimate claim changes (supported under (a), not under (b)); the
+        // decreasing-λ claim is not supported under either, so it is not mentioned.
+        assert!(
+            text.contains("under reading (a) it is **supported**"),
+            "{text}"
+        );
+        assert!(
+            text.contains("under reading (b) it is **not supported**"),
+            "{text}"
+        );
+        assert_eq!(
+            text.matches("changes with the reading").count(),
+            1,
+            "{text}"
+        );
+    }
+
+    #[test]
     fn bootstrap_of_identical_samples_is_a_tie() {
         let a: Vec<f64> = (0..30).map(|i| (i % 7) as f64).collect();
         let d = bootstrap_change(&a, &a, |s| median(&deref(s)), "k").unwrap();
@@ -622,11 +692,14 @@ mod tests {
         // GDT beats GEN clearly; DISC is better still but has no maximiser.
         let p = path(100, 20, |l, r| {
             let noise = 0.001 * (r % 3) as f64;
-            match l {
-                l if l == 1.0 => 0.3 + noise,
-                l if l == 0.5 => 0.2 + noise,
-                _ => 0.1 + noise,
-            }
+            let base = if l == 1.0 {
+                0.3
+            } else if l == 0.5 {
+                0.2
+            } else {
+                0.1
+            };
+            base + noise
         });
         let with = table1_verdict(
             &[Table1Pair {

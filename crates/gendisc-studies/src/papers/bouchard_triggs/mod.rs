@@ -34,7 +34,7 @@ use gendisc_core::{ConditionalModel, Error, ParamGuard, Result};
 use gendisc_data::generators::BouchardTriggsSimulation;
 use gendisc_data::loaders::{dataset_path, Separator, TableReader};
 use gendisc_data::splits::{random_split, replicate_rng};
-use gendisc_gdt::{CvCriterion, Family, Gdt, GdtCv, GdtParams, GdtSolver, TABLE1_GRID};
+use gendisc_gdt::{CvCriterion, Family, Gdt, GdtCv, GdtParams, GdtSolver, Priors, TABLE1_GRID};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use rand::Rng;
 use serde::Serialize;
@@ -66,6 +66,13 @@ pub const TABLE1_METRICS: [&str; 5] = [ERROR, COST, LOGLOSS, LAMBDA, CONVERGED];
 /// Cost of a missed heart disease on Statlog heart (its `heart.doc` cost matrix).
 pub const HEART_DISEASE_COST: f64 = 5.0;
 
+/// The default relative Balls2 variance floor of Table 1 ([`Settings::balls2_variance_floor`]):
+/// no component variance below 1% of the largest input variance, i.e. no component narrower
+/// than a tenth of the widest input's standard deviation. Small next to the spread of the
+/// classes (EM's fits stay well above it), large enough that a component cannot sit on a
+/// handful of rows.
+pub const BALLS2_VARIANCE_FLOOR: f64 = 0.01;
+
 /// The configuration of a run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Settings {
@@ -93,6 +100,12 @@ pub struct Settings {
     /// family is fitted on inputs scaled this way, and the scale-sensitive families (Balls1,
     /// Balls2) also on inputs scaled the other way ([`table1_blocks`]).
     pub table1_scaling: InputScaling,
+    /// Table 1: the relative floor under Balls2's component variances,
+    /// `σ² ≥ r · max_j Var(x_j)` on the training inputs ([`GdtParams::variance_floor`]); `0`
+    /// is none. Without it a component can shrink onto a few training rows at intermediate λ
+    /// and the fit collapses; the paper does not mention one. Balls2 is also run without it
+    /// under the default scaling ([`table1_blocks`]), so both are shown.
+    pub balls2_variance_floor: f64,
 }
 
 impl Settings {
@@ -109,6 +122,7 @@ impl Settings {
             cv_folds: 5,
             solver: None,
             table1_scaling: InputScaling::default(),
+            balls2_variance_floor: BALLS2_VARIANCE_FLOOR,
         }
     }
 
@@ -121,6 +135,18 @@ impl Settings {
             figure1_lambdas: 11,
             table1_replicates: 3,
             ..Self::paper()
+        }
+    }
+
+    /// `Gdt::params(family)` with this run's solver, and for a Table 1 block its variance floor.
+    fn table1_params(&self, block: &Table1Block) -> GdtParams {
+        let params = self.gdt_params(block.family);
+        match block.variant {
+            _ if block.family != Family::Balls2 => params,
+            Variant::NoFloor => params,
+            Variant::Default | Variant::OtherScaling => {
+                params.variance_floor(self.balls2_variance_floor)
+            }
         }
     }
 
@@ -169,6 +195,10 @@ pub enum Figure1Reading {
     /// Reading (a): correlated uniforms with `y | x ~ Bernoulli(σ(2.5 x₁))`, priors fixed at
     /// `1/K` as the paper's model states.
     Uniform,
+    /// Reading (b): the data of reading (a), the priors estimated with the other parameters
+    /// ([`Priors::Estimated`]), so that the generative end's intercept can follow the class
+    /// balance and its misfit is the variances'.
+    UniformPriorsEstimated,
     /// Reading (c): the same covariates with the centred logit `y | x ~ Bernoulli(σ(2.5 (x₁ −
     /// ½)))`, so that the classes are balanced and fixed priors `1/K` are right on average.
     UniformCentred,
@@ -177,13 +207,19 @@ pub enum Figure1Reading {
 impl Figure1Reading {
     /// Every reading, in the order of the report: the Gaussian row, then the readings of the
     /// correlated-uniform row.
-    pub const ALL: [Self; 3] = [Self::Gaussian, Self::Uniform, Self::UniformCentred];
+    pub const ALL: [Self; 4] = [
+        Self::Gaussian,
+        Self::Uniform,
+        Self::UniformPriorsEstimated,
+        Self::UniformCentred,
+    ];
 
     /// The name of its cells' dataset.
     pub fn name(self) -> &'static str {
         match self {
             Self::Gaussian => BouchardTriggsSimulation::GaussianIdentity.name(),
             Self::Uniform => BouchardTriggsSimulation::CorrelatedUniform.name(),
+            Self::UniformPriorsEstimated => "correlated-uniform-priors-estimated",
             Self::UniformCentred => "correlated-uniform-centred",
         }
     }
@@ -193,6 +229,7 @@ impl Figure1Reading {
     pub fn data(self) -> &'static str {
         match self {
             Self::Gaussian | Self::Uniform => self.name(),
+            Self::UniformPriorsEstimated => Self::Uniform.name(),
             Self::UniformCentred => "correlated-uniform-centred",
         }
     }
@@ -202,6 +239,7 @@ impl Figure1Reading {
         match self {
             Self::Gaussian => "Gaussian classes, priors fixed at 1/K (the true priors)",
             Self::Uniform => "(a) y ~ Bernoulli(σ(2.5 x₁)), priors fixed at 1/K",
+            Self::UniformPriorsEstimated => "(b) y ~ Bernoulli(σ(2.5 x₁)), priors estimated",
             Self::UniformCentred => "(c) y ~ Bernoulli(σ(2.5 (x₁ − ½))), priors fixed at 1/K",
         }
     }
@@ -211,6 +249,7 @@ impl Figure1Reading {
         match self {
             Self::Gaussian => "gaussian",
             Self::Uniform => "a",
+            Self::UniformPriorsEstimated => "b",
             Self::UniformCentred => "c",
         }
     }
@@ -220,6 +259,7 @@ impl Figure1Reading {
         match self {
             Self::Gaussian => "Gaussian",
             Self::Uniform => "(a) σ(2.5 x₁), priors 1/K",
+            Self::UniformPriorsEstimated => "(b) σ(2.5 x₁), priors estimated",
             Self::UniformCentred => "(c) σ(2.5 (x₁ − ½)), priors 1/K",
         }
     }
@@ -234,6 +274,11 @@ impl Figure1Reading {
             Self::Uniform => {
                 "the paper's model as stated (\"prior probabilities equal to 1/K\") on the \
                  logistic reading of its class probability, P(y = 1) ≈ 0.75"
+            }
+            Self::UniformPriorsEstimated => {
+                "the same data and test set as (a), the class priors estimated with the other \
+                 parameters (the GDT's eq. 8 gradient in π), so that the generative end's \
+                 intercept can follow the class balance"
             }
             Self::UniformCentred => {
                 "the logit centred on the middle of x₁'s range, so that the classes are balanced \
@@ -252,7 +297,9 @@ impl Figure1Reading {
     pub fn sample<R: Rng + ?Sized>(self, n: usize, rng: &mut R) -> (Array2<f64>, Array1<usize>) {
         match self {
             Self::Gaussian => BouchardTriggsSimulation::GaussianIdentity.sample(n, rng),
-            Self::Uniform => BouchardTriggsSimulation::CorrelatedUniform.sample(n, rng),
+            Self::Uniform | Self::UniformPriorsEstimated => {
+                BouchardTriggsSimulation::CorrelatedUniform.sample(n, rng)
+            }
             Self::UniformCentred => {
                 // The draw order of the generator: four uniforms, then the label.
                 let mut x = Array2::zeros((n, 4));
@@ -275,7 +322,9 @@ impl Figure1Reading {
     pub fn true_log_odds(self, x: ArrayView2<'_, f64>) -> Result<Array1<f64>> {
         match self {
             Self::Gaussian => BouchardTriggsSimulation::GaussianIdentity.true_log_odds(x),
-            Self::Uniform => BouchardTriggsSimulation::CorrelatedUniform.true_log_odds(x),
+            Self::Uniform | Self::UniformPriorsEstimated => {
+                BouchardTriggsSimulation::CorrelatedUniform.true_log_odds(x)
+            }
             Self::UniformCentred => Ok(BouchardTriggsSimulation::CorrelatedUniform
                 .true_log_odds(x)?
                 .mapv(|eta| eta - 0.5 * UNIFORM_SLOPE)),
@@ -284,7 +333,11 @@ impl Figure1Reading {
 
     /// The parameters of its fits.
     fn gdt_params(self, settings: &Settings) -> GdtParams {
-        settings.gdt_params(Family::SharedDiagonal).n_classes(2)
+        let params = settings.gdt_params(Family::SharedDiagonal).n_classes(2);
+        match self {
+            Self::UniformPriorsEstimated => params.priors(Priors::Estimated),
+            _ => params,
+        }
     }
 }
 
@@ -516,6 +569,18 @@ pub fn scale_sensitive(family: Family) -> bool {
     matches!(family, Family::Balls1 | Family::Balls2)
 }
 
+/// How a block of Table 1's rows departs from the run's default setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    /// The default: inputs scaled by [`Settings::table1_scaling`], Balls2 with the run's
+    /// variance floor.
+    Default,
+    /// A scale-sensitive family on inputs scaled the other way.
+    OtherScaling,
+    /// Balls2 without a variance floor (default scaling).
+    NoFloor,
+}
+
 /// One block of Table 1's rows: a family fitted on inputs scaled one way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Table1Block {
@@ -523,18 +588,18 @@ pub struct Table1Block {
     pub family: Family,
     /// The scaling of its inputs.
     pub scaling: InputScaling,
-    /// Whether this is the alternative scaling (not the run's default).
-    pub alternative: bool,
+    /// How it departs from the default.
+    pub variant: Variant,
 }
 
 impl Table1Block {
-    /// The prefix of its rows: the family's name, followed by the scaling's tag in parentheses
-    /// for the alternative scaling (`Balls1 (whitened)`).
+    /// The prefix of its rows: the family's name, followed by what departs from the default
+    /// in parentheses (`Balls1 (whitened)`, `Balls2 (no floor)`).
     pub fn name(&self) -> String {
-        if self.alternative {
-            format!("{} ({})", self.family.name(), self.scaling.tag())
-        } else {
-            self.family.name().to_string()
+        match self.variant {
+            Variant::Default => self.family.name().to_string(),
+            Variant::OtherScaling => format!("{} ({})", self.family.name(), self.scaling.tag()),
+            Variant::NoFloor => format!("{} (no floor)", self.family.name()),
         }
     }
 
@@ -549,34 +614,36 @@ impl Table1Block {
     }
 }
 
-/// The blocks of Table 1 when the inputs are scaled by `scaling`: every family of the paper,
-/// then the scale-sensitive ones on inputs scaled the other way.
-pub fn table1_blocks(scaling: InputScaling) -> Vec<Table1Block> {
+/// The blocks of Table 1 for a run's settings: every family of the paper on inputs scaled by
+/// `settings.table1_scaling`, then the scale-sensitive ones on inputs scaled the other way,
+/// then Balls2 without its variance floor when it has one.
+pub fn table1_blocks(settings: &Settings) -> Vec<Table1Block> {
+    let scaling = settings.table1_scaling;
+    let block = |family, scaling, variant| Table1Block {
+        family,
+        scaling,
+        variant,
+    };
     let mut blocks: Vec<Table1Block> = Family::TABLE1
         .into_iter()
-        .map(|family| Table1Block {
-            family,
-            scaling,
-            alternative: false,
-        })
+        .map(|family| block(family, scaling, Variant::Default))
         .collect();
     blocks.extend(
         Family::TABLE1
             .into_iter()
             .filter(|&f| scale_sensitive(f))
-            .map(|family| Table1Block {
-                family,
-                scaling: scaling.other(),
-                alternative: true,
-            }),
+            .map(|family| block(family, scaling.other(), Variant::OtherScaling)),
     );
+    if settings.balls2_variance_floor > 0.0 {
+        blocks.push(block(Family::Balls2, scaling, Variant::NoFloor));
+    }
     blocks
 }
 
-/// The row names of Table 1 when the inputs are scaled by `scaling`, e.g. `LDA GEN`,
-/// `LDA GDT0.75`, …, `LDA DISC`, then our `LDA GDT-CV`, per block of [`table1_blocks`].
-pub fn table1_rows(scaling: InputScaling) -> Vec<String> {
-    table1_blocks(scaling)
+/// The row names of Table 1 for a run's settings, e.g. `LDA GEN`, `LDA GDT0.75`, …,
+/// `LDA DISC`, then our `LDA GDT-CV`, per block of [`table1_blocks`].
+pub fn table1_rows(settings: &Settings) -> Vec<String> {
+    table1_blocks(settings)
         .iter()
         .flat_map(|b| b.rows())
         .collect()
@@ -625,8 +692,8 @@ impl Table1Study {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let blocks = table1_blocks(settings.table1_scaling);
-        let schema = Schema::new(table1_rows(settings.table1_scaling), TABLE1_METRICS)?;
+        let blocks = table1_blocks(&settings);
+        let schema = Schema::new(table1_rows(&settings), TABLE1_METRICS)?;
         Ok(Self {
             settings,
             datasets,
@@ -738,7 +805,7 @@ impl Study for Table1Study {
             let Some((_, x_train, x_test)) = inputs.iter().find(|i| i.0 == block.scaling) else {
                 continue;
             };
-            let gdt = self.settings.gdt_params(family).n_classes(d.n_classes);
+            let gdt = self.settings.table1_params(block).n_classes(d.n_classes);
             let path = gdt.clone().check()?.fit_path(
                 &TABLE1_GRID,
                 x_train.view(),
@@ -869,6 +936,12 @@ mod tests {
         // (their stored cells and seeds are those of the simulations).
         let names: Vec<&str> = Figure1Reading::ALL.iter().map(|r| r.name()).collect();
         assert_eq!(&names[..2], &["gaussian-identity", "correlated-uniform"]);
+        // Reading (b) fits the data of (a) with estimated priors.
+        let b = Figure1Reading::UniformPriorsEstimated;
+        assert_eq!(b.data(), Figure1Reading::Uniform.data());
+        let priors = |r: Figure1Reading| r.gdt_params(&Settings::quick()).check().unwrap().priors();
+        assert_eq!(priors(b), Priors::Estimated);
+        assert_eq!(priors(Figure1Reading::Uniform), Priors::Fixed);
         let mut unique = names.clone();
         unique.dedup();
         assert_eq!(unique.len(), names.len());
@@ -885,8 +958,8 @@ mod tests {
 
     #[test]
     fn table1_rows_follow_the_paper() {
-        let rows = table1_rows(InputScaling::Natural);
-        assert_eq!(rows.len(), 36);
+        let rows = table1_rows(&Settings::paper());
+        assert_eq!(rows.len(), 42);
         assert_eq!(rows[0], "LDA GEN");
         assert_eq!(rows[1], "LDA GDT0.75");
         assert_eq!(rows[4], "LDA DISC");
@@ -895,7 +968,14 @@ mod tests {
         // The scale-sensitive families again, on the other scaling.
         assert_eq!(rows[24], "Balls1 (whitened) GEN");
         assert_eq!(rows[35], "Balls2 (whitened) GDT-CV");
-        let other = table1_rows(InputScaling::WithinWhitened);
+        // Balls2 again without its variance floor.
+        assert_eq!(rows[36], "Balls2 (no floor) GEN");
+        let other = table1_rows(&Settings {
+            table1_scaling: InputScaling::WithinWhitened,
+            balls2_variance_floor: 0.0,
+            ..Settings::paper()
+        });
+        assert_eq!(other.len(), 36);
         assert_eq!(other[24], "Balls1 (natural) GEN");
         assert!(!scale_sensitive(Family::Lda) && scale_sensitive(Family::Balls2));
     }
@@ -936,7 +1016,7 @@ mod tests {
         };
         let cell = Cell::new("heart", 100, 0);
         let a = study.run_cell(&cell).unwrap();
-        for row in 0..36 {
+        for row in 0..42 {
             let error = a.get(row, 0).unwrap();
             let cost = a.get(row, 1).unwrap();
             assert!((0.0..=1.0).contains(&error));

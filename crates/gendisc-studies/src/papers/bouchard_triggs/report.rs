@@ -9,12 +9,12 @@ use std::path::Path;
 use gendisc_gdt::{Family, TABLE1_GRID};
 
 use super::claims::{
-    gaussian_verdicts, median, render, table1_verdict, uniform_verdicts, LambdaPath, Table1Pair,
-    BOOTSTRAP_DRAWS,
+    gaussian_verdicts, median, reading_changes, render, table1_verdict, uniform_verdicts,
+    LambdaPath, Table1Pair, BOOTSTRAP_DRAWS,
 };
 use super::{
-    lambda_name, scale_sensitive, Figure1Reading, Figure1Study, Statlog, Table1Study, CONVERGED,
-    COST, ERROR, LAMBDA, LOGLOSS, STUDY_ID,
+    lambda_name, scale_sensitive, Figure1Reading, Figure1Study, Statlog, Table1Block, Table1Study,
+    Variant, CONVERGED, COST, ERROR, LAMBDA, LOGLOSS, STUDY_ID,
 };
 use crate::figure::{Figure, Panel, Point, ReferenceLine, Series};
 use crate::tables::format_float;
@@ -321,6 +321,7 @@ fn figure1_report(
     for v in verdicts {
         render(r, v);
     }
+    r.push_str(&reading_changes(verdicts));
 }
 
 /// Figure 1's verdicts: the two Gaussian claims, then the two correlated-uniform claims for
@@ -366,7 +367,8 @@ struct Entry {
 }
 
 impl Entry {
-    fn get(table: &SummaryTable, which: Statlog, row: &str) -> Option<Self> {
+    /// Our entry `row` on `which`, beside the paper's entry `paper_row` (if it has one).
+    fn get(table: &SummaryTable, which: Statlog, row: &str, paper_row: &str) -> Option<Self> {
         let n = which.train_size();
         let e = table.get(which.name(), n, row, ERROR)?;
         let std_error = e.std_error.unwrap_or(f64::NAN);
@@ -376,7 +378,7 @@ impl Entry {
         let col = Statlog::ALL.iter().position(|&w| w == which).unwrap_or(0);
         let paper = paper_rows()
             .iter()
-            .position(|p| p == row)
+            .position(|p| p == paper_row)
             .map(|i| PAPER_TABLE1[i][col]);
         let no_maximiser = row.ends_with(" DISC") && no_maximiser(0.0, converged);
         let difference = paper.filter(|_| !no_maximiser).and_then(|p| {
@@ -419,7 +421,7 @@ fn table1_csv(table: &SummaryTable, study: &Table1Study) -> String {
             for row in block.rows() {
                 let (Some(e), Some(entry)) = (
                     table.get(which.name(), n, &row, ERROR),
-                    Entry::get(table, which, &row),
+                    Entry::get(table, which, &row, &paper_row(block, &row)),
                 ) else {
                     continue;
                 };
@@ -515,6 +517,16 @@ fn winners(values: &[(String, f64)], tolerance: f64) -> (f64, Vec<String>) {
     (best, rows)
 }
 
+/// The paper's row for our row `row` of `block`: the same model and λ (`Balls2 (no floor)
+/// GDT0.5` → `Balls2 GDT0.5`); GDT-CV rows have none.
+fn paper_row(block: &Table1Block, row: &str) -> String {
+    row.strip_prefix(&block.name())
+        .filter(|label| !label.ends_with("GDT-CV"))
+        .map_or(String::new(), |label| {
+            format!("{}{label}", block.family.name())
+        })
+}
+
 /// Flags of entries that differ from the paper, and entries compared.
 #[derive(Default)]
 struct Agreement {
@@ -584,7 +596,11 @@ fn table1_report(
     let mut agreement = Agreement::default();
     let mut agreement_other = Agreement::default();
     let mut agreement_sensitive = Agreement::default();
-    let default_blocks: Vec<_> = study.blocks().iter().filter(|b| !b.alternative).collect();
+    let shown: Vec<_> = study
+        .blocks()
+        .iter()
+        .filter(|b| b.variant != Variant::OtherScaling)
+        .collect();
     for (which, _, _, _) in &described {
         let which = *which;
         let n = which.train_size();
@@ -600,36 +616,38 @@ fn table1_report(
         let mut ours = Vec::new();
         let mut ours_paper_rows = Vec::new();
         let mut paper = Vec::new();
-        for block in &default_blocks {
+        for block in &shown {
             let alternative = study
                 .blocks()
                 .iter()
-                .find(|b| b.alternative && b.family == block.family);
+                .find(|b| b.variant == Variant::OtherScaling && b.family == block.family);
             for (i, row) in block.rows().into_iter().enumerate() {
-                let Some(entry) = Entry::get(table, which, &row) else {
+                let Some(entry) = Entry::get(table, which, &row, &paper_row(block, &row)) else {
                     continue;
                 };
-                agreement.add(&entry);
-                let other_entry =
-                    alternative
-                        .and_then(|b| b.rows().get(i).cloned())
-                        .and_then(|alt_row| {
-                            let e = Entry::get(table, which, &alt_row)?;
-                            // The alternative rows carry the paper's number of the same model.
-                            let paper = entry.paper;
-                            let difference = paper.filter(|_| !e.no_maximiser).and_then(|p| {
-                                Difference::from_estimate(
-                                    e.mean - p,
-                                    std::f64::consts::SQRT_2 * e.std_error,
-                                    CONFIDENCE,
-                                )
-                            });
-                            Some(Entry {
-                                paper,
-                                difference,
-                                ..e
-                            })
+                if block.variant == Variant::Default {
+                    agreement.add(&entry);
+                }
+                let other_entry = alternative
+                    .filter(|_| block.variant == Variant::Default)
+                    .and_then(|b| b.rows().get(i).cloned())
+                    .and_then(|alt_row| {
+                        let e = Entry::get(table, which, &alt_row, "")?;
+                        // The alternative rows carry the paper's number of the same model.
+                        let paper = entry.paper;
+                        let difference = paper.filter(|_| !e.no_maximiser).and_then(|p| {
+                            Difference::from_estimate(
+                                e.mean - p,
+                                std::f64::consts::SQRT_2 * e.std_error,
+                                CONFIDENCE,
+                            )
                         });
+                        Some(Entry {
+                            paper,
+                            difference,
+                            ..e
+                        })
+                    });
                 if let Some(o) = &other_entry {
                     agreement_other.add(o);
                     agreement_sensitive.add(&entry);
@@ -668,7 +686,7 @@ fn table1_report(
                         differs(o)
                     )),
                 );
-                if !entry.no_maximiser {
+                if !entry.no_maximiser && block.variant == Variant::Default {
                     ours.push((row.clone(), entry.mean));
                     if let Some(p) = entry.paper {
                         ours_paper_rows.push((row.clone(), entry.mean));
@@ -736,6 +754,7 @@ fn table1_report(
     for v in verdicts {
         render(r, v);
     }
+    r.push_str(&reading_changes(verdicts));
     // (c) GDT-CV.
     let _ = writeln!(
         r,
@@ -755,7 +774,7 @@ fn table1_report(
             .iter()
             .filter_map(|&l| {
                 let row = format!("{block} {}", super::lambda_label(l));
-                let e = Entry::get(table, which, &row)?;
+                let e = Entry::get(table, which, &row, "")?;
                 (!e.no_maximiser).then_some((row, e.mean))
             })
             .collect();
@@ -806,7 +825,10 @@ fn table1_verdicts(
     ] {
         let pairs: Vec<Table1Pair<'_>> = paths
             .iter()
-            .filter(|(b, _, _)| b.scaling == scaling || !scale_sensitive(b.family))
+            .filter(|(b, _, _)| {
+                b.variant != Variant::NoFloor
+                    && (b.scaling == scaling || !scale_sensitive(b.family))
+            })
             .map(|(_, path, disc_exists)| Table1Pair {
                 path,
                 disc_exists: *disc_exists,
