@@ -793,6 +793,7 @@ impl<'a> ReportData<'a> {
                 v.unit_name
             );
         }
+        let _ = writeln!(r, "\n{}", reading_changes(verdicts));
         for j in verdicts {
             let v = &j.verdict;
             let _ = writeln!(
@@ -1036,6 +1037,94 @@ fn percent_point(x: f64, ci: MeanCi) -> Option<Point> {
         ))
     } else {
         Some(Point::new(x, 100.0 * ci.mean))
+    }
+}
+
+/// How a reading is named in a sentence.
+fn under(alignment: &str) -> String {
+    if alignment == SHARED_GROUP_READING {
+        "under the alignment that maps the shared group to itself".into()
+    } else if alignment == Alignment::Swapped.name() {
+        "under the swapped alignment".into()
+    } else {
+        format!("under the alignment {alignment}")
+    }
+}
+
+/// The sentences saying which verdicts of Figure 5.1 change with the alignment (for one
+/// measure of improvement) or with the measure (under one alignment).
+fn reading_changes(verdicts: &[claims::Judged]) -> String {
+    // (claim, alignment, measure, verdict) of every Figure 5.1 verdict.
+    let rows: Vec<(&str, &str, &str, String)> = verdicts
+        .iter()
+        .filter(|j| j.verdict.claim.id.starts_with("5.1-"))
+        .map(|j| {
+            let c = &j.verdict.claim;
+            let (alignment, measure) = c.reading.split_once(" · ").unwrap_or((&c.reading, ""));
+            (
+                c.id.as_str(),
+                alignment,
+                measure,
+                j.verdict.word.to_string(),
+            )
+        })
+        .collect();
+    let mut lines = Vec::new();
+    let mut keys: Vec<(&str, &str)> = Vec::new();
+    for &(claim, _, measure, _) in &rows {
+        if !keys.contains(&(claim, measure)) {
+            keys.push((claim, measure));
+        }
+    }
+    for (claim, measure) in keys {
+        let these: Vec<&(&str, &str, &str, String)> = rows
+            .iter()
+            .filter(|r| r.0 == claim && r.2 == measure)
+            .collect();
+        if these.iter().any(|r| r.3 != these[0].3) {
+            let parts: Vec<String> = these
+                .iter()
+                .map(|r| format!("**{}** {}", r.3, under(r.1)))
+                .collect();
+            let what = if measure.is_empty() {
+                claim.to_string()
+            } else {
+                format!("{claim} (in {measure})")
+            };
+            lines.push(format!("- {what}: {}.", parts.join("; ")));
+        }
+    }
+    let mut alignments: Vec<(&str, &str)> = Vec::new();
+    for &(claim, alignment, measure, _) in &rows {
+        if !measure.is_empty() && !alignments.contains(&(claim, alignment)) {
+            alignments.push((claim, alignment));
+        }
+    }
+    for (claim, alignment) in alignments {
+        let these: Vec<&(&str, &str, &str, String)> = rows
+            .iter()
+            .filter(|r| r.0 == claim && r.1 == alignment)
+            .collect();
+        if these.iter().any(|r| r.3 != these[0].3) {
+            let parts: Vec<String> = these
+                .iter()
+                .map(|r| format!("**{}** in {}", r.3, r.2))
+                .collect();
+            lines.push(format!(
+                "- {claim} {}: {}.",
+                under(alignment),
+                parts.join("; ")
+            ));
+        }
+    }
+    if lines.is_empty() {
+        "No verdict of Figure 5.1 changes with the alignment or with the measure of improvement."
+            .into()
+    } else {
+        format!(
+            "Verdicts of Figure 5.1 that change with the reading:\n\n{}",
+            lines.join("\n")
+        )
     }
 }
 
