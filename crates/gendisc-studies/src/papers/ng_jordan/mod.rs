@@ -28,24 +28,32 @@
 //! * **discrete naive Bayes** — categorical, with Laplace smoothing (`α = 1`) over the levels
 //!   that occur in the dataset;
 //! * **logistic regression** — linear in the inputs (one-hot indicators for discrete ones), with
-//!   an intercept, and a Gaussian prior `N(0, σ²)` on the weights of fixed, tiny strength
-//!   ([`Settings::prior_variance`]) for every training set. The paper averaged over randomly
-//!   picked separating hyperplanes when a training set was separable; the prior instead makes
-//!   the estimate exist and be unique, and as its strength goes to zero its direction tends to
-//!   the maximum-margin separating hyperplane (Rosset, Zhu & Hastie 2004). On non-separable
-//!   sets of more than a few dozen rows it is negligible. A training set is counted as
-//!   separable when the fitted hyperplane classifies all of it correctly (metric
+//!   an intercept, fitted with a Gaussian prior `N(0, σ²)` on the weights of fixed, tiny
+//!   strength ([`Settings::prior_variance`]) for every training set. A training set is counted
+//!   as separable when the fitted hyperplane classifies all of it correctly (metric
 //!   [`SEPARATED`]) — a certificate of linear separability, so the count is a lower bound;
+//! * **separable training sets** — the paper's treatment, the headline reading
+//!   ([`RANDOM_SEPARATOR`]): logistic regression "makes no distinction between the possible
+//!   separating planes", so a separating hyperplane is drawn at random from the version space,
+//!   by a hit-and-run walk ([`random_separator`]) of [`Settings::walk_steps_per_coefficient`]
+//!   steps per coefficient started from the fit, drawing from the cell's stream after the
+//!   split. The second reading keeps the prior's fit ([`LOGISTIC_REGRESSION`]): its direction
+//!   tends to the maximum-margin separator as the prior's strength goes to zero (Rosset, Zhu &
+//!   Hastie 2004) — a margin constraint, which the paper names among the regularisations it
+//!   avoided;
+//! * **scaling** — continuous inputs are standardised (headline) or rescaled to [0, 1]
+//!   ([`LOGISTIC_REGRESSION_UNIT_RANGE`], [`RANDOM_SEPARATOR_UNIT_RANGE`]), the paper's
+//!   "rescaled where necessary" having lost its range; naive Bayes does not depend on it and is
+//!   run once, discrete inputs are 0/1 indicators under both;
 //! * **error** — the misclassification rate on the test rows; a log-odds of exactly 0 predicts
 //!   class 0.
 //!
-//! Extra series, labelled so ([`RANDOM_SEPARATOR`]): the paper's own treatment of separable
-//! training sets — a separating hyperplane drawn at random from the version space, by a
-//! hit-and-run walk ([`random_separator`]) of [`Settings::walk_steps_per_coefficient`] steps per
-//! coefficient started from the fitted logistic regression, drawing from the cell's stream after
-//! the split. The report judges the paper's statement with it as well.
+//! The report ([`write_outputs`]) judges the paper's claims under each of the four readings
+//! with the judging module ([`crate::verdict`]); [`walk_mixing`] checks that the walk is mixed.
 
+mod claims;
 pub mod datasets;
+mod mixing;
 mod report;
 mod version_space;
 
@@ -55,32 +63,47 @@ use gendisc_core::{ConditionalModel, Error, Fit, Result};
 use gendisc_data::splits::random_split;
 use gendisc_discriminative::logistic::LogisticRegression;
 use gendisc_generative::{CategoricalNb, GaussianNb, VarianceStructure};
-use ndarray::{Array1, ArrayView1, ArrayView2, Axis};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::Serialize;
 
 use crate::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
 pub use datasets::{
-    load, load_all, required_files, Dataset, DatasetSpec, InputKind, Inputs, DATASETS,
+    load, load_all, required_files, rescale_unit_range, Dataset, DatasetSpec, InputKind, Inputs,
+    DATASETS,
 };
+pub use mixing::{walk_mixing, MixingRow};
 pub use report::write_outputs;
-pub use version_space::random_separator;
+pub use version_space::{perceptron_separator, random_separator};
 
 /// The study's identifier, also its directory under `results/`.
 pub const STUDY_ID: &str = "ng-jordan";
 
-/// The classifiers, in the order of the outcome table: the two of the study, then logistic
-/// regression with the paper's own treatment of separable training sets.
-pub const CLASSIFIERS: [&str; 3] = [NAIVE_BAYES, LOGISTIC_REGRESSION, RANDOM_SEPARATOR];
+/// The classifiers, in the order of the outcome table: naive Bayes, then logistic regression
+/// under four readings — the N(0, σ²) prior and the paper's random separator on separable
+/// training sets, each on standardised and on [0, 1]-rescaled continuous inputs.
+pub const CLASSIFIERS: [&str; 5] = [
+    NAIVE_BAYES,
+    LOGISTIC_REGRESSION,
+    RANDOM_SEPARATOR,
+    LOGISTIC_REGRESSION_UNIT_RANGE,
+    RANDOM_SEPARATOR_UNIT_RANGE,
+];
 /// Naive Bayes: Gaussian with shared variances (continuous), categorical with Laplace
 /// smoothing (discrete).
 pub const NAIVE_BAYES: &str = "naive-bayes";
-/// Logistic regression with a Gaussian prior of fixed tiny strength.
+/// Logistic regression with a Gaussian prior of fixed tiny strength, on standardised inputs.
 pub const LOGISTIC_REGRESSION: &str = "logistic-regression";
-/// Extra series, the paper's treatment of separable sets: on a separable training set, a
-/// separating hyperplane drawn at random from the version space ([`random_separator`]);
-/// otherwise the fit of [`LOGISTIC_REGRESSION`].
+/// The paper's treatment of separable sets (§4), the report's headline reading: on a separable
+/// training set, a separating hyperplane drawn at random from the version space
+/// ([`random_separator`]); otherwise the fit of [`LOGISTIC_REGRESSION`].
 pub const RANDOM_SEPARATOR: &str = "logistic-regression-random-separator";
+/// [`LOGISTIC_REGRESSION`] with continuous inputs rescaled to [0, 1] instead of standardised
+/// (the same fit on discrete inputs).
+pub const LOGISTIC_REGRESSION_UNIT_RANGE: &str = "logistic-regression-unit-range";
+/// [`RANDOM_SEPARATOR`] with continuous inputs rescaled to [0, 1] (the same draw on discrete
+/// inputs).
+pub const RANDOM_SEPARATOR_UNIT_RANGE: &str = "logistic-regression-random-separator-unit-range";
 
 /// The metrics, in the order of the outcome table.
 pub const METRICS: [&str; 4] = [ERROR, TRAINING_ERROR, SEPARATED, CONVERGED];
@@ -88,10 +111,10 @@ pub const METRICS: [&str; 4] = [ERROR, TRAINING_ERROR, SEPARATED, CONVERGED];
 pub const ERROR: &str = "error";
 /// Error rate on the training set.
 pub const TRAINING_ERROR: &str = "training-error";
-/// Logistic regression only: 1 when the fitted hyperplane classifies every training row
-/// correctly (the training set is linearly separable), else 0.
+/// The fitted logistic regressions only: 1 when the fitted hyperplane classifies every training
+/// row correctly (the training set is linearly separable), else 0.
 pub const SEPARATED: &str = "separated";
-/// Logistic regression only: 1 when the solver met its stopping criterion, else 0.
+/// The fitted logistic regressions only: 1 when the solver met its stopping criterion, else 0.
 pub const CONVERGED: &str = "converged";
 
 /// The configuration of a run.
@@ -119,7 +142,9 @@ pub struct Settings {
     /// Discrete naive Bayes: the pseudo-count of Laplace smoothing.
     pub laplace: f64,
     /// The random separator's hit-and-run walk takes this many steps per coefficient
-    /// (weights and intercept).
+    /// (weights and intercept), at least 1. [`walk_mixing`] shows the drawn hyperplanes' test
+    /// errors independent of the start and of the length from a few steps per coefficient on;
+    /// the full run takes 30.
     pub walk_steps_per_coefficient: usize,
 }
 
@@ -136,7 +161,7 @@ impl Settings {
             prior_variance: 100.0,
             variance_floor: 1e-9,
             laplace: 1.0,
-            walk_steps_per_coefficient: 10,
+            walk_steps_per_coefficient: 30,
         }
     }
 
@@ -200,6 +225,12 @@ impl Settings {
                 "need at least 2 training sizes",
             ));
         }
+        if self.walk_steps_per_coefficient == 0 {
+            return Err(Error::invalid_parameter(
+                "walk_steps_per_coefficient",
+                "the random separator needs at least one step per coefficient",
+            ));
+        }
         Ok(())
     }
 }
@@ -208,6 +239,9 @@ impl Settings {
 pub struct NgJordanStudy {
     settings: Settings,
     datasets: Vec<Dataset>,
+    /// Per dataset, its continuous inputs rescaled to [0, 1] ([`rescale_unit_range`]); `None`
+    /// for discrete inputs, whose indicators are already 0/1.
+    unit_range: Vec<Option<Array2<f64>>>,
     schema: Schema,
 }
 
@@ -230,9 +264,17 @@ impl NgJordanStudy {
                 ));
             }
         }
+        let unit_range = datasets
+            .iter()
+            .map(|d| match &d.inputs {
+                Inputs::Continuous(x) => Some(rescale_unit_range(x.clone())),
+                Inputs::Discrete { .. } => None,
+            })
+            .collect();
         Ok(Self {
             settings,
             datasets,
+            unit_range,
             schema: Schema::new(CLASSIFIERS, METRICS)?,
         })
     }
@@ -252,10 +294,15 @@ impl NgJordanStudy {
         self.settings.grid(dataset.n_rows())
     }
 
-    fn dataset(&self, name: &str) -> Result<&Dataset> {
+    /// The dataset called `name`, an error for an unknown one.
+    pub fn dataset(&self, name: &str) -> Result<&Dataset> {
+        Ok(&self.datasets[self.dataset_index(name)?])
+    }
+
+    fn dataset_index(&self, name: &str) -> Result<usize> {
         self.datasets
             .iter()
-            .find(|d| d.spec.name == name)
+            .position(|d| d.spec.name == name)
             .ok_or_else(|| Error::invalid_parameter("dataset", format!("unknown dataset `{name}`")))
     }
 }
@@ -267,7 +314,7 @@ impl Study for NgJordanStudy {
 
     fn fingerprint(&self) -> String {
         let names: Vec<&str> = self.datasets.iter().map(|d| d.spec.name).collect();
-        fingerprint(&(STUDY_ID, "v2", &self.settings, names))
+        fingerprint(&(STUDY_ID, "v3", &self.settings, names))
     }
 
     fn schema(&self) -> &Schema {
@@ -287,15 +334,17 @@ impl Study for NgJordanStudy {
     }
 
     fn run_cell(&self, cell: &Cell) -> Result<Outcome> {
-        let dataset = self.dataset(&cell.dataset)?;
-        // One stream per cell: the split first, then the random separator's walk.
+        let index = self.dataset_index(&cell.dataset)?;
+        let dataset = &self.datasets[index];
+        // One stream per cell: the split first, then the random separator's walks (the
+        // standardised reading's, then the [0, 1] reading's).
         let mut rng = cell.rng(self.settings.seed);
         let split = random_split(dataset.y.view(), cell.train_size, &mut rng)?;
         let y_train = dataset.y.select(Axis(0), &split.train);
         let settings = &self.settings;
         // Log-odds of class 1 for every row of the dataset: predicting on the full matrix
         // avoids copying the test rows, and gives the training error as well.
-        let (nb_log_odds, lr_inputs, lr_train) = match &dataset.inputs {
+        let (nb_log_odds, lr_inputs) = match &dataset.inputs {
             Inputs::Continuous(x) => {
                 let x_train = x.select(Axis(0), &split.train);
                 let nb = GaussianNb::params()
@@ -303,7 +352,7 @@ impl Study for NgJordanStudy {
                     .var_smoothing(settings.variance_floor)
                     .n_classes(2)
                     .fit(x_train.view(), y_train.view())?;
-                (nb.decision_function(x.view())?, x.view(), x_train)
+                (nb.decision_function(x.view())?, x.view())
             }
             Inputs::Discrete {
                 codes,
@@ -316,58 +365,102 @@ impl Study for NgJordanStudy {
                     .n_levels(levels.clone())
                     .n_classes(2)
                     .fit(codes_train.view(), y_train.view())?;
-                let one_hot_train = one_hot.select(Axis(0), &split.train);
-                (
-                    nb.decision_function(codes.view())?,
-                    one_hot.view(),
-                    one_hot_train,
-                )
+                (nb.decision_function(codes.view())?, one_hot.view())
             }
         };
-        let lr = fit_logistic(settings, lr_train.view(), y_train.view())?;
-        let lr_log_odds = lr.decision_function(lr_inputs)?;
         let y = dataset.y.view();
-        let separated = split
-            .train
-            .iter()
-            .all(|&i| (lr_log_odds[i] > 0.0) == (y[i] == 1) && lr_log_odds[i] != 0.0);
-        let separator_log_odds = if separated {
-            let start: Array1<f64> = lr
-                .coefficients()
-                .row(0)
-                .iter()
-                .copied()
-                .chain(std::iter::once(lr.intercept()[0]))
-                .collect();
-            let steps = settings.walk_steps_per_coefficient * start.len();
-            let theta = random_separator(
-                lr_train.view(),
-                y_train.view(),
-                start.view(),
-                steps,
-                &mut rng,
-            )?;
-            let d = lr_inputs.ncols();
-            lr_inputs.dot(&theta.slice(ndarray::s![..d])) + theta[d]
-        } else {
-            lr_log_odds.clone()
+        let standardised =
+            fit_with_separator(settings, lr_inputs, &split.train, y, &y_train, &mut rng)?;
+        // Discrete inputs reach logistic regression as 0/1 indicators under both readings:
+        // the [0, 1] reading is the same fit.
+        let unit_range = match &self.unit_range[index] {
+            Some(x) => fit_with_separator(settings, x.view(), &split.train, y, &y_train, &mut rng)?,
+            None => standardised.clone(),
         };
 
         let mut outcome = Outcome::new(&self.schema);
         for (classifier, log_odds) in [
             (0, &nb_log_odds),
-            (1, &lr_log_odds),
-            (2, &separator_log_odds),
+            (1, &standardised.log_odds),
+            (2, &standardised.separator_log_odds),
+            (3, &unit_range.log_odds),
+            (4, &unit_range.separator_log_odds),
         ] {
             let test = error_rate(log_odds, y, &split.test);
             let train = error_rate(log_odds, y, &split.train);
             outcome.set(classifier, 0, test)?;
             outcome.set(classifier, 1, train)?;
         }
-        outcome.set(1, 2, f64::from(u8::from(separated)))?;
-        outcome.set(1, 3, f64::from(u8::from(lr.report().status.is_converged())))?;
+        for (classifier, fit) in [(1, &standardised), (3, &unit_range)] {
+            outcome.set(classifier, 2, f64::from(u8::from(fit.separated)))?;
+            outcome.set(classifier, 3, f64::from(u8::from(fit.converged)))?;
+        }
         Ok(outcome)
     }
+}
+
+/// Logistic regression fitted on one reading of the inputs, and the paper's treatment of a
+/// separable training set under that reading.
+#[derive(Debug, Clone)]
+struct LogisticFit {
+    /// The fitted logistic regression's log-odds on every row.
+    log_odds: Array1<f64>,
+    /// Whether the fit classifies every training row correctly.
+    separated: bool,
+    /// Whether the solver met its stopping criterion.
+    converged: bool,
+    /// The random separator's log-odds on every row where the training set is separated,
+    /// else the fit's.
+    separator_log_odds: Array1<f64>,
+}
+
+/// Fits logistic regression on the rows `train` of `inputs` and, when the fit separates them,
+/// draws a separating hyperplane from the version space by a walk of
+/// [`Settings::walk_steps_per_coefficient`] steps per coefficient started from the fit.
+fn fit_with_separator<R: rand::Rng + ?Sized>(
+    settings: &Settings,
+    inputs: ArrayView2<'_, f64>,
+    train: &[usize],
+    y: ArrayView1<'_, usize>,
+    y_train: &Array1<usize>,
+    rng: &mut R,
+) -> Result<LogisticFit> {
+    let x_train = inputs.select(Axis(0), train);
+    let lr = fit_logistic(settings, x_train.view(), y_train.view())?;
+    let log_odds = lr.decision_function(inputs)?;
+    let separated = train
+        .iter()
+        .all(|&i| (log_odds[i] > 0.0) == (y[i] == 1) && log_odds[i] != 0.0);
+    let separator_log_odds = if separated {
+        let start = coefficients(&lr);
+        let steps = settings.walk_steps_per_coefficient * start.len();
+        let theta = random_separator(x_train.view(), y_train.view(), start.view(), steps, rng)?;
+        log_odds_of(inputs, theta.view())
+    } else {
+        log_odds.clone()
+    };
+    Ok(LogisticFit {
+        log_odds,
+        separated,
+        converged: lr.report().status.is_converged(),
+        separator_log_odds,
+    })
+}
+
+/// The fitted `(w, b)` of a binary logistic regression: the weights, then the intercept.
+fn coefficients(lr: &LogisticRegression) -> Array1<f64> {
+    lr.coefficients()
+        .row(0)
+        .iter()
+        .copied()
+        .chain(std::iter::once(lr.intercept()[0]))
+        .collect()
+}
+
+/// `x w + b` for every row of `x`, with `theta = (w, b)`.
+fn log_odds_of(x: ArrayView2<'_, f64>, theta: ArrayView1<'_, f64>) -> Array1<f64> {
+    let d = x.ncols();
+    x.dot(&theta.slice(ndarray::s![..d])) + theta[d]
 }
 
 fn fit_logistic(
@@ -391,7 +484,7 @@ fn error_rate(log_odds: &Array1<f64>, y: ArrayView1<'_, usize>, rows: &[usize]) 
 }
 
 /// Runs the study (resuming from `out/cells.jsonl` if present) and writes every output under
-/// `out`: `cells.jsonl`, `learning_curves.csv`, `summary.csv`, `separable.csv`,
+/// `out`: `cells.jsonl`, `learning_curves.csv`, `summary.csv`, `separable.csv`, `verdicts.csv`,
 /// `learning_curves.svg`, `DATASETS.md` and `REPORT.md`.
 pub fn reproduce(
     out: &Path,
@@ -445,6 +538,10 @@ mod tests {
             },
             Settings {
                 grid_points: 1,
+                ..Settings::quick()
+            },
+            Settings {
+                walk_steps_per_coefficient: 0,
                 ..Settings::quick()
             },
         ] {
@@ -510,7 +607,7 @@ mod tests {
             let a = study.run_cell(&cell).unwrap();
             let b = study.run_cell(&cell).unwrap();
             assert!(a.bitwise_eq(&b));
-            for classifier in 0..3 {
+            for classifier in 0..5 {
                 for metric in 0..2 {
                     let e = a.get(classifier, metric).unwrap();
                     assert!((0.0..=1.0).contains(&e));
@@ -530,6 +627,56 @@ mod tests {
         // Four rows in 3 dimensions: always separable, and separated by the fit.
         let tiny = study.run_cell(&Cell::new("pima", 4, 1)).unwrap();
         assert_eq!(tiny.get(1, 2), Some(1.0));
+    }
+
+    #[test]
+    fn the_walk_length_reaches_the_random_separator_only() {
+        let run = |steps, replicate| {
+            let settings = Settings {
+                walk_steps_per_coefficient: steps,
+                ..Settings::quick()
+            };
+            // Four rows in 3 dimensions are always separable: the random separator walks.
+            NgJordanStudy::with_datasets(settings, toy_datasets())
+                .unwrap()
+                .run_cell(&Cell::new("pima", 4, replicate))
+                .unwrap()
+        };
+        let mut differs = false;
+        for r in 0..10 {
+            let (short, long) = (run(1, r), run(50, r));
+            // Naive Bayes and the fitted logistic regressions do not depend on the walk.
+            for classifier in [0, 1, 3] {
+                assert_eq!(short.get(classifier, 0), long.get(classifier, 0));
+            }
+            differs |= short.get(2, 0) != long.get(2, 0) || short.get(4, 0) != long.get(4, 0);
+        }
+        // Over ten splits, the drawn hyperplanes' test errors cannot all coincide.
+        assert!(differs);
+    }
+
+    #[test]
+    fn the_unit_range_reading_rescales_continuous_inputs_only() {
+        let study = NgJordanStudy::with_datasets(Settings::quick(), toy_datasets()).unwrap();
+        let Some(x) = &study.unit_range[0] else {
+            panic!("continuous inputs have a [0, 1] reading");
+        };
+        for column in x.columns() {
+            let (lo, hi) = column
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                    (a.min(v), b.max(v))
+                });
+            assert_eq!((lo, hi), (0.0, 1.0));
+        }
+        assert!(study.unit_range[1].is_none());
+        // Discrete inputs: the [0, 1] reading is the same fit and the same draw.
+        for r in 0..5 {
+            let o = study.run_cell(&Cell::new("promoters", 12, r)).unwrap();
+            assert_eq!(o.get(1, 0), o.get(3, 0));
+            assert_eq!(o.get(2, 0), o.get(4, 0));
+            assert_eq!(o.get(1, 2), o.get(3, 2));
+        }
     }
 
     #[test]

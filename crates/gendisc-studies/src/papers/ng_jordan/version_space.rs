@@ -102,6 +102,41 @@ pub fn random_separator<R: Rng + ?Sized>(
     Ok(theta)
 }
 
+/// A separating hyperplane `(w, b)` found by the perceptron (Rosenblatt's rule, cycling over
+/// the rows in order), or `None` when it has not separated the rows after `max_epochs` passes.
+///
+/// A second, independent starting point for [`random_separator`]: unlike the penalised logistic
+/// regression, which sits near the middle of the version space (the maximum-margin direction),
+/// the perceptron stops at the first separator it reaches, typically near the version space's
+/// boundary. Walks from both should agree once they are mixed.
+pub fn perceptron_separator(
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    max_epochs: usize,
+) -> Option<Array1<f64>> {
+    let (n, d) = x.dim();
+    if y.len() != n {
+        return None;
+    }
+    let mut theta = Array1::zeros(d + 1);
+    for _ in 0..max_epochs {
+        let mut mistakes = 0;
+        for i in 0..n {
+            let s = if y[i] == 1 { 1.0 } else { -1.0 };
+            let margin = s * (x.row(i).dot(&theta.slice(ndarray::s![..d])) + theta[d]);
+            if margin.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+                mistakes += 1;
+                theta.slice_mut(ndarray::s![..d]).scaled_add(s, &x.row(i));
+                theta[d] += s;
+            }
+        }
+        if mistakes == 0 {
+            return Some(theta);
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,5 +210,20 @@ mod tests {
             &mut rng
         )
         .is_err());
+    }
+
+    #[test]
+    fn the_perceptron_separates_what_is_separable() {
+        let x = array![[0.0, 1.0], [1.0, 2.0], [3.0, 0.5], [4.0, 1.5], [2.0, 3.0]];
+        let y = array![0, 0, 1, 1, 0];
+        let theta = perceptron_separator(x.view(), y.view(), 1000).unwrap();
+        for i in 0..5 {
+            let eta = x.row(i).dot(&theta.slice(ndarray::s![..2])) + theta[2];
+            assert_eq!(usize::from(eta > 0.0), y[i], "row {i}");
+        }
+        // XOR is not linearly separable.
+        let xor = array![[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]];
+        let labels = array![0, 0, 1, 1];
+        assert!(perceptron_separator(xor.view(), labels.view(), 1000).is_none());
     }
 }
