@@ -522,5 +522,13 @@ fn claims_markdown(md: &mut String, verdicts: &[Verdict]) {
             v.claim.window
         );
     }
-    md.push('\n');
+    let _ = writeln!(
+        md,
+        "\nWhere a verdict changed, the rule did: each point is now judged on the paired \
+         per-split differences with a 95% interval instead of the two mean curves, a tie (an \
+         interval containing zero) counts for neither side unless the claim asserts no \
+         difference, every claim has the same thresholds (75% / 50%, or 100% / 75% where the \
+         paper says \"every\"), and m = 10, which Figure 1 is not known to plot, no longer \
+         decides a verdict.\n"
+    );
 }

@@ -481,7 +481,12 @@ fn conclusions_markdown(r: &mut String, verdicts: &[Verdict]) {
             v.claim.window
         );
     }
-    r.push('\n');
+    let _ = writeln!(
+        r,
+        "\nWhere a verdict changed, the rule did: a point is now a tie when the sign-test interval \
+         of the median difference contains zero (exactly equal medians were wins before), and \
+         every plotted size is judged, not only the smallest and the largest.\n"
+    );
 }
 
 fn list(r: &mut String, lines: &[String]) {
