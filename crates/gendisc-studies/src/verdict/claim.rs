@@ -410,7 +410,7 @@ pub(crate) fn units(
             }),
             Statement::Best { a, rivals } => rival_differences(evidence, i, a, rivals)?.map(|ds| {
                 let sides: Vec<Side> = ds.iter().map(|(_, d)| d.side(0.0)).collect();
-                let judgement = if sides.iter().any(|&s| s == Side::B) {
+                let judgement = if sides.contains(&Side::B) {
                     Judgement::Against
                 } else if sides.iter().all(|&s| s == Side::A) {
                     Judgement::Holds
@@ -438,7 +438,7 @@ pub(crate) fn units(
                     let sides: Vec<Side> = ds.iter().map(|(_, d)| d.side(0.0)).collect();
                     let judgement = if sides.iter().all(|&s| s == Side::A) {
                         Judgement::Against
-                    } else if sides.iter().any(|&s| s == Side::B) {
+                    } else if sides.contains(&Side::B) {
                         Judgement::Holds
                     } else {
                         Judgement::Tie

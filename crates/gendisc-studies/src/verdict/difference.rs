@@ -139,7 +139,7 @@ impl Difference {
     ///
     /// `None` when the standard error is negative or not finite, or the estimate not finite.
     pub fn from_estimate(estimate: f64, std_error: f64, level: f64) -> Option<Self> {
-        if !estimate.is_finite() || !(std_error >= 0.0) || !std_error.is_finite() {
+        if !estimate.is_finite() || !std_error.is_finite() || std_error < 0.0 {
             return None;
         }
         let z = gendisc_metrics::distributions::standard_normal_quantile(0.5 + 0.5 * level).ok()?;

@@ -205,38 +205,48 @@ impl Verdict {
     /// the window and the rule.
     ///
     /// `**supported** (robust) — holds at 44 of 54 points (81%; 6 ties, 4 against) over
-    /// m = 25…1500 (the paper's Figure 1 starts at m = 25); supported from 75%, partly from 50%
-    /// of points; ties do not count for it.`
+    /// m = 25…1500 (the paper's Figure 1 starts at m = 25); ties do not count for it; supported
+    /// from 75%, partly from 50% of points.` A claim of no difference counts its ties: `holds or
+    /// ties at 48 of 48 points (100%: 35 shown, 13 ties; 0 against)`.
     pub fn markdown(&self) -> String {
         let t = &self.tally;
         let mut line = format!("**{}** ({})", self.word, self.robustness());
+        let window = match self.claim.window {
+            Window::All => format!("all of them ({})", self.claim.window_reason),
+            w => format!("{w} ({})", self.claim.window_reason),
+        };
         if t.total() == 0 {
-            let _ = write!(
-                line,
-                " — no {} to judge over {}",
-                self.unit_name, self.claim.window
-            );
+            let _ = write!(line, " — no {} to judge over {window}.", self.unit_name);
             return line;
         }
+        let percent = 100.0 * t.share();
+        let _ = match t.kind {
+            Kind::Difference => write!(
+                line,
+                " — holds at {} of {} {} ({percent:.0}%; {} ties, {} against) over {window}; \
+                 ties do not count for it",
+                t.holds,
+                t.total(),
+                self.unit_name,
+                t.ties,
+                t.against,
+            ),
+            Kind::NoDifference => write!(
+                line,
+                " — holds or ties at {} of {} {} ({percent:.0}%: {} shown, {} ties; {} against) \
+                 over {window}; ties count for it",
+                t.counting(),
+                t.total(),
+                self.unit_name,
+                t.holds,
+                t.ties,
+                t.against,
+            ),
+        };
         let _ = write!(
             line,
-            " — holds at {} of {} {} ({:.0}%; {} ties, {} against) over {} ({}); supported from \
-             {}%, partly from {}% of {}; ties {} for it.",
-            t.holds,
-            t.total(),
-            self.unit_name,
-            100.0 * t.holds as f64 / t.total() as f64,
-            t.ties,
-            t.against,
-            self.claim.window,
-            self.claim.window_reason,
-            self.claim.thresholds.supported,
-            self.claim.thresholds.partly,
-            self.unit_name,
-            match t.kind {
-                Kind::Difference => "do not count",
-                Kind::NoDifference => "count",
-            }
+            "; supported from {}%, partly from {}% of {}.",
+            self.claim.thresholds.supported, self.claim.thresholds.partly, self.unit_name
         );
         line
     }
