@@ -89,15 +89,32 @@ impl Window {
     }
 }
 
-impl fmt::Display for Window {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Window {
+    /// The window in words, its sizes called `axis` (`"m"` unless the evidence indexes its
+    /// points otherwise, e.g. by position on each dataset's grid).
+    ///
+    /// ```
+    /// use gendisc_studies::verdict::Window;
+    /// assert_eq!(Window::range(1, 6).label("grid position"), "grid position = 1…6");
+    /// assert_eq!(Window::range(25, 25).to_string(), "m = 25");
+    /// ```
+    pub fn label(&self, axis: &str) -> String {
         match self {
-            Window::All => write!(f, "every m"),
-            Window::Range { from, to } if from == to => write!(f, "m = {from}"),
-            Window::Range { from, to } => write!(f, "m = {from}…{to}"),
+            Window::All => format!("every {axis}"),
+            Window::Range { from, to } if from == to => format!("{axis} = {from}"),
+            Window::Range { from, to } => format!("{axis} = {from}…{to}"),
         }
     }
 }
+
+impl fmt::Display for Window {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.label(DEFAULT_AXIS))
+    }
+}
+
+/// What a point's size is called unless a claim says otherwise: the training-set size.
+pub const DEFAULT_AXIS: &str = "m";
 
 /// Whether ties support a claim.
 ///
@@ -262,6 +279,9 @@ pub struct Claim {
     pub thresholds: Thresholds,
     /// The reading of the setup (a named series or configuration) it is judged under.
     pub reading: String,
+    /// What the evidence's sizes are called in the verdict line: `"m"` (training-set sizes) by
+    /// default.
+    pub axis: String,
 }
 
 impl Claim {
@@ -275,7 +295,15 @@ impl Claim {
             window_reason: "every size of the run".into(),
             thresholds: Thresholds::DEFAULT,
             reading: "as run".into(),
+            axis: DEFAULT_AXIS.into(),
         }
+    }
+
+    /// Names the evidence's sizes, when they are not training-set sizes (e.g. `"grid
+    /// position"` for evidence indexed by position on each dataset's own grid).
+    pub fn axis(mut self, axis: impl Into<String>) -> Self {
+        self.axis = axis.into();
+        self
     }
 
     /// Sets the window and where it comes from.
@@ -385,9 +413,10 @@ pub(crate) fn units(
     statement: &Statement,
     window: Window,
     evidence: &Evidence,
+    axis: &str,
 ) -> Result<Vec<Unit>> {
     if statement.per_group() {
-        return group_units(statement, window, evidence);
+        return group_units(statement, window, evidence, axis);
     }
     let mut out = Vec::new();
     for (i, p) in evidence.points().iter().enumerate() {
@@ -555,7 +584,19 @@ fn mean_gap(
     Ok((k > 0).then(|| (sum / k as f64, var.sqrt() / k as f64, k)))
 }
 
-fn group_units(statement: &Statement, window: Window, evidence: &Evidence) -> Result<Vec<Unit>> {
+fn group_units(
+    statement: &Statement,
+    window: Window,
+    evidence: &Evidence,
+    axis: &str,
+) -> Result<Vec<Unit>> {
+    let (window_label, late_label) = (
+        window.label(axis),
+        statement
+            .late_window()
+            .map(|w| w.label(axis))
+            .unwrap_or_default(),
+    );
     let mut out = Vec::new();
     for group in evidence.groups() {
         let in_window = evidence
@@ -571,7 +612,7 @@ fn group_units(statement: &Statement, window: Window, evidence: &Evidence) -> Re
                 Unit::group(
                     group,
                     lead(wa, wb),
-                    format!("{a} better at {wa} points, {b} at {wb} ({window})"),
+                    format!("{a} better at {wa} points, {b} at {wb} ({window_label})"),
                 )
             }
             Statement::Crosses { a, b, late } => {
@@ -587,7 +628,7 @@ fn group_units(statement: &Statement, window: Window, evidence: &Evidence) -> Re
                     group,
                     judgement,
                     format!(
-                        "{window}: {a} better at {ea} points, {b} at {eb}; {late}: {a} at {la}, {b} at {lb}"
+                        "{window_label}: {a} better at {ea} points, {b} at {eb}; {late_label}: {a} at {la}, {b} at {lb}"
                     ),
                 )
             }
@@ -608,8 +649,8 @@ fn group_units(statement: &Statement, window: Window, evidence: &Evidence) -> Re
                     group,
                     judge_side(shrink.side(0.0)),
                     format!(
-                        "mean {a} advantage {early:.4} over {window} ({ke} sizes), {later:.4} over \
-                         {late} ({kl} sizes); shrink {}",
+                        "mean {a} advantage {early:.4} over {window_label} ({ke} sizes), {later:.4} \
+                         over {late_label} ({kl} sizes); shrink {}",
                         describe(&shrink)
                     ),
                 )

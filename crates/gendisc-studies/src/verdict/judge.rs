@@ -106,7 +106,7 @@ impl Verdict {
                 Some(late) => claim.statement.with_late_window(late),
                 None => claim.statement.clone(),
             };
-            units(&statement, window, evidence)
+            units(&statement, window, evidence, &claim.axis)
         })
     }
 
@@ -152,7 +152,7 @@ impl Verdict {
         for window in claim.window.neighbours(grid) {
             let t = Tally::of(&units_for(window, late)?, kind);
             check(
-                format!("window {window}"),
+                format!("window {}", window.label(&claim.axis)),
                 claim.thresholds.word(t.counting(), t.total()),
             );
         }
@@ -160,7 +160,7 @@ impl Verdict {
             for neighbour in late.neighbours(grid) {
                 let t = Tally::of(&units_for(claim.window, Some(neighbour))?, kind);
                 check(
-                    format!("later window {neighbour}"),
+                    format!("later window {}", neighbour.label(&claim.axis)),
                     claim.thresholds.word(t.counting(), t.total()),
                 );
             }
@@ -213,7 +213,11 @@ impl Verdict {
         let mut line = format!("**{}** ({})", self.word, self.robustness());
         let window = match self.claim.window {
             Window::All => format!("all of them ({})", self.claim.window_reason),
-            w => format!("{w} ({})", self.claim.window_reason),
+            w => format!(
+                "{} ({})",
+                w.label(&self.claim.axis),
+                self.claim.window_reason
+            ),
         };
         if t.total() == 0 {
             let _ = write!(line, " — no {} to judge over {window}.", self.unit_name);

@@ -55,7 +55,7 @@ mod judge;
 mod table;
 mod thresholds;
 
-pub use claim::{describe, Claim, Judgement, Kind, Statement, Unit, Window};
+pub use claim::{describe, Claim, Judgement, Kind, Statement, Unit, Window, DEFAULT_AXIS};
 pub use difference::{Better, Centre, Difference, Side, CONFIDENCE};
 pub use evidence::{Evidence, Point};
 pub use judge::{Flip, Tally, Verdict};

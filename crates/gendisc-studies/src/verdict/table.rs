@@ -51,7 +51,7 @@ impl VerdictRow {
             ties: verdict.tally.ties,
             against: verdict.tally.against,
             unit: verdict.unit_name.clone(),
-            window: verdict.claim.window.to_string(),
+            window: verdict.claim.window.label(&verdict.claim.axis),
             quote: verdict.claim.quote.clone(),
         }
     }

@@ -86,19 +86,22 @@ pub(crate) const QUOTE_REGIMES: &str = "as the number of training examples is in
 pub(crate) const QUOTE_BORNE_OUT: &str = "we find that the theoretical predictions are borne \
     out surprisingly well";
 
+/// What the evidence's sizes are: positions on each dataset's own grid, not training sizes.
+pub(crate) const AXIS: &str = "grid position";
+
 /// Where the windows come from, for the verdict lines.
 pub(crate) fn window_reason(positions: usize, late: bool) -> String {
     let half = positions / 2;
     if late {
         format!(
-            "grid positions, not m: positions {} … {positions} are the upper half of each \
+            "positions {} … {positions} are the upper half of each \
              dataset's {positions}-size geometric grid on the log scale; the paper's figure lost \
              its axes in our copy, so this is a default",
             half + 1
         )
     } else {
         format!(
-            "grid positions, not m: positions 1 … {half} are the lower half of each dataset's \
+            "positions 1 … {half} are the lower half of each dataset's \
              {positions}-size geometric grid on the log scale; the paper's figure lost its axes \
              in our copy, so this is a default"
         )
@@ -157,6 +160,7 @@ pub(crate) fn claims(reading: &Reading, positions: usize) -> Vec<Claim> {
             },
         )
         .window(early, window_reason(positions, false))
+        .axis(AXIS)
         .reading(reading.name),
         Claim::new(
             "two-regimes",
@@ -168,6 +172,7 @@ pub(crate) fn claims(reading: &Reading, positions: usize) -> Vec<Claim> {
             },
         )
         .window(early, window_reason(positions, false))
+        .axis(AXIS)
         .reading(reading.name),
     ]
 }

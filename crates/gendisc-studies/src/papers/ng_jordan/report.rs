@@ -468,7 +468,7 @@ fn report_markdown(
          the lower half of each dataset's grid on the log scale it is spaced on (small m: grid \
          positions 1 … {half} of {positions}) and the upper half (large m: positions {} … \
          {positions}). The grids differ per dataset, so the evidence is indexed by grid \
-         position: the verdict lines below say \"m = 1…{half}\" for positions, and the tables \
+         position (\"grid position = 1…{half}\" in the verdict lines), and the tables \
          give each dataset's sizes. Lenses' grid, every size from 2 to 6, is placed on the \
          nearest positions of the log scale.\n",
         half + 1
