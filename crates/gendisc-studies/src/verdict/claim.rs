@@ -42,7 +42,11 @@ impl Window {
     /// The windows next to this one on `grid` (increasing sizes), for the sensitivity check:
     /// each end moved one grid size outwards and inwards in turn — the window shifted down, up,
     /// widened and narrowed by one size — keeping only windows that still hold a grid size and
-    /// differ from this one. [`Window::All`] can only narrow, from either end.
+    /// differ from this one.
+    ///
+    /// [`Window::All`] has none: a claim over every unit chose no window, so there is none to
+    /// move (a claim over "every plotted size" that leaves some sizes out is a
+    /// [`Window::Range`], and moves).
     ///
     /// ```
     /// use gendisc_studies::verdict::Window;
@@ -50,15 +54,11 @@ impl Window {
     /// let shifted = Window::range(25, 50).neighbours(&grid);
     /// assert!(shifted.contains(&Window::range(10, 25)));
     /// assert!(shifted.contains(&Window::range(50, 100)));
-    /// assert_eq!(Window::All.neighbours(&grid), vec![Window::range(25, 200), Window::range(10, 100)]);
+    /// assert!(Window::All.neighbours(&grid).is_empty());
     /// ```
     pub fn neighbours(&self, grid: &[usize]) -> Vec<Window> {
-        let Some((&first, &last)) = grid.first().zip(grid.last()) else {
+        let Window::Range { from, to } = *self else {
             return Vec::new();
-        };
-        let (from, to) = match *self {
-            Window::All => (first, last),
-            Window::Range { from, to } => (from, to),
         };
         // Grid positions of the window's ends: the first size ≥ from, the last size ≤ to.
         let lo = grid.partition_point(|&m| m < from);
@@ -67,13 +67,9 @@ impl Window {
             return Vec::new();
         }
         let (lo, hi) = (lo as isize, hi as isize - 1);
-        let candidates: &[(isize, isize)] = match self {
-            Window::All => &[(1, 0), (0, -1)],
-            Window::Range { .. } => &[(-1, -1), (1, 1), (-1, 1), (1, -1)],
-        };
         let len = grid.len() as isize;
         let mut out = Vec::new();
-        for &(dl, dh) in candidates {
+        for (dl, dh) in [(-1, -1), (1, 1), (-1, 1), (1, -1)] {
             let (l, h) = ((lo + dl).clamp(0, len - 1), (hi + dh).clamp(0, len - 1));
             if l > h {
                 continue;
@@ -681,7 +677,8 @@ mod tests {
         assert!(n.contains(&Window::range(50, 100)));
         // A window holding no size has no neighbours.
         assert!(Window::range(11, 20).neighbours(&grid).is_empty());
-        assert!(Window::All.neighbours(&[]).is_empty());
+        assert!(Window::range(10, 25).neighbours(&[]).is_empty());
+        assert!(Window::All.neighbours(&grid).is_empty());
     }
 
     #[test]

@@ -255,14 +255,22 @@ impl Verdict {
         line
     }
 
-    /// A bulleted list of the units against the claim, with their numbers (empty when none).
+    /// A bulleted list of the units against the claim, with their numbers (empty when none):
+    /// the first [`Verdict::AGAINST_LISTED`], then how many more there are.
     pub fn against_list(&self) -> String {
         let mut out = String::new();
-        for u in self.against() {
+        for u in self.against().take(Self::AGAINST_LISTED) {
             let _ = writeln!(out, "- {}: {}", u.name(), u.detail);
+        }
+        let more = self.tally.against.saturating_sub(Self::AGAINST_LISTED);
+        if more > 0 {
+            let _ = writeln!(out, "- … and {more} more {} against it", self.unit_name);
         }
         out
     }
+
+    /// How many units against a claim [`Verdict::against_list`] names one by one.
+    pub const AGAINST_LISTED: usize = 20;
 }
 
 #[cfg(test)]
