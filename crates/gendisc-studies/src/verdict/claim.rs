@@ -542,6 +542,15 @@ fn wins(
     Ok((wa, wb))
 }
 
+/// `1 point`, `3 points`.
+fn points(n: usize) -> String {
+    if n == 1 {
+        "1 point".into()
+    } else {
+        format!("{n} points")
+    }
+}
+
 fn lead(wa: usize, wb: usize) -> Judgement {
     match wa.cmp(&wb) {
         std::cmp::Ordering::Greater => Judgement::Holds,
@@ -608,7 +617,7 @@ fn group_units(
                 Unit::group(
                     group,
                     lead(wa, wb),
-                    format!("{a} better at {wa} points, {b} at {wb} ({window_label})"),
+                    format!("{a} better at {}, {b} at {wb} ({window_label})", points(wa)),
                 )
             }
             Statement::Crosses { a, b, late } => {
@@ -624,7 +633,8 @@ fn group_units(
                     group,
                     judgement,
                     format!(
-                        "{window_label}: {a} better at {ea} points, {b} at {eb}; {late_label}: {a} at {la}, {b} at {lb}"
+                        "{window_label}: {a} better at {}, {b} at {eb}; {late_label}: {a} at {la}, {b} at {lb}",
+                        points(ea)
                     ),
                 )
             }
