@@ -277,7 +277,7 @@ fn figure1_report(
          which is not a probability; every reading below uses a logistic function. Read as \
          `σ(2.5 x₁)` with `x₁ ∈ [0, 1)` it makes `P(y = 1) ≈ 0.75`, while the paper's model fixes \
          the priors at 1/K, so its generative end is misspecified in its intercept as well as in \
-         its variances. The readings of the second simulation:\n",
+         its variances. The simulations and the readings of the second:\n",
         s.figure1_replicates, s.figure1_test_size, s.figure1_lambdas
     );
     for reading in Figure1Reading::ALL {
