@@ -10,6 +10,7 @@ use crate::error::{Result, StudyError};
 use crate::store::write_atomically;
 
 use super::judge::Verdict;
+use super::thresholds::Word;
 
 /// One row of `verdicts.csv`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,6 +70,28 @@ pub fn write_verdicts_csv(path: impl AsRef<Path>, study: &str, verdicts: &[Verdi
     write_atomically(path.as_ref(), &bytes)
 }
 
+/// The number of verdict lines ([`Verdict::markdown`]) in a report: lines that start with a
+/// verdict in bold followed by `(robust` or `(borderline`. A report has one per row of its
+/// `verdicts.csv`.
+pub fn count_verdict_lines(report: &str) -> usize {
+    const WORDS: [Word; 4] = [
+        Word::Supported,
+        Word::PartlySupported,
+        Word::NotSupported,
+        Word::NotAssessed,
+    ];
+    report
+        .lines()
+        .filter(|line| {
+            WORDS.iter().any(|w| {
+                line.strip_prefix(&format!("**{w}** ")).is_some_and(|rest| {
+                    rest.starts_with("(robust") || rest.starts_with("(borderline")
+                })
+            })
+        })
+        .count()
+}
+
 /// Reads a `verdicts.csv`.
 pub fn read_verdicts_csv(text: &str) -> Result<Vec<VerdictRow>> {
     csv::Reader::from_reader(text.as_bytes())
@@ -120,4 +143,19 @@ fn csv_error(detail: impl std::fmt::Display) -> StudyError {
         "verdicts.csv",
         detail.to_string(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdict_lines_are_counted_and_nothing_else() {
+        let report = "**supported** (robust) — holds at 3 of 4 points\n\
+                      **not supported** (borderline: partly supported with window m = 5) — …\n\
+                      **supported** — a sentence that only starts like a verdict\n\
+                      The claim is **not supported** (robust) mid-line\n\
+                      **not assessed** (robust) — no points to judge\n";
+        assert_eq!(count_verdict_lines(report), 3);
+    }
 }

@@ -1251,22 +1251,7 @@ mod tests {
         }
         // One verdict line in the report per row of verdicts.csv, and each reading has its own.
         let report = std::fs::read_to_string(out.join("REPORT.md")).unwrap();
-        let verdict_lines = report
-            .lines()
-            .filter(|l| {
-                [
-                    "supported",
-                    "partly supported",
-                    "not supported",
-                    "not assessed",
-                ]
-                .iter()
-                .any(|w| {
-                    l.starts_with(&format!("**{w}** (robust"))
-                        || l.starts_with(&format!("**{w}** (borderline"))
-                })
-            })
-            .count();
+        let verdict_lines = crate::verdict::count_verdict_lines(&report);
         let rows = crate::verdict::read_verdicts_csv(
             &std::fs::read_to_string(out.join("verdicts.csv")).unwrap(),
         )

@@ -967,22 +967,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         write_outputs(&dir, &study, &results).unwrap();
         let report = std::fs::read_to_string(dir.join("REPORT.md")).unwrap();
-        let verdict_lines = report
-            .lines()
-            .filter(|l| {
-                [
-                    "supported",
-                    "partly supported",
-                    "not supported",
-                    "not assessed",
-                ]
-                .iter()
-                .any(|w| {
-                    l.starts_with(&format!("**{w}** (robust"))
-                        || l.starts_with(&format!("**{w}** (borderline"))
-                })
-            })
-            .count();
+        let verdict_lines = crate::verdict::count_verdict_lines(&report);
         let csv = std::fs::read_to_string(dir.join("verdicts.csv")).unwrap();
         let rows = crate::verdict::read_verdicts_csv(&csv).unwrap();
         assert_eq!(rows.len(), 8 * claims::READINGS.len(), "{csv}");

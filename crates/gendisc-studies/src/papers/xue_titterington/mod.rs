@@ -573,22 +573,7 @@ mod tests {
         let rows = crate::verdict::read_verdicts_csv(&csv).unwrap();
         // Conclusions 1, 2 and 2 at large m under each reading of "the best", and conclusion 3.
         assert_eq!(rows.len(), 3 * claims::READINGS.len() + 1, "{csv}");
-        let lines = report
-            .lines()
-            .filter(|l| {
-                [
-                    "supported",
-                    "partly supported",
-                    "not supported",
-                    "not assessed",
-                ]
-                .iter()
-                .any(|w| {
-                    l.starts_with(&format!("**{w}** (robust"))
-                        || l.starts_with(&format!("**{w}** (borderline"))
-                })
-            })
-            .count();
+        let lines = crate::verdict::count_verdict_lines(&report);
         assert_eq!(lines, rows.len(), "{report}");
         for reading in claims::READINGS {
             assert!(report.contains(reading.name()), "{report}");
