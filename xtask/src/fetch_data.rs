@@ -21,7 +21,23 @@
 //! matches written next to its destination and renamed over it, so a destination file is
 //! either absent, the old one, or verified. A mismatching download is deleted, `.part`
 //! included, and reported with both checksums.
+//!
+//! **Archives.** WordNet 3.0's noun files (`index.noun`, `data.noun`, `noun.exc`) come out of a
+//! published archive: the manifest's `archives` name the directory they are unpacked into
+//! (`wordnet/dict`, where `gendisc_text::wordnet` looks), and the archive's sources in the
+//! order they are tried — Princeton's `WordNet-3.0.tar.gz`, then Debian's `wordnet-base`
+//! package — each with the archive's SHA-256 and that of every file taken from it. The archive
+//! is downloaded like a file (resumable, into `<name>.part` beside the directory), its checksum
+//! checked, the files taken out in memory and checked one by one, and only then written beside
+//! their destinations and renamed over them; the `.part` file is removed. A source that fails
+//! (unreachable, a wrong checksum) is reported and the next one tried. With a mirror, the
+//! files are first taken from `URL/wordnet/dict/<file>` and must match one source's checksums;
+//! a mirror without them leaves the archive to its own sources. `cargo xtask fetch-data
+//! wordnet` fetches only it. WordNet 3.0 is Copyright 2006 by Princeton University under its
+//! permissive licence (recorded in the manifest): use, copy, modify and distribute for any
+//! purpose without fee, with the copyright notice and disclaimer kept.
 
+use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
@@ -30,6 +46,8 @@ use std::time::Duration;
 use anyhow::{bail, ensure, Context, Result};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
+
+use crate::unpack;
 
 /// The manifest, compiled in so that `fetch-data` works from any directory.
 pub const MANIFEST: &str = include_str!("../data-manifest.json");
@@ -40,8 +58,8 @@ pub const MIRROR_VAR: &str = "GENDISC_DATA_MIRROR";
 /// Arguments of `cargo xtask fetch-data`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Only these files (paths as in the manifest, e.g. `uci/sonar/sonar.all-data`); default:
-    /// every file.
+    /// Only these files (paths as in the manifest, e.g. `uci/sonar/sonar.all-data`) or archives
+    /// (`wordnet`); default: every file and archive.
     files: Vec<String>,
     /// Directory to download into; the studies read `./data` when GENDISC_DATA is unset.
     #[arg(long, default_value = "data")]
@@ -61,6 +79,88 @@ pub struct Manifest {
     _about: String,
     /// The files, in path order.
     pub files: Vec<Entry>,
+    /// The sets of files that come out of a published archive.
+    #[serde(default)]
+    pub archives: Vec<Archive>,
+}
+
+/// Files the studies read that come out of a published archive (WordNet 3.0's noun files).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Archive {
+    /// The name `cargo xtask fetch-data` knows it by (`wordnet`).
+    pub name: String,
+    /// The directory under the data directory the files are written to, `/`-separated.
+    pub dest: String,
+    /// What the files are, for messages.
+    pub what: String,
+    /// The licence the files are distributed under.
+    pub licence: String,
+    /// Where the archive can be downloaded, in the order they are tried.
+    pub sources: Vec<ArchiveSource>,
+}
+
+/// One place an [`Archive`] can be downloaded from.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveSource {
+    /// The archive's URL.
+    pub url: String,
+    /// SHA-256 (lowercase hex) of the archive.
+    pub sha256: String,
+    /// The archive's size in bytes, where known.
+    #[serde(default)]
+    pub bytes: Option<u64>,
+    /// How the archive is packed.
+    pub format: unpack::Format,
+    /// The directory inside the archive that holds the files, `/`-separated, without `./`.
+    pub dir: String,
+    /// Each file taken from the archive and its SHA-256 (lowercase hex).
+    pub files: BTreeMap<String, String>,
+    /// Provenance remarks (for the manifest's readers; not used here).
+    #[serde(rename = "note", default)]
+    _note: Option<String>,
+}
+
+impl Archive {
+    /// The names of the files taken from the archive.
+    pub fn file_names(&self) -> Vec<&str> {
+        self.sources
+            .first()
+            .map(|s| s.files.keys().map(String::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    /// The source whose files `dest_dir` already holds, each matching its checksum.
+    pub fn present_from(&self, dest_dir: &Path) -> Option<&ArchiveSource> {
+        let dir = dest_dir.join(&self.dest);
+        let checksums: BTreeMap<&str, String> = self
+            .file_names()
+            .into_iter()
+            .filter_map(|name| Some((name, sha256_hex(&fs::read(dir.join(name)).ok()?))))
+            .collect();
+        self.sources.iter().find(|source| {
+            source
+                .files
+                .iter()
+                .all(|(name, sum)| checksums.get(name.as_str()) == Some(sum))
+        })
+    }
+
+    /// How large the download is, for messages: the first source's size where recorded,
+    /// else the first recorded size of another source.
+    pub fn size_text(&self) -> String {
+        match self.sources.iter().find_map(|s| s.bytes) {
+            Some(bytes) if self.sources[0].bytes.is_some() => megabytes(bytes),
+            Some(bytes) => format!("size not recorded; {} from the fallback", megabytes(bytes)),
+            None => "size not recorded".into(),
+        }
+    }
+}
+
+/// `bytes` in megabytes, for messages.
+pub fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
 }
 
 /// One file of the manifest.
@@ -80,6 +180,9 @@ pub struct Entry {
     /// copy).
     #[serde(default = "yes")]
     pub canonical_checksum_known: bool,
+    /// The file's size in bytes (of the reference copy).
+    #[serde(default)]
+    pub bytes: Option<u64>,
     /// Provenance remarks.
     #[serde(default)]
     pub note: Option<String>,
@@ -145,16 +248,67 @@ impl Manifest {
                 entry.path
             );
             ensure!(
-                entry.sha256.len() == 64
-                    && entry
-                        .sha256
-                        .bytes()
-                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+                is_sha256(&entry.sha256),
                 "data manifest: the checksum of `{}` is not 64 lowercase hex digits",
                 entry.path
             );
         }
+        for (i, archive) in manifest.archives.iter().enumerate() {
+            let dest = Path::new(&archive.dest);
+            ensure!(
+                !archive.dest.is_empty()
+                    && dest.components().all(|c| matches!(c, Component::Normal(_))),
+                "data manifest: archive `{}`'s `{}` is not a relative path inside the data \
+                 directory",
+                archive.name,
+                archive.dest
+            );
+            ensure!(
+                manifest.archives[..i]
+                    .iter()
+                    .all(|a| a.name != archive.name)
+                    && manifest.entry(&archive.name).is_none(),
+                "data manifest: `{}` is listed twice",
+                archive.name
+            );
+            ensure!(
+                !archive.sources.is_empty(),
+                "data manifest: archive `{}` has no source",
+                archive.name
+            );
+            let names = archive.file_names();
+            for source in &archive.sources {
+                ensure!(
+                    is_sha256(&source.sha256) && source.files.values().all(|sum| is_sha256(sum)),
+                    "data manifest: a checksum of archive `{}` ({}) is not 64 lowercase hex \
+                     digits",
+                    archive.name,
+                    source.url
+                );
+                ensure!(
+                    !names.is_empty()
+                        && source
+                            .files
+                            .keys()
+                            .map(String::as_str)
+                            .eq(names.iter().copied())
+                        && names.iter().all(|n| {
+                            let mut parts = Path::new(n).components();
+                            matches!(parts.next(), Some(Component::Normal(_)))
+                                && parts.next().is_none()
+                        }),
+                    "data manifest: every source of archive `{}` must list the same file names, \
+                     without directories",
+                    archive.name
+                );
+            }
+        }
         Ok(manifest)
+    }
+
+    /// The archive called `name`.
+    pub fn archive(&self, name: &str) -> Option<&Archive> {
+        self.archives.iter().find(|a| a.name == name)
     }
 
     /// The entry of `path`.
@@ -192,6 +346,39 @@ pub enum Source<'a> {
     Mirror(&'a str),
 }
 
+/// The mirror to take files from: `arg` (`--mirror`) if given, else `$GENDISC_DATA_MIRROR` if
+/// set and not empty.
+pub fn mirror(arg: Option<&str>) -> Option<String> {
+    arg.map(str::to_string)
+        .or_else(|| std::env::var(MIRROR_VAR).ok().filter(|m| !m.is_empty()))
+}
+
+/// What [`fetch_archive`] did, in a sentence.
+pub fn archive_message(archive: &Archive, fetched: &FetchedArchive) -> String {
+    let files = archive.file_names().join(", ");
+    match fetched {
+        FetchedArchive::AlreadyPresent => {
+            format!("{} ({}): present and verified", archive.name, archive.what)
+        }
+        FetchedArchive::Unpacked {
+            url,
+            resumed_from: 0,
+        } => format!(
+            "{}: downloaded {url}, verified, and unpacked {files} into {}. {}",
+            archive.name, archive.dest, archive.licence
+        ),
+        FetchedArchive::Unpacked { url, resumed_from } => format!(
+            "{}: downloaded {url} (resumed after {resumed_from} bytes), verified, and unpacked \
+             {files} into {}. {}",
+            archive.name, archive.dest, archive.licence
+        ),
+        FetchedArchive::FromMirror => format!(
+            "{}: {files} taken from the mirror and verified. {}",
+            archive.name, archive.licence
+        ),
+    }
+}
+
 /// An HTTP agent that reports every status to the caller (a `Range` request may be answered
 /// 206, 200 or 416) and gives up on a connection after a minute.
 pub fn agent() -> ureq::Agent {
@@ -200,6 +387,14 @@ pub fn agent() -> ureq::Agent {
         .timeout_connect(Some(Duration::from_secs(60)))
         .build()
         .into()
+}
+
+/// Whether `text` is a SHA-256 in lowercase hexadecimal.
+fn is_sha256(text: &str) -> bool {
+    text.len() == 64
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// Lowercase hexadecimal SHA-256 of `bytes`.
@@ -345,28 +540,227 @@ fn write_atomically(dest: &Path, content: &[u8]) -> Result<()> {
         .with_context(|| format!("cannot rename {} to {}", tmp.display(), dest.display()))
 }
 
+/// What fetching an archive's files did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FetchedArchive {
+    /// The destination already held the files of one source, each verified.
+    AlreadyPresent,
+    /// Downloaded from `url` (continuing a `.part` file of `resumed_from` bytes), verified and
+    /// unpacked.
+    Unpacked {
+        /// The source the archive came from.
+        url: String,
+        /// Bytes already in the `.part` file when the download resumed; 0 for a fresh one.
+        resumed_from: u64,
+    },
+    /// The files taken from a mirror, verified against one source's checksums.
+    FromMirror,
+}
+
+/// Fetches an archive's files into `dest_dir`: see the [module documentation](self).
+pub fn fetch_archive(
+    agent: &ureq::Agent,
+    archive: &Archive,
+    dest_dir: &Path,
+    source: Source<'_>,
+) -> Result<FetchedArchive> {
+    if archive.present_from(dest_dir).is_some() {
+        return Ok(FetchedArchive::AlreadyPresent);
+    }
+    let dir = dest_dir.join(&archive.dest);
+    fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    if let Source::Mirror(base) = source {
+        match files_from_mirror(agent, archive, &dir, base) {
+            Ok(()) => return Ok(FetchedArchive::FromMirror),
+            Err(error) => eprintln!(
+                "{}: not taken from the mirror ({error:#}); trying its own sources",
+                archive.name
+            ),
+        }
+    }
+    let mut failures = Vec::new();
+    for source in &archive.sources {
+        match unpack_from(agent, archive, source, &dir) {
+            Ok(resumed_from) => {
+                return Ok(FetchedArchive::Unpacked {
+                    url: source.url.clone(),
+                    resumed_from,
+                })
+            }
+            Err(error) => {
+                eprintln!("{}: {error:#}", archive.name);
+                failures.push(format!("{error:#}"));
+            }
+        }
+    }
+    bail!(
+        "{}: none of its {} sources could be used: {}",
+        archive.name,
+        archive.sources.len(),
+        failures.join("; ")
+    )
+}
+
+/// Downloads one source of `archive` (resuming its `.part` file, kept beside `dir`), checks
+/// its checksum and those of the files taken from it, and writes them into `dir`; returns the
+/// number of bytes the download continued from.
+fn unpack_from(
+    agent: &ureq::Agent,
+    archive: &Archive,
+    source: &ArchiveSource,
+    dir: &Path,
+) -> Result<u64> {
+    let file_name = source
+        .url
+        .rsplit('/')
+        .next()
+        .filter(|n| !n.is_empty() && !n.starts_with('.'))
+        .with_context(|| format!("{}: the URL names no file", source.url))?;
+    let part = dir
+        .parent()
+        .unwrap_or(dir)
+        .join(format!("{file_name}.part"));
+    let resumed_from = download(agent, &source.url, &part)?;
+    let discard = |error: anyhow::Error| {
+        let _ = fs::remove_file(&part);
+        error.context(format!("the download from {} was discarded", source.url))
+    };
+    let downloaded = fs::read(&part).with_context(|| format!("cannot read {}", part.display()))?;
+    let digest = sha256_hex(&downloaded);
+    if digest != source.sha256 {
+        return Err(discard(anyhow::anyhow!(
+            "checksum mismatch: expected {}, got {digest}",
+            source.sha256
+        )));
+    }
+    let files = unpack::files(
+        source.format,
+        &downloaded,
+        &source.dir,
+        &archive.file_names(),
+    )
+    .map_err(discard)?;
+    for (name, content) in &files {
+        let digest = sha256_hex(content);
+        if digest != source.files[name] {
+            return Err(discard(anyhow::anyhow!(
+                "{}/{name} in the archive: checksum mismatch: expected {}, got {digest}",
+                source.dir,
+                source.files[name]
+            )));
+        }
+    }
+    install(dir, &files)?;
+    fs::remove_file(&part).with_context(|| format!("cannot remove {}", part.display()))?;
+    Ok(resumed_from)
+}
+
+/// Takes `archive`'s files from `base/<dest>/<file>`; they must all match one source's
+/// checksums.
+fn files_from_mirror(agent: &ureq::Agent, archive: &Archive, dir: &Path, base: &str) -> Result<()> {
+    let mut files = BTreeMap::new();
+    let mut parts = Vec::new();
+    let result = (|| {
+        for name in archive.file_names() {
+            let url = format!(
+                "{}/{}/{name}",
+                base.trim_end_matches('/'),
+                archive.dest.trim_end_matches('/')
+            );
+            let part = with_suffix(&dir.join(name), ".part");
+            parts.push(part.clone());
+            download(agent, &url, &part)?;
+            let content =
+                fs::read(&part).with_context(|| format!("cannot read {}", part.display()))?;
+            files.insert(name.to_string(), content);
+        }
+        let checksums: BTreeMap<&str, String> = files
+            .iter()
+            .map(|(name, content)| (name.as_str(), sha256_hex(content)))
+            .collect();
+        let matches = |source: &ArchiveSource| {
+            source
+                .files
+                .iter()
+                .all(|(name, sum)| checksums.get(name.as_str()) == Some(sum))
+        };
+        if !archive.sources.iter().any(matches) {
+            let got: Vec<String> = checksums
+                .iter()
+                .map(|(name, sum)| format!("{name} {sum}"))
+                .collect();
+            bail!(
+                "checksum mismatch: the mirror's files ({}) match no source's checksums; they \
+                 were discarded",
+                got.join(", ")
+            );
+        }
+        install(dir, &files)
+    })();
+    for part in &parts {
+        let _ = fs::remove_file(part);
+    }
+    result
+}
+
+/// Writes every file beside its destination in `dir`, then renames them all over their
+/// destinations: a failure before the renames leaves the old files as they were.
+fn install(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<()> {
+    let mut written = Vec::new();
+    for (name, content) in files {
+        let dest = dir.join(name);
+        let tmp = with_suffix(&dest, ".verified-tmp");
+        let result = File::create(&tmp)
+            .and_then(|mut file| file.write_all(content).and_then(|()| file.sync_all()))
+            .with_context(|| format!("cannot write {}", tmp.display()));
+        if let Err(error) = result {
+            let _ = fs::remove_file(&tmp);
+            for (tmp, _) in &written {
+                let _ = fs::remove_file(tmp);
+            }
+            return Err(error);
+        }
+        written.push((tmp, dest));
+    }
+    for (tmp, dest) in &written {
+        fs::rename(tmp, dest)
+            .with_context(|| format!("cannot rename {} to {}", tmp.display(), dest.display()))?;
+    }
+    Ok(())
+}
+
 /// Runs `cargo xtask fetch-data`.
 pub fn run(args: &Args) -> Result<()> {
     let manifest = Manifest::parse(MANIFEST)?;
-    let mirror = args
-        .mirror
-        .clone()
-        .or_else(|| std::env::var(MIRROR_VAR).ok().filter(|m| !m.is_empty()));
+    let mirror = mirror(args.mirror.as_deref());
     let source = match &mirror {
         Some(base) => Source::Mirror(base),
         None => Source::Canonical,
     };
-    let entries: Vec<&Entry> = if args.files.is_empty() {
-        manifest.files.iter().collect()
+    let (entries, archives): (Vec<&Entry>, Vec<&Archive>) = if args.files.is_empty() {
+        (
+            manifest.files.iter().collect(),
+            manifest.archives.iter().collect(),
+        )
     } else {
-        args.files
-            .iter()
-            .map(|path| {
-                manifest.entry(path).with_context(|| {
-                    format!("`{path}` is not in the data manifest (xtask/data-manifest.json)")
-                })
-            })
-            .collect::<Result<_>>()?
+        let (mut entries, mut archives) = (Vec::new(), Vec::new());
+        for name in &args.files {
+            match (manifest.entry(name), manifest.archive(name)) {
+                (Some(entry), _) => entries.push(entry),
+                (None, Some(archive)) => archives.push(archive),
+                (None, None) => bail!(
+                    "`{name}` is not in the data manifest (xtask/data-manifest.json): name a \
+                     file by its path, e.g. `uci/sonar/sonar.all-data`, or an archive: {}",
+                    manifest
+                        .archives
+                        .iter()
+                        .map(|a| a.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        }
+        (entries, archives)
     };
     let agent = agent();
     let (mut failed, mut no_source, mut unverified) = (Vec::new(), Vec::new(), Vec::new());
@@ -402,6 +796,15 @@ pub fn run(args: &Args) -> Result<()> {
             Err(error) => {
                 eprintln!("{error:#}");
                 failed.push(entry.path.as_str());
+            }
+        }
+    }
+    for archive in archives {
+        match fetch_archive(&agent, archive, &args.dest, source) {
+            Ok(fetched) => eprintln!("{}", archive_message(archive, &fetched)),
+            Err(error) => {
+                eprintln!("{error:#}");
+                failed.push(archive.name.as_str());
             }
         }
     }
@@ -520,6 +923,13 @@ mod tests {
     }
 
     fn serve(files: HashMap<String, Vec<u8>>) -> Server {
+        serve_cut(files, None)
+    }
+
+    /// As [`serve`], but the first answer for `cut`'s path sends only its first bytes (with
+    /// the whole file's `Content-Length`) and closes the connection: an interrupted download.
+    fn serve_cut(files: HashMap<String, Vec<u8>>, cut: Option<(&str, usize)>) -> Server {
+        let mut cut = cut.map(|(path, bytes)| (format!("/{path}"), bytes));
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let log: RequestLog = Arc::new(Mutex::new(Vec::new()));
@@ -571,7 +981,11 @@ mod tests {
                     "HTTP/1.1 {head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
                     body.len()
                 );
-                let _ = stream.write_all(body);
+                let sent = match cut.take_if(|(cut_path, _)| *cut_path == path) {
+                    Some((_, bytes)) => &body[..bytes.min(body.len())],
+                    None => body,
+                };
+                let _ = stream.write_all(sent);
             }
         });
         Server { base, log }
@@ -695,5 +1109,353 @@ mod tests {
 
         let _ = fs::remove_dir_all(&dest);
         let _ = fs::remove_dir_all(&fresh);
+    }
+
+    /// The three noun files of a fixture dictionary (not WordNet's), as a source packs them.
+    fn fixture_files(data_noun: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
+        vec![
+            ("data.noun", data_noun.to_vec()),
+            ("index.noun", b"dog n 1 1 @ 1 0 00000001\n".to_vec()),
+            ("noun.exc", b"mice mouse\n".to_vec()),
+        ]
+    }
+
+    /// A source of the fixture files at `url`, packed as `format` under `dir`; returns it and
+    /// the archive's bytes.
+    fn fixture_source(
+        url: String,
+        format: unpack::Format,
+        dir: &str,
+        files: &[(&str, Vec<u8>)],
+    ) -> (ArchiveSource, Vec<u8>) {
+        let in_archive: Vec<(String, &[u8])> = files
+            .iter()
+            .map(|(name, content)| (format!("{dir}/{name}"), &content[..]))
+            .collect();
+        let members: Vec<(&str, &[u8])> =
+            in_archive.iter().map(|(p, c)| (p.as_str(), *c)).collect();
+        let tar = unpack::tests::tar_of(&members);
+        let bytes = match format {
+            unpack::Format::TarGz => unpack::tests::gzip(&tar),
+            unpack::Format::Deb => unpack::tests::deb_of(&tar),
+        };
+        let source = ArchiveSource {
+            url,
+            sha256: sha256_hex(&bytes),
+            bytes: Some(bytes.len() as u64),
+            format,
+            dir: dir.trim_start_matches("./").to_string(),
+            files: files
+                .iter()
+                .map(|(name, content)| (name.to_string(), sha256_hex(content)))
+                .collect(),
+            _note: None,
+        };
+        (source, bytes)
+    }
+
+    /// A fixture archive with two sources on `base` — a tarball and a Debian package whose
+    /// `data.noun` differs, as Princeton's and Debian's do — and the files the server serves.
+    fn fixture_archive(base: &str) -> (Archive, HashMap<String, Vec<u8>>) {
+        let (tarball, tar_bytes) = fixture_source(
+            format!("{base}/upstream/Dict-1.0.tar.gz"),
+            unpack::Format::TarGz,
+            "Dict-1.0/dict",
+            &fixture_files(b"00000001 upstream\n"),
+        );
+        let (package, deb_bytes) = fixture_source(
+            format!("{base}/pool/dict-base_1.0_all.deb"),
+            unpack::Format::Deb,
+            "./usr/share/dict",
+            &fixture_files(b"00000001 rebuilt\n"),
+        );
+        let archive = Archive {
+            name: "wordnet".into(),
+            dest: "wordnet/dict".into(),
+            what: "a fixture dictionary".into(),
+            licence: "Fixture licence.".into(),
+            sources: vec![tarball, package],
+        };
+        let served = HashMap::from([
+            ("upstream/Dict-1.0.tar.gz".to_string(), tar_bytes),
+            ("pool/dict-base_1.0_all.deb".to_string(), deb_bytes),
+        ]);
+        (archive, served)
+    }
+
+    /// The files of `dir` (names), to check that nothing half-written is left behind.
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn the_manifest_s_wordnet_is_where_the_reader_looks() {
+        let manifest = Manifest::parse(MANIFEST).unwrap();
+        let wordnet = manifest.archive("wordnet").unwrap();
+        assert_eq!(wordnet.dest, gendisc_text::wordnet::DATA_DICT_DIR);
+        assert_eq!(
+            wordnet.file_names(),
+            ["data.noun", "index.noun", "noun.exc"]
+        );
+        // Princeton's release first, Debian's package as the fallback; index.noun and noun.exc
+        // are the same files in both.
+        assert!(wordnet.sources[0]
+            .url
+            .starts_with("https://wordnetcode.princeton.edu/"));
+        assert!(wordnet.sources[1].url.starts_with("http://deb.debian.org/"));
+        for name in ["index.noun", "noun.exc"] {
+            assert_eq!(
+                wordnet.sources[0].files[name],
+                wordnet.sources[1].files[name]
+            );
+        }
+        assert!(wordnet.licence.contains("Princeton University"));
+    }
+
+    #[test]
+    fn an_archive_is_downloaded_verified_and_unpacked_from_its_first_good_source() {
+        // The fixtures are deterministic: the files served do not depend on the URLs.
+        let (template, served) = fixture_archive("http://unused");
+        let server = serve(served);
+        let (archive, _) = fixture_archive(&server.base);
+        assert_eq!(archive.sources[1].sha256, template.sources[1].sha256);
+        let agent = agent();
+        let data = scratch_dir();
+        let dir = data.join("wordnet/dict");
+
+        let fetched = fetch_archive(&agent, &archive, &data, Source::Canonical).unwrap();
+        assert_eq!(
+            fetched,
+            FetchedArchive::Unpacked {
+                url: archive.sources[0].url.clone(),
+                resumed_from: 0
+            }
+        );
+        assert_eq!(listing(&dir), ["data.noun", "index.noun", "noun.exc"]);
+        assert_eq!(
+            fs::read(dir.join("data.noun")).unwrap(),
+            b"00000001 upstream\n"
+        );
+        assert_eq!(listing(&data.join("wordnet")), ["dict"]);
+        assert_eq!(
+            fetch_archive(&agent, &archive, &data, Source::Canonical).unwrap(),
+            FetchedArchive::AlreadyPresent
+        );
+        assert!(std::ptr::eq(
+            archive.present_from(&data).unwrap(),
+            &archive.sources[0]
+        ));
+
+        // A file changed since: downloaded again.
+        fs::write(dir.join("noun.exc"), b"edited\n").unwrap();
+        assert!(archive.present_from(&data).is_none());
+        assert!(matches!(
+            fetch_archive(&agent, &archive, &data, Source::Canonical).unwrap(),
+            FetchedArchive::Unpacked { .. }
+        ));
+        assert_eq!(fs::read(dir.join("noun.exc")).unwrap(), b"mice mouse\n");
+        let _ = fs::remove_dir_all(&data);
+    }
+
+    #[test]
+    fn a_corrupt_archive_is_discarded_and_the_next_source_used() {
+        let (template, mut served) = fixture_archive("http://unused");
+        served.get_mut("upstream/Dict-1.0.tar.gz").unwrap()[40] ^= 0x01;
+        let server = serve(served);
+        let (archive, _) = fixture_archive(&server.base);
+        assert_eq!(archive.sources[0].sha256, template.sources[0].sha256);
+        let agent = agent();
+        let data = scratch_dir();
+
+        let fetched = fetch_archive(&agent, &archive, &data, Source::Canonical).unwrap();
+        assert_eq!(
+            fetched,
+            FetchedArchive::Unpacked {
+                url: archive.sources[1].url.clone(),
+                resumed_from: 0
+            }
+        );
+        let dir = data.join("wordnet/dict");
+        assert_eq!(
+            fs::read(dir.join("data.noun")).unwrap(),
+            b"00000001 rebuilt\n"
+        );
+        assert_eq!(listing(&dir), ["data.noun", "index.noun", "noun.exc"]);
+        assert_eq!(listing(&data.join("wordnet")), ["dict"]);
+        assert!(std::ptr::eq(
+            archive.present_from(&data).unwrap(),
+            &archive.sources[1]
+        ));
+
+        // With every source corrupt, nothing is written and the error says why for each.
+        let only_corrupt = Archive {
+            sources: vec![archive.sources[0].clone()],
+            ..archive.clone()
+        };
+        let fresh = scratch_dir();
+        let error = fetch_archive(&agent, &only_corrupt, &fresh, Source::Canonical)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("checksum mismatch"), "{error}");
+        assert!(error.contains(&archive.sources[0].sha256), "{error}");
+        assert!(error.contains("discarded"), "{error}");
+        assert_eq!(listing(&fresh.join("wordnet")), ["dict"]);
+        assert!(listing(&fresh.join("wordnet/dict")).is_empty());
+
+        // A good archive whose file does not match the manifest's checksum: nothing written.
+        let mut wrong_file = archive.clone();
+        wrong_file.sources.remove(0);
+        wrong_file.sources[0]
+            .files
+            .insert("index.noun".into(), "0".repeat(64));
+        let error = fetch_archive(&agent, &wrong_file, &fresh, Source::Canonical)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("usr/share/dict/index.noun in the archive: checksum mismatch"),
+            "{error}"
+        );
+        assert!(listing(&fresh.join("wordnet/dict")).is_empty());
+        assert_eq!(listing(&fresh.join("wordnet")), ["dict"]);
+        let _ = fs::remove_dir_all(&data);
+        let _ = fs::remove_dir_all(&fresh);
+    }
+
+    #[test]
+    fn an_interrupted_archive_download_resumes() {
+        let (_, served) = fixture_archive("http://unused");
+        let path = "pool/dict-base_1.0_all.deb";
+        let half = served[path].len() / 2;
+        let server = serve_cut(served.clone(), Some((path, half)));
+        let (mut archive, _) = fixture_archive(&server.base);
+        archive.sources.remove(0);
+        let agent = agent();
+        let data = scratch_dir();
+
+        let error = fetch_archive(&agent, &archive, &data, Source::Canonical)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("interrupted"), "{error}");
+        let part = data.join("wordnet/dict-base_1.0_all.deb.part");
+        assert_eq!(fs::read(&part).unwrap(), served[path][..half]);
+        assert!(listing(&data.join("wordnet/dict")).is_empty());
+
+        assert_eq!(
+            fetch_archive(&agent, &archive, &data, Source::Canonical).unwrap(),
+            FetchedArchive::Unpacked {
+                url: archive.sources[0].url.clone(),
+                resumed_from: half as u64
+            }
+        );
+        assert!(server
+            .log
+            .lock()
+            .unwrap()
+            .contains(&(format!("/{path}"), Some(half as u64))));
+        assert!(!part.exists());
+        assert_eq!(
+            fs::read(data.join("wordnet/dict/data.noun")).unwrap(),
+            b"00000001 rebuilt\n"
+        );
+        let _ = fs::remove_dir_all(&data);
+    }
+
+    #[test]
+    fn a_mirror_serves_the_unpacked_files_or_leaves_them_to_the_sources() {
+        let (template, mut served) = fixture_archive("http://unused");
+        // The mirror holds the tarball's files as unpacked, under the data directory's layout.
+        for (name, content) in fixture_files(b"00000001 upstream\n") {
+            served.insert(format!("copy/wordnet/dict/{name}"), content);
+        }
+        let server = serve(served.clone());
+        let (archive, _) = fixture_archive(&server.base);
+        assert_eq!(archive.sources[0].files, template.sources[0].files);
+        let agent = agent();
+        let mirror_base = format!("{}/copy", server.base);
+
+        let data = scratch_dir();
+        assert_eq!(
+            fetch_archive(&agent, &archive, &data, Source::Mirror(&mirror_base)).unwrap(),
+            FetchedArchive::FromMirror
+        );
+        assert!(std::ptr::eq(
+            archive.present_from(&data).unwrap(),
+            &archive.sources[0]
+        ));
+        assert_eq!(
+            listing(&data.join("wordnet/dict")),
+            ["data.noun", "index.noun", "noun.exc"]
+        );
+
+        // A mirror without them (HTTP 404): the archive comes from its own sources.
+        let fresh = scratch_dir();
+        let empty_mirror = format!("{}/elsewhere", server.base);
+        assert_eq!(
+            fetch_archive(&agent, &archive, &fresh, Source::Mirror(&empty_mirror)).unwrap(),
+            FetchedArchive::Unpacked {
+                url: archive.sources[0].url.clone(),
+                resumed_from: 0
+            }
+        );
+
+        // A mirror whose copy matches no source: discarded, then the sources.
+        let mut corrupt = served;
+        corrupt.insert("copy/wordnet/dict/noun.exc".into(), b"tampered\n".to_vec());
+        let bad = serve(corrupt);
+        let (archive, _) = fixture_archive(&bad.base);
+        let third = scratch_dir();
+        assert!(matches!(
+            fetch_archive(
+                &agent,
+                &archive,
+                &third,
+                Source::Mirror(&format!("{}/copy", bad.base))
+            )
+            .unwrap(),
+            FetchedArchive::Unpacked { .. }
+        ));
+        assert_eq!(
+            listing(&third.join("wordnet/dict")),
+            ["data.noun", "index.noun", "noun.exc"]
+        );
+        for dir in [data, fresh, third] {
+            let _ = fs::remove_dir_all(&dir);
+        }
+    }
+
+    #[test]
+    fn bad_archive_entries_are_rejected() {
+        let manifest =
+            |archive: &str| format!(r#"{{"about": "", "files": [], "archives": [{archive}]}}"#);
+        let sum = "b".repeat(64);
+        let archive = |dest: &str, names: [&str; 2], sum: &str| {
+            format!(
+                r#"{{"name": "wn", "dest": "{dest}", "what": "", "licence": "", "sources": [
+                    {{"url": "u/a.tar.gz", "sha256": "{sum}", "format": "tar.gz", "dir": "d",
+                      "files": {{"{}": "{sum}"}}}},
+                    {{"url": "u/b.deb", "sha256": "{sum}", "format": "deb", "dir": "d",
+                      "files": {{"{}": "{sum}"}}}}]}}"#,
+                names[0], names[1]
+            )
+        };
+        assert!(Manifest::parse(&manifest(&archive("wn/dict", ["x", "x"], &sum))).is_ok());
+        assert!(Manifest::parse(&manifest(&archive("../wn", ["x", "x"], &sum))).is_err());
+        assert!(Manifest::parse(&manifest(&archive("wn", ["x", "y"], &sum))).is_err());
+        assert!(Manifest::parse(&manifest(&archive("wn", ["a/x", "a/x"], &sum))).is_err());
+        assert!(Manifest::parse(&manifest(&archive("wn", ["x", "x"], "abc"))).is_err());
+        let twice = format!(
+            "{}, {}",
+            archive("wn", ["x", "x"], &sum),
+            archive("wn", ["x", "x"], &sum)
+        );
+        assert!(Manifest::parse(&manifest(&twice)).is_err());
     }
 }

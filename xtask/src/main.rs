@@ -20,6 +20,7 @@ mod cargo;
 mod claims;
 mod fetch_data;
 mod reproduce;
+mod unpack;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};

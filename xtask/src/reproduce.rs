@@ -1,20 +1,37 @@
-//! `cargo xtask reproduce`: the registry of studies and their dispatch.
+//! `cargo xtask reproduce`: the registry of studies, fetching what they lack, their dispatch,
+//! and the summary table that ends a run.
+//!
+//! Before running, every chosen study's data files and WordNet are looked for (the data
+//! directory is `$GENDISC_DATA`, else `./data`; WordNet is also found through `$WNHOME` or an
+//! installed `wordnet-base`). What is missing is downloaded into the data directory by the
+//! same verified, resumable download as `cargo xtask fetch-data` — each file checked against
+//! the SHA-256 of `xtask/data-manifest.json` — after saying what and how large. `--offline`
+//! downloads nothing. A study whose data are still missing is skipped with the reason and the
+//! command that fetches them; the others run. The run ends with a table of every chosen study
+//! — ran, resumed or skipped (and why), its cells, wall time, output directory and verdict
+//! counts from its `verdicts.csv` — printed and written to `<out>/SUMMARY.md`.
 
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use gendisc_studies::papers::{
     bouchard_triggs, epshteyn_dejong, ng_jordan, raina, xue_titterington,
 };
-use gendisc_studies::{OnMismatch, RunnerSettings, StudyResults};
+use gendisc_studies::verdict::{read_verdicts_csv, VerdictRow};
+use gendisc_studies::{OnMismatch, RunReport, RunnerSettings, StudyResults};
 use gendisc_text::wordnet::WordNet;
+
+use crate::fetch_data::{self, Fetched, Manifest, Source};
 
 /// Arguments of `cargo xtask reproduce`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Studies to run (default: every study whose code and data are present). One of:
-    /// xue-titterington, ng-jordan, raina, bouchard-triggs, epshteyn-dejong.
+    /// Studies to run (default: every study). One of: xue-titterington, ng-jordan, raina,
+    /// bouchard-triggs, epshteyn-dejong.
     studies: Vec<String>,
     /// Run the reduced grid used by continuous integration.
     #[arg(long)]
@@ -22,24 +39,113 @@ pub struct Args {
     /// Directory under which each study writes `<study>/`.
     #[arg(long, default_value = "results")]
     out: PathBuf,
+    /// Download nothing: run the studies whose data are present and say what the others lack.
+    #[arg(long)]
+    offline: bool,
+    /// Take missing data files from `URL/<path>`, a copy of the data directory's layout,
+    /// instead of their canonical sources (default: the environment variable
+    /// GENDISC_DATA_MIRROR, if set).
+    #[arg(long, conflicts_with = "offline")]
+    mirror: Option<String>,
+}
+
+/// Something a study reads that `cargo xtask fetch-data` can download.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Need {
+    /// A data file, by its path under the data directory (as in the manifest).
+    File(String),
+    /// WordNet 3.0's noun files (the manifest's `wordnet` archive), wherever
+    /// `gendisc_text::wordnet` finds them.
+    WordNet,
+}
+
+/// The manifest's name of the WordNet archive.
+const WORDNET: &str = "wordnet";
+
+impl Need {
+    /// The name `cargo xtask fetch-data` knows it by.
+    fn name(&self) -> &str {
+        match self {
+            Need::File(path) => path,
+            Need::WordNet => WORDNET,
+        }
+    }
+
+    /// Why it cannot be read, if it cannot: the loaders' message (it says where it was looked
+    /// for).
+    fn missing(&self) -> Option<String> {
+        match self {
+            Need::File(path) => gendisc_data::loaders::dataset_path(path)
+                .err()
+                .map(|e| e.to_string()),
+            Need::WordNet => gendisc_text::wordnet::find_dict_dir()
+                .err()
+                .map(|e| e.to_string()),
+        }
+    }
+
+    /// What it is and how large, for the announcement of a download.
+    fn describe(&self, manifest: &Manifest) -> String {
+        match self {
+            Need::File(path) => match manifest.entry(path).and_then(|e| e.bytes) {
+                Some(bytes) => format!("{path} ({})", fetch_data::megabytes(bytes)),
+                None => path.clone(),
+            },
+            Need::WordNet => match manifest.archive(WORDNET) {
+                Some(archive) => format!(
+                    "{} ({WORDNET}, {}; {})",
+                    archive.what,
+                    archive.file_names().join(", "),
+                    archive.size_text()
+                ),
+                None => WORDNET.into(),
+            },
+        }
+    }
+
+    /// Its size in bytes, where the manifest records it.
+    fn bytes(&self, manifest: &Manifest) -> Option<u64> {
+        match self {
+            Need::File(path) => manifest.entry(path).and_then(|e| e.bytes),
+            Need::WordNet => manifest
+                .archive(WORDNET)
+                .and_then(|a| a.sources.iter().find_map(|s| s.bytes)),
+        }
+    }
+}
+
+/// What a study's run did, for the summary.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Cells {
+    /// Cells of the study.
+    total: usize,
+    /// Cells read back from an earlier run's store.
+    resumed: usize,
+    /// A part of the study that did not run, and why (Bouchard–Triggs' Table 1 without its
+    /// data).
+    left_out: Option<String>,
+}
+
+impl Cells {
+    fn add(&mut self, report: &RunReport) {
+        self.total += report.cells;
+        self.resumed += report.resumed;
+    }
 }
 
 /// What a study needs to run and what it writes.
 struct Study {
     name: &'static str,
     paper: &'static str,
-    run: Option<fn(&Path, bool) -> Result<()>>,
-    /// The data files it reads, relative to the data directory (none for simulations).
-    data: fn() -> Vec<&'static str>,
-    /// What else it needs that is missing, if anything (e.g. an installed dictionary).
-    other_needs: fn() -> Option<String>,
+    run: fn(&Path, bool) -> Result<Cells>,
+    /// What it cannot run without.
+    needs: fn() -> Vec<Need>,
+    /// What it reads when present and runs without (Bouchard–Triggs' Table 1); fetched like
+    /// the needs, but its absence skips only the part that reads it.
+    wants: fn() -> Vec<Need>,
 }
 
-fn needs_nothing_else() -> Option<String> {
-    None
-}
-
-fn no_data() -> Vec<&'static str> {
+fn nothing() -> Vec<Need> {
     Vec::new()
 }
 
@@ -57,42 +163,130 @@ const STUDIES: [Study; 5] = [
     Study {
         name: "xue-titterington",
         paper: "Xue & Titterington, Interpretation of hybrid generative/discriminative algorithms",
-        run: Some(run_xue_titterington),
-        data: no_data,
-        other_needs: needs_nothing_else,
+        run: run_xue_titterington,
+        needs: nothing,
+        wants: nothing,
     },
     Study {
         name: "ng-jordan",
         paper: "Ng & Jordan (2001), On discriminative vs. generative classifiers",
-        run: Some(run_ng_jordan),
-        data: ng_jordan::required_files,
-        other_needs: needs_nothing_else,
+        run: run_ng_jordan,
+        needs: ng_jordan_needs,
+        wants: nothing,
     },
     Study {
         name: "raina",
         paper: "Raina, Shen, Ng & McCallum (2003), Classification with hybrid generative/discriminative models",
-        run: Some(run_raina),
-        data: raina_files,
-        other_needs: needs_nothing_else,
+        run: run_raina,
+        needs: newsgroups,
+        wants: nothing,
     },
     Study {
         name: "bouchard-triggs",
         paper: "Bouchard & Triggs (2004), The trade-off between generative and discriminative classifiers",
-        run: Some(run_bouchard_triggs),
+        run: run_bouchard_triggs,
         // Figure 1 is simulated; without Statlog, Table 1 is skipped and says why.
-        data: no_data,
-        other_needs: needs_nothing_else,
+        needs: nothing,
+        wants: statlog,
     },
     Study {
         name: "epshteyn-dejong",
         paper: "Epshteyn & DeJong (2007), Generative prior knowledge for discriminative classification",
-        run: Some(run_epshteyn_dejong),
-        data: raina_files,
-        other_needs: wordnet_missing,
+        run: run_epshteyn_dejong,
+        needs: newsgroups_and_wordnet,
+        wants: nothing,
     },
 ];
 
-/// Runs the named studies, or every available one when none is named.
+fn ng_jordan_needs() -> Vec<Need> {
+    ng_jordan::required_files()
+        .into_iter()
+        .map(|f| Need::File(f.to_string()))
+        .collect()
+}
+
+fn newsgroups() -> Vec<Need> {
+    vec![Need::File(gendisc_text::newsgroups::TARBALL.to_string())]
+}
+
+fn newsgroups_and_wordnet() -> Vec<Need> {
+    let mut needs = newsgroups();
+    needs.push(Need::WordNet);
+    needs
+}
+
+fn statlog() -> Vec<Need> {
+    bouchard_triggs::Statlog::ALL
+        .iter()
+        .flat_map(|d| d.files())
+        .map(Need::File)
+        .collect()
+}
+
+/// How a study's turn in the run ended.
+#[derive(Debug, Clone, PartialEq)]
+enum Outcome {
+    /// It ran (some or all of its cells possibly read back from an earlier run).
+    Ran {
+        /// Its cells.
+        cells: Cells,
+        /// Wall-clock time.
+        elapsed: Duration,
+        /// The directory it wrote.
+        out: PathBuf,
+        /// Its verdicts, from `verdicts.csv`.
+        verdicts: Option<VerdictCounts>,
+    },
+    /// It did not run: why, and the command that fixes it.
+    Skipped(String),
+    /// It failed with this error.
+    Failed(String),
+}
+
+/// A study's verdicts by kind, from its `verdicts.csv`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct VerdictCounts {
+    supported: usize,
+    partly: usize,
+    not_supported: usize,
+    not_assessed: usize,
+    robust: usize,
+    borderline: usize,
+}
+
+impl VerdictCounts {
+    fn of(rows: &[VerdictRow]) -> Self {
+        let mut counts = Self::default();
+        for row in rows {
+            match row.verdict.as_str() {
+                "supported" => counts.supported += 1,
+                "partly supported" => counts.partly += 1,
+                "not supported" => counts.not_supported += 1,
+                _ => counts.not_assessed += 1,
+            }
+            if row.robustness == "robust" {
+                counts.robust += 1;
+            } else {
+                counts.borderline += 1;
+            }
+        }
+        counts
+    }
+
+    /// The counts of `<out>/verdicts.csv`, if the study wrote one.
+    fn read(out: &Path) -> Result<Option<Self>> {
+        let path = out.join("verdicts.csv");
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text =
+            fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let rows = read_verdicts_csv(&text).with_context(|| format!("in {}", path.display()))?;
+        Ok(Some(Self::of(&rows)))
+    }
+}
+
+/// Runs the named studies, or every study when none is named.
 pub fn run(args: &Args) -> Result<()> {
     let selected: Vec<&Study> = if args.studies.is_empty() {
         STUDIES.iter().collect()
@@ -101,45 +295,313 @@ pub fn run(args: &Args) -> Result<()> {
             .iter()
             .map(|name| {
                 STUDIES.iter().find(|s| s.name == name).with_context(|| {
-                    let names: Vec<_> = STUDIES.iter().map(|s| s.name).collect();
                     format!(
                         "unknown study `{name}`; the studies are {}",
-                        names.join(", ")
+                        STUDY_NAMES.join(", ")
                     )
                 })
             })
             .collect::<Result<_>>()?
     };
 
-    let mut missing = Vec::new();
-    let mut without_data = Vec::new();
-    for study in selected {
-        let Some(run_study) = study.run else {
-            eprintln!("{}: not implemented yet ({})", study.name, study.paper);
-            missing.push(study.name);
-            continue;
+    let manifest = Manifest::parse(fetch_data::MANIFEST)?;
+    let lacking: BTreeSet<Need> = selected
+        .iter()
+        .flat_map(|s| (s.needs)().into_iter().chain((s.wants)()))
+        .filter(|need| need.missing().is_some())
+        .collect();
+    let not_fetched = if lacking.is_empty() {
+        BTreeMap::new()
+    } else if args.offline {
+        lacking
+            .iter()
+            .map(|need| (need.clone(), "not downloaded: --offline".to_string()))
+            .collect()
+    } else {
+        fetch_missing(&manifest, &lacking, args.mirror.as_deref())
+    };
+
+    let mut rows = Vec::new();
+    for study in &selected {
+        let outcome = match lacks(study, &not_fetched) {
+            Some(reason) => {
+                eprintln!("{}: skipped: {reason}", study.name);
+                Outcome::Skipped(reason)
+            }
+            None => run_study(study, &args.out, args.quick),
         };
-        if let Some(problem) = missing_data(study) {
-            // Named explicitly, the study cannot run: that is an error. Run as one of all the
-            // studies, it is skipped and the others run.
-            eprintln!("{}: skipped: {problem}", study.name);
-            without_data.push(format!("{}: {problem}", study.name));
-            continue;
-        }
-        let out = args.out.join(study.name);
-        fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
-        eprintln!("{}: {}", study.name, study.paper);
-        run_study(&out, args.quick).with_context(|| format!("study {} failed", study.name))?;
-        eprintln!("{}: results in {}", study.name, out.display());
+        rows.push((study.name, outcome));
     }
+
     write_claims_table(&args.out)?;
-    if !args.studies.is_empty() && !missing.is_empty() {
-        bail!("not implemented yet: {}", missing.join(", "));
+    let table = summary_markdown(&rows, &command_line(args));
+    print!("\n{table}");
+    let path = args.out.join("SUMMARY.md");
+    fs::create_dir_all(&args.out)
+        .and_then(|()| fs::write(&path, &table))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    eprintln!("this summary: {}", path.display());
+
+    let failed: Vec<&str> = rows
+        .iter()
+        .filter(|(_, o)| matches!(o, Outcome::Failed(_)))
+        .map(|(name, _)| *name)
+        .collect();
+    if !failed.is_empty() {
+        bail!("failed: {}", failed.join(", "));
     }
-    if !args.studies.is_empty() && !without_data.is_empty() {
-        bail!("data missing:\n{}", without_data.join("\n"));
+    // Named explicitly, a study that cannot run is an error; run as one of all the studies, it
+    // is skipped and the others run.
+    let skipped: Vec<&str> = rows
+        .iter()
+        .filter(|(_, o)| matches!(o, Outcome::Skipped(_)))
+        .map(|(name, _)| *name)
+        .collect();
+    if !args.studies.is_empty() && !skipped.is_empty() {
+        bail!("skipped for want of data: {}", skipped.join(", "));
     }
     Ok(())
+}
+
+/// Downloads each of `lacking` into the data directory (announcing what and how large);
+/// returns those still missing afterwards, each with the reason.
+fn fetch_missing(
+    manifest: &Manifest,
+    lacking: &BTreeSet<Need>,
+    mirror: Option<&str>,
+) -> BTreeMap<Need, String> {
+    let dest = gendisc_data::loaders::data_dir();
+    let mirror = fetch_data::mirror(mirror);
+    let source = match &mirror {
+        Some(base) => Source::Mirror(base),
+        None => Source::Canonical,
+    };
+    let total: u64 = lacking.iter().filter_map(|n| n.bytes(manifest)).sum();
+    eprintln!(
+        "downloading what the chosen studies lack into {} ({} item{}, {}{}; --offline to skip \
+         this):",
+        dest.display(),
+        lacking.len(),
+        if lacking.len() == 1 { "" } else { "s" },
+        fetch_data::megabytes(total),
+        match &mirror {
+            Some(base) => format!(", from the mirror {base}"),
+            None => String::new(),
+        }
+    );
+    for need in lacking {
+        eprintln!("  {}", need.describe(manifest));
+    }
+    let agent = fetch_data::agent();
+    let mut not_fetched = BTreeMap::new();
+    for need in lacking {
+        let result = match need {
+            Need::File(path) => match manifest.entry(path) {
+                None => Err(anyhow::anyhow!("not in the data manifest")),
+                Some(entry) => {
+                    fetch_data::fetch(&agent, entry, &dest, source).map(|fetched| match fetched {
+                        Fetched::AlreadyPresent => eprintln!("{path}: present and verified"),
+                        Fetched::Downloaded { resumed_from: 0 } => {
+                            eprintln!("{path}: downloaded and verified")
+                        }
+                        Fetched::Downloaded { resumed_from } => eprintln!(
+                            "{path}: downloaded (resumed after {resumed_from} bytes) and verified"
+                        ),
+                        Fetched::Unverified { sha256 } => eprintln!(
+                            "{path}: downloaded but NOT verified (sha256 {sha256}): {}",
+                            entry
+                                .note
+                                .as_deref()
+                                .unwrap_or("no recorded checksum applies")
+                        ),
+                        Fetched::NoSource => eprintln!(
+                            "{path}: no canonical source; copy it into {} or fetch it from a \
+                             copy of the data directory with --mirror URL",
+                            dest.display()
+                        ),
+                    })
+                }
+            },
+            Need::WordNet => match manifest.archive(WORDNET) {
+                None => Err(anyhow::anyhow!("not in the data manifest")),
+                Some(archive) => fetch_data::fetch_archive(&agent, archive, &dest, source)
+                    .map(|fetched| eprintln!("{}", fetch_data::archive_message(archive, &fetched))),
+            },
+        };
+        if let Err(error) = result {
+            eprintln!("{}: download failed: {error:#}", need.name());
+            not_fetched.insert(need.clone(), format!("download failed: {error:#}"));
+        } else if let Some(problem) = need.missing() {
+            not_fetched.insert(need.clone(), problem);
+        }
+    }
+    not_fetched
+}
+
+/// Why `study` cannot run, if it cannot: what of its needs is missing, why, and the command
+/// that fetches it.
+fn lacks(study: &Study, not_fetched: &BTreeMap<Need, String>) -> Option<String> {
+    let missing: Vec<(Need, String)> = (study.needs)()
+        .into_iter()
+        .filter_map(|need| {
+            let problem = need.missing()?;
+            let why = not_fetched.get(&need).cloned().unwrap_or(problem);
+            Some((need, why))
+        })
+        .collect();
+    let (first, why) = missing.first()?;
+    let names: Vec<&str> = missing.iter().map(|(n, _)| n.name()).collect();
+    let what = match missing.len() {
+        1 => format!("lacks {}", first.name()),
+        n => format!("lacks {n} data files ({}, …)", first.name()),
+    };
+    let command = if names.len() <= 3 {
+        format!("cargo xtask fetch-data {}", names.join(" "))
+    } else {
+        "cargo xtask fetch-data".to_string()
+    };
+    Some(format!("{what} ({why}); run `{command}`"))
+}
+
+/// Runs one study into `out/<study>` and times it.
+fn run_study(study: &Study, out: &Path, quick: bool) -> Outcome {
+    let out = out.join(study.name);
+    if let Err(error) = fs::create_dir_all(&out) {
+        return Outcome::Failed(format!("cannot create {}: {error}", out.display()));
+    }
+    eprintln!("{}: {}", study.name, study.paper);
+    let start = Instant::now();
+    match (study.run)(&out, quick) {
+        Ok(cells) => {
+            let elapsed = start.elapsed();
+            eprintln!(
+                "{}: results in {} ({})",
+                study.name,
+                out.display(),
+                duration_text(elapsed)
+            );
+            match VerdictCounts::read(&out) {
+                Ok(verdicts) => Outcome::Ran {
+                    cells,
+                    elapsed,
+                    out,
+                    verdicts,
+                },
+                Err(error) => Outcome::Failed(format!("{error:#}")),
+            }
+        }
+        Err(error) => {
+            eprintln!("{}: failed: {error:#}", study.name);
+            Outcome::Failed(format!("{error:#}"))
+        }
+    }
+}
+
+/// The command as the user typed it, less `--out` and `--mirror`, for the summary's heading.
+fn command_line(args: &Args) -> String {
+    let mut words = vec!["cargo xtask reproduce".to_string()];
+    words.extend(args.studies.iter().cloned());
+    if args.quick {
+        words.push("--quick".into());
+    }
+    if args.offline {
+        words.push("--offline".into());
+    }
+    words.join(" ")
+}
+
+/// `n` with a comma between thousands.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut text = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
+/// A wall-clock time as a person reads it: `0.7 s`, `4 min 05 s`, `1 h 02 min`.
+fn duration_text(elapsed: Duration) -> String {
+    let seconds = elapsed.as_secs_f64();
+    let whole = elapsed.as_secs();
+    if seconds < 60.0 {
+        format!("{seconds:.1} s")
+    } else if whole < 3600 {
+        format!("{} min {:02} s", whole / 60, whole % 60)
+    } else {
+        format!("{} h {:02} min", whole / 3600, whole % 3600 / 60)
+    }
+}
+
+/// The summary table of a run of `command`: one row per chosen study.
+fn summary_markdown(rows: &[(&str, Outcome)], command: &str) -> String {
+    let mut text = format!(
+        "# Reproduction summary\n\n\
+         `{command}`: each study's outcome, cells, wall time, output directory and \
+         the verdicts of its report (`verdicts.csv`; every claim is in `CLAIMS.md`).\n\n\
+         | study | outcome | cells | wall time | output | supported | partly supported | not \
+         supported | not assessed | robust | borderline |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let cell = |text: &str| text.replace('|', "\\|").replace('\n', " ");
+    for (name, outcome) in rows {
+        let line = match outcome {
+            Outcome::Ran {
+                cells,
+                elapsed,
+                out,
+                verdicts,
+            } => {
+                let mut what = if cells.total > 0 && cells.resumed == cells.total {
+                    "resumed (every cell from an earlier run)".to_string()
+                } else if cells.resumed > 0 {
+                    format!(
+                        "ran ({} of the cells resumed from an earlier run)",
+                        thousands(cells.resumed)
+                    )
+                } else {
+                    "ran".to_string()
+                };
+                if let Some(left_out) = &cells.left_out {
+                    what.push_str("; ");
+                    what.push_str(left_out);
+                }
+                let counts = match verdicts {
+                    Some(v) => [
+                        v.supported,
+                        v.partly,
+                        v.not_supported,
+                        v.not_assessed,
+                        v.robust,
+                        v.borderline,
+                    ]
+                    .map(|n| n.to_string())
+                    .join(" | "),
+                    None => ["no verdicts.csv", "", "", "", "", ""].join(" | "),
+                };
+                format!(
+                    "| {name} | {} | {} | {} | {} | {counts} |",
+                    cell(&what),
+                    thousands(cells.total),
+                    duration_text(*elapsed),
+                    cell(&out.display().to_string()),
+                )
+            }
+            Outcome::Skipped(reason) => format!(
+                "| {name} | skipped: {} | — | — | — | — | — | — | — | — | — |",
+                cell(reason)
+            ),
+            Outcome::Failed(error) => format!(
+                "| {name} | failed: {} | — | — | — | — | — | — | — | — | — |",
+                cell(error)
+            ),
+        };
+        let _ = writeln!(text, "{line}");
+    }
+    text
 }
 
 /// Writes `<out>/CLAIMS.md`, the table of every claim judged by the studies whose results are
@@ -156,34 +618,6 @@ fn write_claims_table(out: &Path) -> Result<()> {
     Ok(())
 }
 
-/// What is missing of `study`'s data files, if anything: the loaders' message for the first
-/// missing file (it names the file, where it was looked for, and `cargo xtask fetch-data`),
-/// with the count when several are missing.
-fn missing_data(study: &Study) -> Option<String> {
-    if let Some(problem) = (study.other_needs)() {
-        return Some(problem);
-    }
-    let files = (study.data)();
-    let missing: Vec<String> = files
-        .iter()
-        .filter_map(|file| gendisc_data::loaders::dataset_path(file).err())
-        .map(|error| error.to_string())
-        .collect();
-    match missing.len() {
-        0 => None,
-        1 => missing.into_iter().next(),
-        n => Some(format!(
-            "{n} of its {} data files are missing, the first: {}",
-            files.len(),
-            missing[0]
-        )),
-    }
-}
-
-fn raina_files() -> Vec<&'static str> {
-    vec![gendisc_text::newsgroups::TARBALL]
-}
-
 /// The runner settings every reproduction uses: a store written by another configuration (say,
 /// a full run before a quick one) is replaced, so every output is regenerated from the cells of
 /// this configuration.
@@ -194,12 +628,12 @@ fn runner_settings() -> RunnerSettings {
     }
 }
 
-/// Runs a study's cells with [`runner_settings`] and says what was run.
+/// Runs a study's cells with [`runner_settings`], says what was run and returns the counts.
 fn run_cells(
     name: &str,
     reproduce: impl FnOnce(RunnerSettings) -> gendisc_studies::Result<StudyResults>,
-) -> Result<()> {
-    let start = std::time::Instant::now();
+) -> Result<Cells> {
+    let start = Instant::now();
     let results = reproduce(runner_settings())?;
     let report = results.report();
     if report.discarded_mismatched_store {
@@ -212,10 +646,12 @@ fn run_cells(
         report.ran,
         start.elapsed().as_secs_f64()
     );
-    Ok(())
+    let mut cells = Cells::default();
+    cells.add(report);
+    Ok(cells)
 }
 
-fn run_xue_titterington(out: &Path, quick: bool) -> Result<()> {
+fn run_xue_titterington(out: &Path, quick: bool) -> Result<Cells> {
     let settings = if quick {
         xue_titterington::Settings::quick()
     } else {
@@ -226,7 +662,7 @@ fn run_xue_titterington(out: &Path, quick: bool) -> Result<()> {
     })
 }
 
-fn run_ng_jordan(out: &Path, quick: bool) -> Result<()> {
+fn run_ng_jordan(out: &Path, quick: bool) -> Result<Cells> {
     let settings = if quick {
         ng_jordan::Settings::quick()
     } else {
@@ -237,13 +673,13 @@ fn run_ng_jordan(out: &Path, quick: bool) -> Result<()> {
     })
 }
 
-fn run_raina(out: &Path, quick: bool) -> Result<()> {
+fn run_raina(out: &Path, quick: bool) -> Result<Cells> {
     let settings = if quick {
         raina::Settings::quick()
     } else {
         raina::Settings::paper()
     };
-    let start = std::time::Instant::now();
+    let start = Instant::now();
     let news = raina::read_collection().context("raina needs the 20 Newsgroups archive")?;
     eprintln!(
         "raina: read {} postings in {:.2} s",
@@ -255,29 +691,22 @@ fn run_raina(out: &Path, quick: bool) -> Result<()> {
     })
 }
 
-/// WordNet 3.0's noun files, when they cannot be found (the message says where they were
-/// looked for and how to install them).
-fn wordnet_missing() -> Option<String> {
-    gendisc_text::wordnet::find_dict_dir()
-        .err()
-        .map(|e| e.to_string())
-}
-
-fn run_epshteyn_dejong(out: &Path, quick: bool) -> Result<()> {
+fn run_epshteyn_dejong(out: &Path, quick: bool) -> Result<Cells> {
     let settings = if quick {
         epshteyn_dejong::Settings::quick()
     } else {
         epshteyn_dejong::Settings::paper()
     };
-    let start = std::time::Instant::now();
+    let start = Instant::now();
     // The same archive as Raina et al.'s study.
     let news =
         raina::read_collection().context("epshteyn-dejong needs the 20 Newsgroups archive")?;
     let wordnet = WordNet::locate().context("epshteyn-dejong needs WordNet 3.0")?;
     eprintln!(
-        "epshteyn-dejong: read {} postings and {} noun synsets in {:.2} s",
+        "epshteyn-dejong: read {} postings and {} noun synsets (from {}) in {:.2} s",
         news.postings().len(),
         wordnet.n_synsets(),
+        wordnet.dict_dir().display(),
         start.elapsed().as_secs_f64()
     );
     run_cells("epshteyn-dejong", |runner| {
@@ -285,15 +714,17 @@ fn run_epshteyn_dejong(out: &Path, quick: bool) -> Result<()> {
     })
 }
 
-fn run_bouchard_triggs(out: &Path, quick: bool) -> Result<()> {
+fn run_bouchard_triggs(out: &Path, quick: bool) -> Result<Cells> {
     let settings = if quick {
         bouchard_triggs::Settings::quick()
     } else {
         bouchard_triggs::Settings::paper()
     };
-    let start = std::time::Instant::now();
+    let start = Instant::now();
     let reproduction = bouchard_triggs::reproduce(out, settings, runner_settings())?;
+    let mut cells = Cells::default();
     let figure1 = reproduction.figure1.report();
+    cells.add(figure1);
     eprintln!(
         "bouchard-triggs: Figure 1, {} cells ({} resumed, {} run)",
         figure1.cells, figure1.resumed, figure1.ran
@@ -301,16 +732,214 @@ fn run_bouchard_triggs(out: &Path, quick: bool) -> Result<()> {
     match &reproduction.table1 {
         Ok(results) => {
             let table1 = results.report();
+            cells.add(table1);
             eprintln!(
                 "bouchard-triggs: Table 1, {} cells ({} resumed, {} run)",
                 table1.cells, table1.resumed, table1.ran
             );
         }
-        Err(reason) => eprintln!("bouchard-triggs: Table 1 skipped: {reason}"),
+        Err(reason) => {
+            eprintln!("bouchard-triggs: Table 1 skipped: {reason}");
+            cells.left_out = Some(format!("Table 1 skipped: {reason}"));
+        }
     }
     eprintln!(
         "bouchard-triggs: done in {:.2} s",
         start.elapsed().as_secs_f64()
     );
-    Ok(())
+    Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(verdict: &str, robustness: &str) -> VerdictRow {
+        VerdictRow {
+            study: "raina".into(),
+            claim: "1".into(),
+            reading: "as run".into(),
+            verdict: verdict.into(),
+            robustness: robustness.into(),
+            holds: 1,
+            ties: 0,
+            against: 0,
+            unit: "points".into(),
+            window: "every m".into(),
+            quote: "it works".into(),
+        }
+    }
+
+    #[test]
+    fn verdicts_are_counted_by_kind_and_robustness() {
+        let rows = [
+            verdict("supported", "robust"),
+            verdict(
+                "supported",
+                "borderline: partly supported with thresholds 10 points lower",
+            ),
+            verdict("partly supported", "robust"),
+            verdict("not supported", "robust"),
+            verdict("not assessed", "robust"),
+        ];
+        assert_eq!(
+            VerdictCounts::of(&rows),
+            VerdictCounts {
+                supported: 2,
+                partly: 1,
+                not_supported: 1,
+                not_assessed: 1,
+                robust: 4,
+                borderline: 1,
+            }
+        );
+    }
+
+    #[test]
+    fn the_summary_has_a_row_per_study_with_its_outcome() {
+        let rows = [
+            (
+                "xue-titterington",
+                Outcome::Ran {
+                    cells: Cells {
+                        total: 62_400,
+                        resumed: 0,
+                        left_out: None,
+                    },
+                    elapsed: Duration::from_millis(9_480),
+                    out: PathBuf::from("results/xue-titterington"),
+                    verdicts: Some(VerdictCounts {
+                        supported: 5,
+                        partly: 1,
+                        not_supported: 2,
+                        not_assessed: 0,
+                        robust: 7,
+                        borderline: 1,
+                    }),
+                },
+            ),
+            (
+                "bouchard-triggs",
+                Outcome::Ran {
+                    cells: Cells {
+                        total: 2_900,
+                        resumed: 2_900,
+                        left_out: Some("Table 1 skipped: no heart.dat | here".into()),
+                    },
+                    elapsed: Duration::from_secs(43 * 60 + 7),
+                    out: PathBuf::from("results/bouchard-triggs"),
+                    verdicts: None,
+                },
+            ),
+            (
+                "ng-jordan",
+                Outcome::Ran {
+                    cells: Cells {
+                        total: 34_600,
+                        resumed: 1_000,
+                        left_out: None,
+                    },
+                    elapsed: Duration::from_secs(3_725),
+                    out: PathBuf::from("results/ng-jordan"),
+                    verdicts: Some(VerdictCounts::default()),
+                },
+            ),
+            (
+                "epshteyn-dejong",
+                Outcome::Skipped(
+                    "lacks wordnet (not downloaded: --offline); run `cargo xtask fetch-data \
+                     wordnet`"
+                        .into(),
+                ),
+            ),
+            ("raina", Outcome::Failed("cannot read\nthe archive".into())),
+        ];
+        let text = summary_markdown(&rows, "cargo xtask reproduce --quick");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[2].contains("`cargo xtask reproduce --quick`"),
+            "{text}"
+        );
+        let header = lines
+            .iter()
+            .position(|l| l.starts_with("| study |"))
+            .unwrap();
+        let columns = lines[header].matches(" | ").count();
+        let table = &lines[header..];
+        assert_eq!(table.len(), 2 + rows.len(), "{text}");
+        for line in table {
+            // Every row has as many cells as the header: no stray `|` from the reasons.
+            assert_eq!(
+                line.replace("\\|", "").matches('|').count(),
+                columns + 2,
+                "{line}"
+            );
+        }
+        assert_eq!(
+            table[2],
+            "| xue-titterington | ran | 62,400 | 9.5 s | results/xue-titterington | 5 | 1 | 2 \
+             | 0 | 7 | 1 |"
+        );
+        assert_eq!(
+            table[3],
+            "| bouchard-triggs | resumed (every cell from an earlier run); Table 1 skipped: no \
+             heart.dat \\| here | 2,900 | 43 min 07 s | results/bouchard-triggs | no verdicts.csv \
+             |  |  |  |  |  |"
+        );
+        assert!(
+            table[4].starts_with(
+                "| ng-jordan | ran (1,000 of the cells resumed from an earlier run) | 34,600 | 1 h \
+                 02 min |"
+            ),
+            "{}",
+            table[4]
+        );
+        assert_eq!(
+            table[5],
+            "| epshteyn-dejong | skipped: lacks wordnet (not downloaded: --offline); run `cargo \
+             xtask fetch-data wordnet` | — | — | — | — | — | — | — | — | — |"
+        );
+        assert!(table[6].starts_with("| raina | failed: cannot read the archive |"));
+    }
+
+    #[test]
+    fn numbers_and_durations_read_as_a_person_writes_them() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(62_400), "62,400");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(duration_text(Duration::from_millis(700)), "0.7 s");
+        assert_eq!(duration_text(Duration::from_secs(65)), "1 min 05 s");
+        assert_eq!(duration_text(Duration::from_secs(7_260)), "2 h 01 min");
+    }
+
+    #[test]
+    fn every_study_names_what_it_reads_and_the_manifest_has_it() {
+        let manifest = Manifest::parse(fetch_data::MANIFEST).unwrap();
+        for study in &STUDIES {
+            for need in (study.needs)().into_iter().chain((study.wants)()) {
+                let known = match &need {
+                    Need::File(path) => manifest.entry(path).is_some(),
+                    Need::WordNet => manifest.archive(WORDNET).is_some(),
+                };
+                assert!(
+                    known,
+                    "{}: {} is not in the manifest",
+                    study.name,
+                    need.name()
+                );
+                assert!(need.bytes(&manifest).is_some(), "{}", need.name());
+            }
+        }
+        let skipped = lacks(
+            &STUDIES[4],
+            &[(Need::WordNet, "not downloaded: --offline".to_string())].into(),
+        );
+        // Without WordNet anywhere the study is skipped with the command that fetches it; with
+        // it installed (as on a machine with wordnet-base), only the archive could be missing.
+        if let Some(reason) = skipped {
+            assert!(reason.contains("`cargo xtask fetch-data"), "{reason}");
+        }
+    }
 }

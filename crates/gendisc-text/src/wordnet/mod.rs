@@ -4,9 +4,11 @@
 //! [`WordNet::open`] reads three files of a WordNet 3.0 dictionary directory, as laid out in
 //! `wndb(5WN)`: `index.noun` (each lemma and its synsets), `data.noun` (each synset and its
 //! pointers) and `noun.exc` (irregular plurals). [`WordNet::locate`] finds that directory:
-//! `$WNHOME/dict` (WordNet's own convention), `$WNHOME` itself, then `/usr/share/wordnet`,
-//! where Debian's and Ubuntu's `wordnet-base` package installs it
-//! (`apt-get install wordnet-base`).
+//! `$WNHOME/dict` (WordNet's own convention), `$WNHOME` itself, then [`DATA_DICT_DIR`] under the
+//! data directory (`$GENDISC_DATA/wordnet/dict`, else `./data/wordnet/dict`), where
+//! `cargo xtask fetch-data wordnet` (and `cargo xtask reproduce`, when a study needs it) unpacks
+//! the three files from a checksummed download, and last `/usr/share/wordnet`, where Debian's
+//! and Ubuntu's `wordnet-base` package installs them (`apt-get install wordnet-base`).
 //!
 //! **The graph.** One node per noun synset; an edge for every pointer, of any type, from one
 //! noun synset to another — hypernyms, hyponyms, meronyms, holonyms, antonyms, attributes,
@@ -45,8 +47,9 @@
 //!
 //! **Licence.** WordNet 3.0 is Copyright 2006 by Princeton University and distributed under
 //! its permissive licence (use, copy, modify and distribute for any purpose, without fee, with
-//! the copyright notice kept; no warranty). gendisc reads the files in place and never copies
-//! them.
+//! the copyright notice kept; no warranty). gendisc reads the files in place; `cargo xtask
+//! fetch-data wordnet` unpacks the three noun files, unchanged, into the user's data directory
+//! and never into the repository.
 
 mod graph;
 mod parse;
@@ -77,6 +80,11 @@ pub const DEFAULT_MAX_DISTANCE: u32 = 12;
 
 /// Debian's (and Ubuntu's) `wordnet-base` dictionary directory.
 pub const SYSTEM_DICT_DIR: &str = "/usr/share/wordnet";
+
+/// Where the dictionary is looked for under the data directory
+/// ([`gendisc_data::loaders::data_dir`]): the directory `cargo xtask fetch-data wordnet` unpacks
+/// `index.noun`, `data.noun` and `noun.exc` into.
+pub const DATA_DICT_DIR: &str = "wordnet/dict";
 
 /// WordNet's rules of detachment for nouns, `morphy(7WN)`: a suffix and its replacement, tried
 /// in this order.
@@ -116,21 +124,30 @@ impl fmt::Debug for WordNet {
     }
 }
 
-/// Finds a WordNet dictionary directory: `$WNHOME/dict`, `$WNHOME`, then
-/// [`SYSTEM_DICT_DIR`] — the first holding `index.noun`, `data.noun` and `noun.exc`.
+/// Finds a WordNet dictionary directory: `$WNHOME/dict`, `$WNHOME`, then [`DATA_DICT_DIR`]
+/// under the data directory, then [`SYSTEM_DICT_DIR`] — the first holding `index.noun`,
+/// `data.noun` and `noun.exc`.
 ///
-/// When none does, the error names every place looked at and how to install WordNet.
+/// An explicit `$WNHOME` comes first; the data directory's copy, checksummed when it was
+/// downloaded, comes before whatever the system has installed.
+///
+/// When none does, the error names every place looked at and how to get WordNet.
 pub fn find_dict_dir() -> Result<PathBuf> {
-    find_dict_dir_in(std::env::var_os("WNHOME"), Path::new(SYSTEM_DICT_DIR))
+    find_dict_dir_in(
+        std::env::var_os("WNHOME"),
+        &gendisc_data::loaders::data_dir().join(DATA_DICT_DIR),
+        Path::new(SYSTEM_DICT_DIR),
+    )
 }
 
-fn find_dict_dir_in(wnhome: Option<OsString>, system: &Path) -> Result<PathBuf> {
+fn find_dict_dir_in(wnhome: Option<OsString>, in_data: &Path, system: &Path) -> Result<PathBuf> {
     let mut tried = Vec::new();
     if let Some(home) = wnhome.filter(|h| !h.is_empty()) {
         let home = PathBuf::from(home);
         tried.push(home.join("dict"));
         tried.push(home);
     }
+    tried.push(in_data.to_path_buf());
     tried.push(system.to_path_buf());
     if let Some(dir) = tried.iter().find(|dir| holds_dictionary(dir)) {
         return Ok(dir.clone());
@@ -141,9 +158,10 @@ fn find_dict_dir_in(wnhome: Option<OsString>, system: &Path) -> Result<PathBuf> 
         source: io::Error::new(
             io::ErrorKind::NotFound,
             format!(
-                "no WordNet 3.0 dictionary (index.noun, data.noun, noun.exc) in {}; install it \
-                 with `apt-get install wordnet-base`, or set WNHOME to a WordNet 3.0 \
-                 installation (its `dict` directory, or the directory holding the files)",
+                "no WordNet 3.0 dictionary (index.noun, data.noun, noun.exc) in {}; run \
+                 `cargo xtask fetch-data wordnet` to download it into the data directory, \
+                 install it with `apt-get install wordnet-base`, or set WNHOME to a WordNet \
+                 3.0 installation (its `dict` directory, or the directory holding the files)",
                 places.join(", ")
             ),
         ),

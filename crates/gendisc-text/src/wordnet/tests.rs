@@ -462,44 +462,61 @@ fn open_reads_a_directory_and_names_a_missing_file() {
 }
 
 #[test]
-fn the_dictionary_is_looked_for_in_wnhome_then_the_system_directory() {
+fn the_dictionary_is_looked_for_in_wnhome_then_the_data_directory_then_the_system() {
     let home = scratch_dir("locate-home");
+    let data = scratch_dir("locate-data");
     let system = scratch_dir("locate-system");
     let nowhere = home.join("missing");
+    let no_data = data.join("missing");
 
-    // Nothing anywhere: the error names every place and how to install.
-    let err = find_dict_dir_in(Some(home.clone().into()), &nowhere).unwrap_err();
+    // Nothing anywhere: the error names every place and how to get the dictionary.
+    let err = find_dict_dir_in(Some(home.clone().into()), &no_data, &nowhere).unwrap_err();
     let text = err.to_string();
-    for place in [home.join("dict"), home.clone(), nowhere.clone()] {
+    for place in [
+        home.join("dict"),
+        home.clone(),
+        no_data.clone(),
+        nowhere.clone(),
+    ] {
         assert!(text.contains(&place.display().to_string()), "{text}");
     }
     assert!(
-        text.contains("apt-get install wordnet-base") && text.contains("WNHOME"),
+        text.contains("cargo xtask fetch-data wordnet")
+            && text.contains("apt-get install wordnet-base")
+            && text.contains("WNHOME"),
         "{text}"
     );
-    assert!(find_dict_dir_in(None, &nowhere).is_err());
+    assert!(find_dict_dir_in(None, &no_data, &nowhere).is_err());
 
     write_dictionary(&system);
-    assert_eq!(find_dict_dir_in(None, &system).unwrap(), system);
-    assert_eq!(find_dict_dir_in(Some("".into()), &system).unwrap(), system);
+    assert_eq!(find_dict_dir_in(None, &no_data, &system).unwrap(), system);
     assert_eq!(
-        find_dict_dir_in(Some(home.clone().into()), &system).unwrap(),
+        find_dict_dir_in(Some("".into()), &no_data, &system).unwrap(),
         system
     );
-    // `$WNHOME` holding the files, then `$WNHOME/dict`, which comes first.
+    assert_eq!(
+        find_dict_dir_in(Some(home.clone().into()), &no_data, &system).unwrap(),
+        system
+    );
+    // The data directory's copy comes before the system's.
+    write_dictionary(&data);
+    assert_eq!(find_dict_dir_in(None, &data, &system).unwrap(), data);
+    assert_eq!(find_dict_dir_in(None, &data, &nowhere).unwrap(), data);
+    // `$WNHOME` holding the files comes before both, and `$WNHOME/dict` before that.
     write_dictionary(&home);
     assert_eq!(
-        find_dict_dir_in(Some(home.clone().into()), &system).unwrap(),
+        find_dict_dir_in(Some(home.clone().into()), &data, &system).unwrap(),
         home
     );
     std::fs::create_dir(home.join("dict")).unwrap();
     write_dictionary(&home.join("dict"));
     assert_eq!(
-        find_dict_dir_in(Some(home.clone().into()), &system).unwrap(),
+        find_dict_dir_in(Some(home.clone().into()), &data, &system).unwrap(),
         home.join("dict")
     );
-    std::fs::remove_dir_all(&home).unwrap();
-    std::fs::remove_dir_all(&system).unwrap();
+    for dir in [home, data, system] {
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
 
 #[test]
