@@ -149,18 +149,25 @@ impl Archive {
 
     /// How large the download is, for messages: the first source's size where recorded,
     /// else the first recorded size of another source.
-    pub fn size_text(&self) -> String {
+    pub fn download_size(&self) -> String {
         match self.sources.iter().find_map(|s| s.bytes) {
-            Some(bytes) if self.sources[0].bytes.is_some() => megabytes(bytes),
-            Some(bytes) => format!("size not recorded; {} from the fallback", megabytes(bytes)),
+            Some(bytes) if self.sources[0].bytes.is_some() => size_text(bytes),
+            Some(bytes) => format!(
+                "{} from the fallback source; the first source's size is not recorded",
+                size_text(bytes)
+            ),
             None => "size not recorded".into(),
         }
     }
 }
 
-/// `bytes` in megabytes, for messages.
-pub fn megabytes(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1e6)
+/// A size in bytes as a person reads it: `408 B`, `28.7 kB`, `14.5 MB`.
+pub fn size_text(bytes: u64) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} B"),
+        1_000..1_000_000 => format!("{:.1} kB", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
 }
 
 /// One file of the manifest.
@@ -1429,6 +1436,13 @@ mod tests {
         for dir in [data, fresh, third] {
             let _ = fs::remove_dir_all(&dir);
         }
+    }
+
+    #[test]
+    fn sizes_read_as_a_person_writes_them() {
+        assert_eq!(size_text(408), "408 B");
+        assert_eq!(size_text(28_735), "28.7 kB");
+        assert_eq!(size_text(14_496_924), "14.5 MB");
     }
 
     #[test]

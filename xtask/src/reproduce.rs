@@ -88,7 +88,7 @@ impl Need {
     fn describe(&self, manifest: &Manifest) -> String {
         match self {
             Need::File(path) => match manifest.entry(path).and_then(|e| e.bytes) {
-                Some(bytes) => format!("{path} ({})", fetch_data::megabytes(bytes)),
+                Some(bytes) => format!("{path} ({})", fetch_data::size_text(bytes)),
                 None => path.clone(),
             },
             Need::WordNet => match manifest.archive(WORDNET) {
@@ -96,7 +96,7 @@ impl Need {
                     "{} ({WORDNET}, {}; {})",
                     archive.what,
                     archive.file_names().join(", "),
-                    archive.size_text()
+                    archive.download_size()
                 ),
                 None => WORDNET.into(),
             },
@@ -324,8 +324,11 @@ pub fn run(args: &Args) -> Result<()> {
     let mut rows = Vec::new();
     for study in &selected {
         let outcome = match lacks(study, &not_fetched) {
-            Some(reason) => {
+            Some((reason, names)) => {
                 eprintln!("{}: skipped: {reason}", study.name);
+                if names.len() > 3 {
+                    eprintln!("{}: missing: {}", study.name, names.join(", "));
+                }
                 Outcome::Skipped(reason)
             }
             None => run_study(study, &args.out, args.quick),
@@ -378,12 +381,12 @@ fn fetch_missing(
     };
     let total: u64 = lacking.iter().filter_map(|n| n.bytes(manifest)).sum();
     eprintln!(
-        "downloading what the chosen studies lack into {} ({} item{}, {}{}; --offline to skip \
-         this):",
+        "downloading what the chosen studies lack into {} ({} item{}, about {}{}; --offline \
+         to skip this):",
         dest.display(),
         lacking.len(),
         if lacking.len() == 1 { "" } else { "s" },
-        fetch_data::megabytes(total),
+        fetch_data::size_text(total),
         match &mirror {
             Some(base) => format!(", from the mirror {base}"),
             None => String::new(),
@@ -439,8 +442,8 @@ fn fetch_missing(
 }
 
 /// Why `study` cannot run, if it cannot: what of its needs is missing, why, and the command
-/// that fetches it.
-fn lacks(study: &Study, not_fetched: &BTreeMap<Need, String>) -> Option<String> {
+/// that fetches it (a short form for the summary, naming at most three), and every missing name.
+fn lacks(study: &Study, not_fetched: &BTreeMap<Need, String>) -> Option<(String, Vec<String>)> {
     let missing: Vec<(Need, String)> = (study.needs)()
         .into_iter()
         .filter_map(|need| {
@@ -449,18 +452,20 @@ fn lacks(study: &Study, not_fetched: &BTreeMap<Need, String>) -> Option<String> 
             Some((need, why))
         })
         .collect();
-    let (first, why) = missing.first()?;
-    let names: Vec<&str> = missing.iter().map(|(n, _)| n.name()).collect();
-    let what = match missing.len() {
-        1 => format!("lacks {}", first.name()),
-        n => format!("lacks {n} data files ({}, …)", first.name()),
-    };
-    let command = if names.len() <= 3 {
-        format!("cargo xtask fetch-data {}", names.join(" "))
+    let (_, why) = missing.first()?;
+    let names: Vec<String> = missing.iter().map(|(n, _)| n.name().to_string()).collect();
+    let (what, command) = if names.len() <= 3 {
+        (
+            names.join(" and "),
+            format!("cargo xtask fetch-data {}", names.join(" ")),
+        )
     } else {
-        "cargo xtask fetch-data".to_string()
+        (
+            format!("{} data files", names.len()),
+            "cargo xtask fetch-data".to_string(),
+        )
     };
-    Some(format!("{what} ({why}); run `{command}`"))
+    Some((format!("lacks {what} ({why}); run `{command}`"), names))
 }
 
 /// Runs one study into `out/<study>` and times it.
@@ -932,14 +937,15 @@ mod tests {
                 assert!(need.bytes(&manifest).is_some(), "{}", need.name());
             }
         }
-        let skipped = lacks(
+        // Without WordNet anywhere the study is skipped with the command that fetches it.
+        if let Some((reason, names)) = lacks(
             &STUDIES[4],
             &[(Need::WordNet, "not downloaded: --offline".to_string())].into(),
-        );
-        // Without WordNet anywhere the study is skipped with the command that fetches it; with
-        // it installed (as on a machine with wordnet-base), only the archive could be missing.
-        if let Some(reason) = skipped {
-            assert!(reason.contains("`cargo xtask fetch-data"), "{reason}");
+        ) {
+            assert!(reason.contains("`cargo xtask fetch-data "), "{reason}");
+            for name in &names {
+                assert!(reason.contains(name.as_str()), "{reason}");
+            }
         }
     }
 }
