@@ -1,12 +1,15 @@
 //! gendisc's task runner.
 //!
-//! * `cargo xtask reproduce [STUDY…] [--quick]` — re-runs the papers' experiments (all available
-//!   studies when none is named) and writes their results under `results/<study>/`.
+//! * `cargo xtask reproduce [STUDY…] [--quick] [--offline] [--mirror URL]` — downloads the data
+//!   the chosen studies lack (not with `--offline`), re-runs the papers' experiments (every study
+//!   when none is named; one whose data are missing is skipped with the reason), writes their
+//!   results under `results/<study>/`, and ends with a summary table (`results/SUMMARY.md`).
 //! * `cargo xtask claims [--write FILE | --check FILE]` — the table of every claim of the papers
 //!   from the reports' `verdicts.csv` (also written as `results/CLAIMS.md` by `reproduce`), or
 //!   the check that a committed table lists them all.
-//! * `cargo xtask fetch-data [FILE…] [--dest DIR] [--mirror URL]` — downloads the data sets from
-//!   their canonical sources into `./data`, verifying each against `xtask/data-manifest.json`.
+//! * `cargo xtask fetch-data [FILE…|wordnet] [--dest DIR] [--mirror URL]` — downloads the data
+//!   sets and WordNet 3.0's noun files from their canonical sources into `./data`, verifying each
+//!   against `xtask/data-manifest.json`.
 //! * `cargo xtask test [--lapack]` — the whole test suite, then every example; with `--lapack`,
 //!   the tests of the crates that factorise matrices, against LAPACK. Property tests draw their
 //!   cases from [`PROPTEST_SEED`] unless `PROPTEST_RNG_SEED` is set, so that two runs of one
@@ -34,14 +37,15 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Task {
-    /// Re-run the experiments of the papers; with no study named, every study whose code and
-    /// data are present.
+    /// Re-run the experiments of the papers (with no study named, every study), downloading
+    /// the data they lack first, and end with a summary table.
     Reproduce(reproduce::Args),
     /// Assemble the table of every claim from the reports' `verdicts.csv`, or check that a
     /// committed table lists them all.
     Claims(claims::Args),
     /// Download the data sets of the studies from their canonical sources (UCI, the 20
-    /// Newsgroups home page), verifying each file's SHA-256; an interrupted run resumes.
+    /// Newsgroups home page, WordNet 3.0 from Princeton or Debian), verifying each file's
+    /// SHA-256; an interrupted run resumes.
     FetchData(fetch_data::Args),
     /// Run every test of the workspace, then every example.
     Test {
