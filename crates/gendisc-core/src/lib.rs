@@ -25,5 +25,6 @@ pub use error::{Error, Result};
 pub use labels::ClassLabels;
 pub use traits::{
     argmax_rows, bayes_log_odds, bayes_log_posterior, bayes_predict, log_posterior_from_joint,
-    Classifier, ConditionalModel, FactorisedGenerative, Fit, FitWeighted, Generative, ParamGuard,
+    log_posterior_from_scores, Classifier, ConditionalModel, FactorisedGenerative, Fit,
+    FitWeighted, Generative, ParamGuard,
 };

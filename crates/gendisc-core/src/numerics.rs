@@ -39,17 +39,90 @@ fn log_sum_exp_iter<I: Iterator<Item = f64> + Clone>(values: I) -> f64 {
     max + sum.ln()
 }
 
+/// How far from 1 a posterior row of any gendisc model may sum (and from 0 its log-sum-exp):
+/// `10⁻¹²`.
+///
+/// A row normalised by [`log_softmax_in_place`] holds `l_k = (a_k − m) − log s`, each within a
+/// few ulps of `|l_k|`; `exp(l_k)` then errs relatively by about `ε |l_k|`, absolutely by
+/// `ε p_k |l_k| ≤ ε / e`, so a row of `K` classes sums to 1 within about `K ε`: this bound
+/// leaves room for thousands of classes.
+pub const PROBABILITY_SUM_TOLERANCE: f64 = 1e-12;
+
 /// Replaces a vector of log-weights by its log-softmax in place, `a_i − log Σ_j exp(a_j)`,
 /// and returns the normaliser that was subtracted.
 ///
-/// A row that is entirely `-∞` has no normaliser; it is left as is (all `-∞`) and `-∞` is
-/// returned, so callers can detect it.
+/// Each entry is computed as `(a_i − m) − log Σ_j exp(a_j − m)` with `m = max_j a_j`, never as
+/// `a_i − (m + log Σ_j …)`: once `|m|` exceeds about `2⁵²`, adding the logarithm of the sum to
+/// `m` rounds it away, so two equal weights of `10²⁰` would both come out as probability 1.
+/// Subtracting the maximum first is exact for the largest entry (it becomes 0) and keeps every
+/// row summing to 1 within a few ulps, whatever the magnitude of the weights.
+///
+/// A row that is entirely `-∞`, or that holds a `+∞` or a NaN, has no finite normaliser; it is
+/// left as is and the normaliser (`-∞`, `+∞` or NaN) is returned, so callers can detect it
+/// ([`normalise_log_weights`] gives those rows their meaning).
 pub fn log_softmax_in_place(mut row: ArrayViewMut1<'_, f64>) -> f64 {
-    let norm = log_sum_exp_view(row.view());
-    if norm.is_finite() {
-        row.mapv_inplace(|v| v - norm);
+    let mut max = f64::NEG_INFINITY;
+    for &v in row.iter() {
+        if v.is_nan() {
+            return f64::NAN;
+        }
+        max = max.max(v);
     }
-    norm
+    if !max.is_finite() {
+        return max;
+    }
+    let log_sum = row.iter().map(|&v| (v - max).exp()).sum::<f64>().ln();
+    row.mapv_inplace(|v| (v - max) - log_sum);
+    max + log_sum
+}
+
+/// Why a row of log-weights cannot be normalised into log-probabilities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unnormalisable {
+    /// An entry is NaN (an undefined score, such as `0 · ∞` or `∞ − ∞`).
+    Nan,
+    /// Several entries are `+∞`, so no class is more certain than another.
+    SeveralInfinite,
+    /// Every entry is `-∞`: every class has probability zero.
+    AllImpossible,
+}
+
+impl std::fmt::Display for Unnormalisable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Nan => "a score is undefined (NaN: 0 · ∞ or ∞ − ∞)",
+            Self::SeveralInfinite => "several classes have an infinite score",
+            Self::AllImpossible => "every class has probability zero (log-weight −∞)",
+        })
+    }
+}
+
+/// Normalises a row of log-weights into log-probabilities in place ([`log_softmax_in_place`])
+/// and returns the normaliser, giving the non-finite rows their limits: a single `+∞` entry
+/// takes all the mass (its log-probability becomes 0, the others `-∞`, and the normaliser is
+/// `+∞`). A NaN, several `+∞` or only `-∞` is an [`Unnormalisable`] row, left as is.
+pub fn normalise_log_weights(mut row: ArrayViewMut1<'_, f64>) -> Result<f64, Unnormalisable> {
+    let norm = log_softmax_in_place(row.view_mut());
+    if norm.is_finite() {
+        return Ok(norm);
+    }
+    if norm.is_nan() {
+        return Err(Unnormalisable::Nan);
+    }
+    if norm == f64::NEG_INFINITY {
+        return Err(Unnormalisable::AllImpossible);
+    }
+    if row.iter().filter(|&&v| v == f64::INFINITY).count() > 1 {
+        return Err(Unnormalisable::SeveralInfinite);
+    }
+    row.mapv_inplace(|v| {
+        if v == f64::INFINITY {
+            0.0
+        } else {
+            f64::NEG_INFINITY
+        }
+    });
+    Ok(f64::INFINITY)
 }
 
 /// Row-wise log-softmax of an `n × K` matrix of log-weights, each row shifted by its own
@@ -344,6 +417,45 @@ mod tests {
     }
 
     #[test]
+    fn huge_equal_weights_share_the_mass() {
+        // Once the weights pass 2⁵², m + log 2 rounds to m: the old a − (m + log Σ) gave two
+        // probabilities of 1.
+        for m in [1e16, 1e20, -1e20, 1e300, -1e300] {
+            let out = log_softmax_rows(array![[m, m], [m, m * (1.0 + f64::EPSILON)]]);
+            for row in out.rows() {
+                let total: f64 = row.iter().map(|v| v.exp()).sum();
+                assert!((total - 1.0).abs() <= 4.0 * f64::EPSILON, "{m}: {row}");
+            }
+            assert_eq!(out[[0, 0]], -(2f64.ln()));
+        }
+    }
+
+    #[test]
+    fn non_finite_rows_get_their_limits_or_a_reason() {
+        let mut certain = array![1.0, f64::INFINITY, f64::NEG_INFINITY];
+        assert_eq!(normalise_log_weights(certain.view_mut()), Ok(f64::INFINITY));
+        assert_eq!(certain, array![f64::NEG_INFINITY, 0.0, f64::NEG_INFINITY]);
+        let mut impossible = array![1.0, f64::NEG_INFINITY];
+        assert_eq!(normalise_log_weights(impossible.view_mut()), Ok(1.0));
+        assert_eq!(impossible, array![0.0, f64::NEG_INFINITY]);
+        for (row, reason) in [
+            (array![f64::NAN, 0.0], Unnormalisable::Nan),
+            (array![f64::INFINITY, f64::NAN], Unnormalisable::Nan),
+            (
+                array![f64::INFINITY, f64::INFINITY],
+                Unnormalisable::SeveralInfinite,
+            ),
+            (
+                array![f64::NEG_INFINITY, f64::NEG_INFINITY],
+                Unnormalisable::AllImpossible,
+            ),
+        ] {
+            let mut row = row;
+            assert_eq!(normalise_log_weights(row.view_mut()), Err(reason));
+        }
+    }
+
+    #[test]
     fn all_minus_infinity_row_is_left_alone() {
         let out = log_softmax_rows(array![[f64::NEG_INFINITY, f64::NEG_INFINITY], [0.0, 0.0]]);
         assert!(out.row(0).iter().all(|v| *v == f64::NEG_INFINITY));
@@ -443,6 +555,19 @@ mod tests {
                 prop_assert!((total - 1.0).abs() < 1e-12);
                 prop_assert!(row.iter().all(|v| *v <= 0.0));
             }
+        }
+
+        /// Rows of any magnitude, with entries close together or far apart, sum to 1.
+        #[test]
+        fn log_softmax_rows_sum_to_one_at_any_magnitude(
+            base in -300.0f64..300.0,
+            offsets in prop::collection::vec(-50.0f64..50.0, 2..6),
+        ) {
+            let m = 10f64.powf(base) * base.signum();
+            let row: Vec<f64> = offsets.iter().map(|o| m + o).collect();
+            let out = log_softmax_rows(Array2::from_shape_vec((1, row.len()), row).unwrap());
+            let total: f64 = out.iter().map(|v| v.exp()).sum();
+            prop_assert!((total - 1.0).abs() <= 8.0 * f64::EPSILON, "{total}");
         }
 
         #[test]

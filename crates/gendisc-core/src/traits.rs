@@ -17,7 +17,7 @@
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 
 use crate::error::{Error, Result};
-use crate::numerics::{argmax, log_softmax_in_place, log_sum_exp_view};
+use crate::numerics::{argmax, log_sum_exp_view, normalise_log_weights};
 use crate::validate::{check_labels, check_weights};
 
 /// A fitted model that assigns one of `n_classes()` classes to each row of a matrix.
@@ -35,10 +35,14 @@ pub trait Classifier {
 
 /// A classifier with a conditional class distribution `p(y | x)`.
 pub trait ConditionalModel: Classifier {
-    /// `log p(y = k | x_i)` as an `n × K` matrix; each row log-sum-exps to 0.
+    /// `log p(y = k | x_i)` as an `n × K` matrix; each row log-sum-exps to 0 within
+    /// [`PROBABILITY_SUM_TOLERANCE`](crate::numerics::PROBABILITY_SUM_TOLERANCE), whatever the
+    /// magnitude of the inputs, or the call fails with a typed error (e.g. a row impossible
+    /// under every class).
     fn predict_log_proba(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>>;
 
-    /// `p(y = k | x_i)` as an `n × K` matrix; each row sums to 1.
+    /// `p(y = k | x_i)` as an `n × K` matrix; each row is finite, non-negative and sums to 1
+    /// within [`PROBABILITY_SUM_TOLERANCE`](crate::numerics::PROBABILITY_SUM_TOLERANCE).
     fn predict_proba(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         Ok(self.predict_log_proba(x)?.mapv_into(f64::exp))
     }
@@ -139,17 +143,23 @@ pub fn bayes_log_posterior<G: Generative + ?Sized>(
 /// row with a per-row shift; a row that is `-∞` for every class is an [`Error::Numerical`]
 /// naming the row. This is [`bayes_log_posterior`] for models whose joint is not computed from a
 /// dense matrix (e.g. sparse counts).
-pub fn log_posterior_from_joint(mut joint: Array2<f64>) -> Result<Array2<f64>> {
-    for (row, lp) in joint.axis_iter_mut(Axis(0)).enumerate() {
-        let norm = log_softmax_in_place(lp);
-        if !norm.is_finite() {
-            return Err(Error::Numerical {
-                what: "posterior by Bayes' rule".into(),
-                detail: format!("row {row} has log p(x, y) = {norm} for every class"),
-            });
-        }
+pub fn log_posterior_from_joint(joint: Array2<f64>) -> Result<Array2<f64>> {
+    log_posterior_from_scores(joint, "posterior by Bayes' rule")
+}
+
+/// Normalises an `n × K` matrix of unnormalised log-probabilities (a joint `log p(x, y)`, a
+/// hybrid's or a linear model's scores) into `log p(y | x)` in place, row by row
+/// ([`normalise_log_weights`]): every row then log-sum-exps to 0 within a few ulps, whatever the
+/// magnitude of its scores, and a single class with score `+∞` is certain. A row with a NaN,
+/// several `+∞` or only `-∞` is an [`Error::Numerical`] that names `what` and the row.
+pub fn log_posterior_from_scores(mut scores: Array2<f64>, what: &str) -> Result<Array2<f64>> {
+    for (row, lp) in scores.axis_iter_mut(Axis(0)).enumerate() {
+        normalise_log_weights(lp).map_err(|reason| Error::Numerical {
+            what: what.into(),
+            detail: format!("row {row}: {reason}"),
+        })?;
     }
-    Ok(joint)
+    Ok(scores)
 }
 
 /// The log-odds `log p(y = 1 | x) − log p(y = 0 | x) = log p(x, 1) − log p(x, 0)` of a
