@@ -1,8 +1,9 @@
 //! The fitted hybrid, its posterior and its fit report.
 
-use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis, CowArray, Ix2};
+use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, Axis, CowArray, Ix2};
 use serde::{Deserialize, Serialize};
 
+use gendisc_core::numerics::normalise_log_weights;
 use gendisc_core::validate::check_finite_vector;
 use gendisc_core::{Classifier, ConditionalModel, Error, FactorisedGenerative, Fit, Result};
 use gendisc_optim::Status;
@@ -236,12 +237,10 @@ impl<M: FactorisedGenerative> Hybrid<M> {
         Ok(eta)
     }
 
-    /// The log-posterior from the scores, row by row.
-    pub(crate) fn normalise(&self, mut eta: Array2<f64>) -> Result<Array2<f64>> {
-        for (i, row) in eta.axis_iter_mut(Axis(0)).enumerate() {
-            log_softmax_row(row, i)?;
-        }
-        Ok(eta)
+    /// The log-posterior from the scores, row by row; a class with score `+∞` (a zero
+    /// likelihood raised to a negative power) is certain when it is the only one.
+    pub(crate) fn normalise(&self, eta: Array2<f64>) -> Result<Array2<f64>> {
+        gendisc_core::log_posterior_from_scores(eta, POSTERIOR)
     }
 
     /// Two classes: the log-odds `η_i1 − η_i0` from the scores; a row where they are
@@ -254,7 +253,10 @@ impl<M: FactorisedGenerative> Hybrid<M> {
                 if log_odds.is_nan() {
                     // Both classes impossible, both certain, or an undefined region term.
                     let mut row = row.to_owned();
-                    log_softmax_row(row.view_mut(), i)?;
+                    normalise_log_weights(row.view_mut()).map_err(|reason| Error::Numerical {
+                        what: POSTERIOR.into(),
+                        detail: format!("row {i}: {reason}"),
+                    })?;
                 }
                 Ok(log_odds)
             })
@@ -262,41 +264,8 @@ impl<M: FactorisedGenerative> Hybrid<M> {
     }
 }
 
-/// Normalises one row of scores into log-probabilities in place.
-///
-/// A class with score `+∞` (a zero likelihood raised to a negative power) is certain when it is
-/// the only one; a row with NaN, with several `+∞` or with `−∞` everywhere has no posterior.
-fn log_softmax_row(mut row: ArrayViewMut1<'_, f64>, i: usize) -> Result<()> {
-    let undefined = |detail: String| Error::Numerical {
-        what: "posterior of the hybrid".into(),
-        detail: format!("row {i}: {detail}"),
-    };
-    if row.iter().any(|v| v.is_nan()) {
-        return Err(undefined(
-            "a region's weighted log-likelihood is undefined (0 · ∞ or ∞ − ∞)".into(),
-        ));
-    }
-    let max = row.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
-    if max == f64::INFINITY {
-        if row.iter().filter(|&&v| v == f64::INFINITY).count() > 1 {
-            return Err(undefined("several classes have an infinite score".into()));
-        }
-        row.mapv_inplace(|v| {
-            if v == f64::INFINITY {
-                0.0
-            } else {
-                f64::NEG_INFINITY
-            }
-        });
-        return Ok(());
-    }
-    if max == f64::NEG_INFINITY {
-        return Err(undefined("every class has probability zero".into()));
-    }
-    let log_norm = max + row.iter().map(|&v| (v - max).exp()).sum::<f64>().ln();
-    row.mapv_inplace(|v| v - log_norm);
-    Ok(())
-}
+/// What a failed normalisation of the hybrid's scores names.
+pub(crate) const POSTERIOR: &str = "posterior of the hybrid";
 
 impl<M: FactorisedGenerative> Classifier for Hybrid<M> {
     fn n_features(&self) -> usize {
@@ -340,22 +309,20 @@ mod tests {
 
     #[test]
     fn rows_normalise_or_fail_by_name() {
-        let mut ok = array![1.0, 2.0, f64::NEG_INFINITY];
-        log_softmax_row(ok.view_mut(), 0).unwrap();
-        let p = ok.mapv(f64::exp);
-        assert!((p.sum() - 1.0).abs() < 1e-15);
-        assert_eq!(p[2], 0.0);
-        let mut certain = array![1.0, f64::INFINITY];
-        log_softmax_row(certain.view_mut(), 0).unwrap();
-        assert_eq!(certain, array![f64::NEG_INFINITY, 0.0]);
-        for bad in [
-            array![f64::NAN, 0.0],
-            array![f64::INFINITY, f64::INFINITY],
-            array![f64::NEG_INFINITY, f64::NEG_INFINITY],
-        ] {
-            let mut bad = bad;
-            let err = log_softmax_row(bad.view_mut(), 7).unwrap_err();
-            assert!(err.to_string().contains("row 7"), "{err}");
-        }
+        let scores = array![
+            [1.0, 2.0],
+            [1.0, f64::INFINITY],
+            [1e20, 1e20],
+            [f64::NAN, 0.0]
+        ];
+        let good = gendisc_core::log_posterior_from_scores(
+            scores.slice(s![..3, ..]).to_owned(),
+            POSTERIOR,
+        )
+        .unwrap();
+        assert_eq!(good.row(1).to_vec(), vec![f64::NEG_INFINITY, 0.0]);
+        assert_eq!(good.row(2).to_vec(), vec![-(2f64.ln()); 2]);
+        let bad = gendisc_core::log_posterior_from_scores(scores, POSTERIOR).unwrap_err();
+        assert!(bad.to_string().contains("row 3"), "{bad}");
     }
 }

@@ -382,7 +382,7 @@ impl SparseHybrid {
     /// `log p(y = k | x_i)`, `n × K`; rows log-sum-exp to 0.
     pub fn predict_log_proba(&self, regions: &[CsMatView<'_, f64>]) -> Result<Array2<f64>> {
         let eta = self.scores(regions)?;
-        gendisc_core::log_posterior_from_joint(eta)
+        gendisc_core::log_posterior_from_scores(eta, crate::model::POSTERIOR)
     }
 
     /// `p(y = k | x_i)`, `n × K`; rows sum to 1.

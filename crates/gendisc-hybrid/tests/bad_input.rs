@@ -349,3 +349,27 @@ fn bad_parts() {
         Err(Error::NonFinite { row: 1, .. })
     ));
 }
+
+/// Regression: the normalized hybrid over Gaussian naive Bayes on data where one column is
+/// about `10¹²` times larger than the others gave probability 1 to both classes — its scores
+/// reached `10²⁰`, where `max + log Σ exp(…)` rounds back to `max`.
+#[test]
+fn a_column_a_trillion_times_larger_leaves_the_posterior_a_distribution() {
+    let (mut x, y) = data();
+    x.column_mut(1).mapv_inplace(|v| v * 1e12);
+    let hybrid = Hybrid::params(GaussianNb::params())
+        .fit(x.view(), y.view())
+        .unwrap();
+    let probe = array![
+        [0.5, 1.5e12, 0.5],
+        [0.5, 1.5e12 + 1.0, 0.5],
+        [3.0, -4e12, 2.0]
+    ];
+    for rows in [x.view(), probe.view()] {
+        let p = hybrid.predict_proba(rows).unwrap();
+        for row in p.rows() {
+            assert!((row.sum() - 1.0).abs() <= 1e-12, "{p}");
+            assert!(row.iter().all(|v| (0.0..=1.0).contains(v)), "{p}");
+        }
+    }
+}
