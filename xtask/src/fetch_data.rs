@@ -575,7 +575,11 @@ pub fn fetch_archive(
         return Ok(FetchedArchive::AlreadyPresent);
     }
     let dir = dest_dir.join(&archive.dest);
-    fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // The downloads' `.part` files go beside the destination, which is made only to receive
+    // verified files.
+    let parts_dir = dir.parent().unwrap_or(dest_dir);
+    fs::create_dir_all(parts_dir)
+        .with_context(|| format!("cannot create {}", parts_dir.display()))?;
     if let Source::Mirror(base) = source {
         match files_from_mirror(agent, archive, &dir, base) {
             Ok(()) => return Ok(FetchedArchive::FromMirror),
@@ -601,8 +605,7 @@ pub fn fetch_archive(
         }
     }
     bail!(
-        "{}: none of its {} sources could be used: {}",
-        archive.name,
+        "none of its {} sources could be used: {}",
         archive.sources.len(),
         failures.join("; ")
     )
@@ -674,7 +677,7 @@ fn files_from_mirror(agent: &ureq::Agent, archive: &Archive, dir: &Path, base: &
                 base.trim_end_matches('/'),
                 archive.dest.trim_end_matches('/')
             );
-            let part = with_suffix(&dir.join(name), ".part");
+            let part = dir.with_file_name(format!("{name}.part"));
             parts.push(part.clone());
             download(agent, &url, &part)?;
             let content =
@@ -713,6 +716,7 @@ fn files_from_mirror(agent: &ureq::Agent, archive: &Archive, dir: &Path, base: &
 /// Writes every file beside its destination in `dir`, then renames them all over their
 /// destinations: a failure before the renames leaves the old files as they were.
 fn install(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<()> {
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut written = Vec::new();
     for (name, content) in files {
         let dest = dir.join(name);
@@ -810,7 +814,7 @@ pub fn run(args: &Args) -> Result<()> {
         match fetch_archive(&agent, archive, &args.dest, source) {
             Ok(fetched) => eprintln!("{}", archive_message(archive, &fetched)),
             Err(error) => {
-                eprintln!("{error:#}");
+                eprintln!("{}: {error:#}", archive.name);
                 failed.push(archive.name.as_str());
             }
         }
@@ -1314,8 +1318,7 @@ mod tests {
         assert!(error.contains("checksum mismatch"), "{error}");
         assert!(error.contains(&archive.sources[0].sha256), "{error}");
         assert!(error.contains("discarded"), "{error}");
-        assert_eq!(listing(&fresh.join("wordnet")), ["dict"]);
-        assert!(listing(&fresh.join("wordnet/dict")).is_empty());
+        assert!(listing(&fresh.join("wordnet")).is_empty());
 
         // A good archive whose file does not match the manifest's checksum: nothing written.
         let mut wrong_file = archive.clone();
@@ -1330,8 +1333,7 @@ mod tests {
             error.contains("usr/share/dict/index.noun in the archive: checksum mismatch"),
             "{error}"
         );
-        assert!(listing(&fresh.join("wordnet/dict")).is_empty());
-        assert_eq!(listing(&fresh.join("wordnet")), ["dict"]);
+        assert!(listing(&fresh.join("wordnet")).is_empty());
         let _ = fs::remove_dir_all(&data);
         let _ = fs::remove_dir_all(&fresh);
     }
@@ -1353,7 +1355,10 @@ mod tests {
         assert!(error.contains("interrupted"), "{error}");
         let part = data.join("wordnet/dict-base_1.0_all.deb.part");
         assert_eq!(fs::read(&part).unwrap(), served[path][..half]);
-        assert!(listing(&data.join("wordnet/dict")).is_empty());
+        assert_eq!(
+            listing(&data.join("wordnet")),
+            ["dict-base_1.0_all.deb.part"]
+        );
 
         assert_eq!(
             fetch_archive(&agent, &archive, &data, Source::Canonical).unwrap(),
@@ -1433,6 +1438,8 @@ mod tests {
             listing(&third.join("wordnet/dict")),
             ["data.noun", "index.noun", "noun.exc"]
         );
+        // Neither the mirror's discarded copies nor the archive's download are left behind.
+        assert_eq!(listing(&third.join("wordnet")), ["dict"]);
         for dir in [data, fresh, third] {
             let _ = fs::remove_dir_all(&dir);
         }
