@@ -5,7 +5,7 @@
 
 use gendisc_core::{Classifier, Fit};
 use gendisc_generative::{CovarianceShrinkage, Lda, Qda, SampleJoint};
-use ndarray::{array, Array2, Array3};
+use ndarray::array;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -47,9 +47,7 @@ fn main() -> gendisc_core::Result<()> {
         accuracy(regularised.predict(x_test.view())?),
         accuracy(lda.predict(x_test.view())?)
     );
-    let covariances: &Array3<f64> = qda.covariances();
-    for k in 0..2 {
-        let c: Array2<f64> = covariances.index_axis(ndarray::Axis(0), k).to_owned();
+    for (k, c) in qda.covariances().outer_iter().enumerate() {
         println!("class {k} covariance\n{c:.3}");
     }
     Ok(())

@@ -16,7 +16,7 @@
 //! constant). The constrained estimate is `max(σ̂², ε)`, since the profile likelihood in `σ²`
 //! is unimodal; unlike an additive floor this keeps EM monotone.
 
-use ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayView3, Axis};
+use ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, Axis, CowArray, Ix1, Ix2, Ix3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
@@ -31,6 +31,7 @@ use crate::common::{
 };
 use crate::moments::DiagonalMoments;
 use crate::sampling::{Categorical, SampleJoint};
+use crate::unit::Unit;
 
 /// `log N(x; μ, σ² I)`.
 fn log_ball(x: ArrayView1<'_, f64>, mean: ArrayView1<'_, f64>, variance: f64) -> f64 {
@@ -139,8 +140,14 @@ impl ParamGuard for Balls1Params {
 /// assert!((model.variances()[0] - 0.5).abs() < 1e-8);
 /// assert_eq!(model.predict(array![[9.0, 9.0]].view()).unwrap()[0], 1);
 /// ```
+///
+/// Data of extreme magnitude (beyond `2^±256`) is fitted in a power-of-two unit, as
+/// [`Lda`](crate::Lda) is; the unit is serialised (`"unit"`, omitted when 1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Balls1 {
+    /// The unit of `means`, `variances` and `variance_floor`: the model is one of `x / unit`.
+    #[serde(default, skip_serializing_if = "Unit::is_one")]
+    unit: Unit,
     means: Array2<f64>,
     variances: Array1<f64>,
     log_prior: Array1<f64>,
@@ -154,19 +161,20 @@ impl Balls1 {
         Balls1Params::default()
     }
 
-    /// Class means `μ_k`, `K × d`.
-    pub fn means(&self) -> ArrayView2<'_, f64> {
-        self.means.view()
+    /// Class means `μ_k`, `K × d`, in the data's units.
+    pub fn means(&self) -> CowArray<'_, f64, Ix2> {
+        self.unit.restore(self.means.view(), 1)
     }
 
-    /// Class variances `σ²_k`, length `K`.
-    pub fn variances(&self) -> ArrayView1<'_, f64> {
-        self.variances.view()
+    /// Class variances `σ²_k`, length `K`, in the data's units (`∞` for data whose squares
+    /// overflow, where the model still works in its own unit).
+    pub fn variances(&self) -> CowArray<'_, f64, Ix1> {
+        self.unit.restore(self.variances.view(), 2)
     }
 
-    /// The absolute floor `ε` under which no variance was allowed to fall.
+    /// The absolute floor `ε` under which no variance was allowed to fall, in the data's units.
     pub fn variance_floor(&self) -> f64 {
-        self.variance_floor
+        self.variance_floor * self.unit.value() * self.unit.value()
     }
 
     /// Class priors `p(y = k)`.
@@ -186,7 +194,8 @@ impl Balls1 {
         w: Option<ArrayView1<'_, f64>>,
     ) -> Result<Self> {
         let summary = check_training("Balls1", x, y, w, p.n_classes, &p.priors)?;
-        let moments = DiagonalMoments::accumulate(x, y, w, summary.n_classes);
+        let unit = Unit::of(x);
+        let moments = DiagonalMoments::accumulate(unit.rescale(x).view(), y, w, summary.n_classes);
         let floor = variance_floor(p.var_smoothing, moments.max_column_variance());
         let d = x.ncols() as f64;
         let variances = Array1::from_iter(
@@ -197,6 +206,7 @@ impl Balls1 {
                 .map(|(m, &wk)| (m.sum() / (d * wk)).max(floor)),
         );
         Ok(Self {
+            unit,
             means: moments.means,
             variances,
             log_prior: p.priors.log_prior(&summary.class_weight)?,
@@ -219,13 +229,14 @@ impl Generative for Balls1 {
 
     fn class_log_likelihood(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         check_prediction(x, self.n_features())?;
+        let x = self.unit.rescale(x);
         let mut out = Array2::zeros((x.nrows(), self.n_classes()));
         for (row, mut out_row) in x.axis_iter(Axis(0)).zip(out.axis_iter_mut(Axis(0))) {
             for (k, o) in out_row.iter_mut().enumerate() {
                 *o = log_ball(row, self.means.row(k), self.variances[k]);
             }
         }
-        Ok(out)
+        Ok(self.unit.density_of_data(out, self.n_features()))
     }
 }
 
@@ -245,7 +256,7 @@ impl SampleJoint for Balls1 {
                 *xj = m + sd * rng.sample::<f64, _>(StandardNormal);
             }
         }
-        (x, y)
+        (self.unit.restore(x.view(), 1).into_owned(), y)
     }
 }
 
@@ -447,8 +458,14 @@ impl Balls2Report {
 /// assert!(model.report().converged());
 /// assert_eq!(model.predict(x.view()).unwrap(), y);
 /// ```
+///
+/// Data of extreme magnitude (beyond `2^±256`) is fitted in a power-of-two unit, as
+/// [`Lda`](crate::Lda) is; the unit is serialised (`"unit"`, omitted when 1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Balls2 {
+    /// The unit of `means`, `variances` and `variance_floor`: the model is one of `x / unit`.
+    #[serde(default, skip_serializing_if = "Unit::is_one")]
+    unit: Unit,
     /// `ω_km`, `K × 2`.
     mixing: Array2<f64>,
     /// `μ_km`, `K × 2 × d`.
@@ -479,19 +496,20 @@ impl Balls2 {
         self.mixing.view()
     }
 
-    /// Component means `μ_km`, `K × 2 × d`.
-    pub fn means(&self) -> ArrayView3<'_, f64> {
-        self.means.view()
+    /// Component means `μ_km`, `K × 2 × d`, in the data's units.
+    pub fn means(&self) -> CowArray<'_, f64, Ix3> {
+        self.unit.restore(self.means.view(), 1)
     }
 
-    /// Component variances `σ²_km`, `K × 2`.
-    pub fn variances(&self) -> ArrayView2<'_, f64> {
-        self.variances.view()
+    /// Component variances `σ²_km`, `K × 2`, in the data's units (`∞` for data whose squares
+    /// overflow, where the model still works in its own unit).
+    pub fn variances(&self) -> CowArray<'_, f64, Ix2> {
+        self.unit.restore(self.variances.view(), 2)
     }
 
-    /// The absolute floor `ε` under which no variance was allowed to fall.
+    /// The absolute floor `ε` under which no variance was allowed to fall, in the data's units.
     pub fn variance_floor(&self) -> f64 {
-        self.variance_floor
+        self.variance_floor * self.unit.value() * self.unit.value()
     }
 
     /// Class priors `p(y = k)`.
@@ -526,6 +544,9 @@ impl Balls2 {
                 found: rows[k],
             });
         }
+        let unit = Unit::of(x);
+        let x = unit.rescale(x);
+        let x = x.view();
         let moments = DiagonalMoments::accumulate(x, y, w, n_classes);
         let floor = variance_floor(p.var_smoothing, moments.max_column_variance());
 
@@ -550,6 +571,7 @@ impl Balls2 {
             reports.push(report);
         }
         Ok(Self {
+            unit,
             mixing,
             means,
             variances,
@@ -741,13 +763,14 @@ impl Generative for Balls2 {
 
     fn class_log_likelihood(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         check_prediction(x, self.n_features())?;
+        let x = self.unit.rescale(x);
         let mut out = Array2::zeros((x.nrows(), self.n_classes()));
         for (row, mut out_row) in x.axis_iter(Axis(0)).zip(out.axis_iter_mut(Axis(0))) {
             for (k, o) in out_row.iter_mut().enumerate() {
                 *o = self.class_log_density(row, k);
             }
         }
-        Ok(out)
+        Ok(self.unit.density_of_data(out, self.n_features()))
     }
 }
 
@@ -773,7 +796,7 @@ impl SampleJoint for Balls2 {
                 *xj = mu + sd * rng.sample::<f64, _>(StandardNormal);
             }
         }
-        (x, y)
+        (self.unit.restore(x.view(), 1).into_owned(), y)
     }
 }
 

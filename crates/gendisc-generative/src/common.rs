@@ -308,14 +308,21 @@ pub(crate) fn rows_per_class(
 /// The absolute variance floor `ε = var_smoothing · s`, where `s = max_j Var(x_j)` is the
 /// largest (weighted, maximum-likelihood) column variance of the training data — the rule of
 /// scikit-learn's `GaussianNB`. When every column is constant the data have no scale and
-/// `s = 1` is used, so that `ε` is still positive.
+/// `s = 1` is used, so that `ε` is still positive. A positive `var_smoothing` never gives a
+/// floor below the smallest normal number, `2⁻¹⁰²²`: data whose spread is near `10⁻¹⁶⁰` has
+/// variances that underflow, and a zero floor would leave a zero variance, whose reciprocal
+/// turns every density into NaN.
 pub(crate) fn variance_floor(var_smoothing: f64, max_column_variance: f64) -> f64 {
     let scale = if max_column_variance > 0.0 {
         max_column_variance
     } else {
         1.0
     };
-    var_smoothing * scale
+    if var_smoothing > 0.0 {
+        (var_smoothing * scale).max(f64::MIN_POSITIVE)
+    } else {
+        0.0
+    }
 }
 
 /// Checks that `features` is a valid region of a model with `n_features` features: every

@@ -11,6 +11,7 @@ use gendisc_core::linalg::Cholesky;
 use gendisc_core::{Error, Result};
 
 use crate::common::ln_2pi;
+use crate::unit::Unit;
 
 /// A regulariser for an estimated covariance matrix `S` (`d × d`), which makes a singular
 /// estimate (fewer rows than features, collinear features) positive definite.
@@ -62,12 +63,13 @@ impl CovarianceShrinkage {
         }
     }
 
-    /// Applies the regulariser in place.
-    pub(crate) fn apply(self, s: &mut Array2<f64>) {
+    /// Applies the regulariser in place to a covariance `s` given in the unit `unit` of the
+    /// model, so that `Identity`'s `I` is the identity in the data's units (`I / u²` here).
+    pub(crate) fn apply(self, s: &mut Array2<f64>, unit: Unit) {
         let d = s.nrows();
         let (keep, add) = match self {
             CovarianceShrinkage::None => return,
-            CovarianceShrinkage::Identity(r) => (1.0 - r, r),
+            CovarianceShrinkage::Identity(r) => (1.0 - r, r / (unit.value() * unit.value())),
             CovarianceShrinkage::ScaledIdentity(g) => (1.0 - g, g * s.diag().sum() / d as f64),
         };
         *s *= keep;
@@ -174,10 +176,10 @@ mod tests {
     fn shrinkage_rules() {
         let s = array![[4.0, 1.0], [1.0, 2.0]];
         let mut a = s.clone();
-        CovarianceShrinkage::Identity(0.25).apply(&mut a);
+        CovarianceShrinkage::Identity(0.25).apply(&mut a, Unit::ONE);
         assert_relative_eq!(a, array![[3.25, 0.75], [0.75, 1.75]]);
         let mut b = s.clone();
-        CovarianceShrinkage::ScaledIdentity(0.5).apply(&mut b);
+        CovarianceShrinkage::ScaledIdentity(0.5).apply(&mut b, Unit::ONE);
         // tr S / d = 3.
         assert_relative_eq!(b, array![[3.5, 0.5], [0.5, 2.5]]);
         assert!(CovarianceShrinkage::Identity(1.5).check("reg").is_err());

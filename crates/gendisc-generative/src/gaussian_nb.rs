@@ -24,7 +24,7 @@
 //! very different scales it can be a large fraction of a narrow column's variance:
 //! standardise the columns, or lower `var_smoothing`.
 
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis, CowArray, Ix2};
 use rand::Rng;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
@@ -37,6 +37,7 @@ use crate::common::{
 };
 use crate::moments::DiagonalMoments;
 use crate::sampling::{Categorical, SampleJoint};
+use crate::unit::Unit;
 
 /// Which variances a Gaussian naive Bayes model estimates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -172,8 +173,14 @@ impl ParamGuard for GaussianNbParams {
 /// let p = model.predict_proba(array![[1.1, 2.1]].view()).unwrap();
 /// assert!(p[[0, 0]] > 0.99);
 /// ```
+///
+/// Data of extreme magnitude (beyond `2^±256`) is fitted in a power-of-two unit, as
+/// [`Lda`](crate::Lda) is; the unit is serialised (`"unit"`, omitted when 1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GaussianNb {
+    /// The unit of `means`, `variances` and `variance_floor`: the model is one of `x / unit`.
+    #[serde(default, skip_serializing_if = "Unit::is_one")]
+    unit: Unit,
     means: Array2<f64>,
     variances: Array2<f64>,
     log_prior: Array1<f64>,
@@ -188,19 +195,21 @@ impl GaussianNb {
         GaussianNbParams::default()
     }
 
-    /// Class means `μ_kj`, `K × d`.
-    pub fn means(&self) -> ArrayView2<'_, f64> {
-        self.means.view()
+    /// Class means `μ_kj`, `K × d`, in the data's units.
+    pub fn means(&self) -> CowArray<'_, f64, Ix2> {
+        self.unit.restore(self.means.view(), 1)
     }
 
-    /// Variances `σ²_kj` including the floor `ε`, `K × d` (identical rows when pooled).
-    pub fn variances(&self) -> ArrayView2<'_, f64> {
-        self.variances.view()
+    /// Variances `σ²_kj` including the floor `ε`, `K × d` (identical rows when pooled), in the
+    /// data's units: they overflow to `∞` for data whose squares do (beyond about `10¹⁵⁴`),
+    /// where the model itself still works in its own unit.
+    pub fn variances(&self) -> CowArray<'_, f64, Ix2> {
+        self.unit.restore(self.variances.view(), 2)
     }
 
-    /// The absolute floor `ε` that was added to every variance.
+    /// The absolute floor `ε` that was added to every variance, in the data's units.
     pub fn variance_floor(&self) -> f64 {
-        self.variance_floor
+        self.variance_floor * self.unit.value() * self.unit.value()
     }
 
     /// Per-class or pooled variances.
@@ -281,7 +290,8 @@ impl GaussianNb {
     ) -> Result<Self> {
         let summary = check_training("Gaussian naive Bayes", x, y, w, p.n_classes, &p.priors)?;
         let n_classes = summary.n_classes;
-        let moments = DiagonalMoments::accumulate(x, y, w, n_classes);
+        let unit = Unit::of(x);
+        let moments = DiagonalMoments::accumulate(unit.rescale(x).view(), y, w, n_classes);
         let rows = || rows_per_class(y, w, n_classes);
         let mut variances = moments.sq_dev.clone();
         match p.variance {
@@ -308,6 +318,7 @@ impl GaussianNb {
         let floor = variance_floor(p.var_smoothing, moments.max_column_variance());
         variances += floor;
         Ok(Self {
+            unit,
             means: moments.means,
             variances,
             log_prior: p.priors.log_prior(&summary.class_weight)?,
@@ -331,7 +342,8 @@ impl Generative for GaussianNb {
 
     fn class_log_likelihood(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         check_prediction(x, self.n_features())?;
-        Ok(self.log_likelihood_over(x, None))
+        let log_likelihood = self.log_likelihood_over(self.unit.rescale(x).view(), None);
+        Ok(self.unit.density_of_data(log_likelihood, self.n_features()))
     }
 }
 
@@ -344,7 +356,8 @@ impl FactorisedGenerative for GaussianNb {
     ) -> Result<Array2<f64>> {
         check_prediction(x, self.n_features())?;
         check_region(features, self.n_features())?;
-        Ok(self.log_likelihood_over(x, Some(features)))
+        let log_likelihood = self.log_likelihood_over(self.unit.rescale(x).view(), Some(features));
+        Ok(self.unit.density_of_data(log_likelihood, features.len()))
     }
 }
 
@@ -364,7 +377,7 @@ impl SampleJoint for GaussianNb {
                 *xj = m + s * rng.sample::<f64, _>(StandardNormal);
             }
         }
-        (x, y)
+        (self.unit.restore(x.view(), 1).into_owned(), y)
     }
 }
 

@@ -22,7 +22,7 @@
 //! Its `shrinkage = γ` is [`CovarianceShrinkage::ScaledIdentity`]`(γ)` (applied per class
 //! there, to the pooled matrix here: the same result, as the rule is linear).
 
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis, CowArray, Ix2};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -37,6 +37,7 @@ use crate::gaussian::{
 };
 use crate::moments::ScatterMoments;
 use crate::sampling::{Categorical, SampleJoint};
+use crate::unit::Unit;
 
 /// Hyper-parameters of [`Lda`], validated.
 ///
@@ -119,9 +120,16 @@ impl ParamGuard for LdaParams {
 ///
 /// Serialised as its parameters (means, covariance, log-priors, class weights); the Cholesky
 /// factor is recomputed, and the covariance re-validated, on deserialisation.
+///
+/// Data of extreme magnitude (beyond `2^±256`) is fitted in a power-of-two unit `u` (exact, see
+/// the crate's `unit` module): means and covariance are stored in that unit, and serialised
+/// with it (`"unit"`, omitted when 1), so that a covariance of data near `10³⁰⁰` — `10⁶⁰⁰` in
+/// the data's units — stays representable.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "LdaParts", into = "LdaParts")]
 pub struct Lda {
+    /// The unit of `means` and `covariance`: the model is one of `x / unit`.
+    unit: Unit,
     means: Array2<f64>,
     covariance: Array2<f64>,
     log_prior: Array1<f64>,
@@ -132,6 +140,8 @@ pub struct Lda {
 /// The serialised form of [`Lda`].
 #[derive(Serialize, Deserialize)]
 struct LdaParts {
+    #[serde(default, skip_serializing_if = "Unit::is_one")]
+    unit: Unit,
     means: Array2<f64>,
     covariance: Array2<f64>,
     log_prior: Array1<f64>,
@@ -143,6 +153,7 @@ impl TryFrom<LdaParts> for Lda {
 
     fn try_from(p: LdaParts) -> Result<Self> {
         check_parts(&p.means, &p.log_prior, &p.class_weight)?;
+        p.unit.check()?;
         let d = p.means.ncols();
         if p.covariance.dim() != (d, d) {
             return Err(Error::shape_mismatch(
@@ -153,6 +164,7 @@ impl TryFrom<LdaParts> for Lda {
         }
         let chol = Cholesky::new(p.covariance.view(), "LDA covariance")?;
         Ok(Self {
+            unit: p.unit,
             means: p.means,
             covariance: p.covariance,
             log_prior: p.log_prior,
@@ -165,6 +177,7 @@ impl TryFrom<LdaParts> for Lda {
 impl From<Lda> for LdaParts {
     fn from(m: Lda) -> Self {
         Self {
+            unit: m.unit,
             means: m.means,
             covariance: m.covariance,
             log_prior: m.log_prior,
@@ -179,14 +192,16 @@ impl Lda {
         LdaParams::default()
     }
 
-    /// Class means `μ_k`, `K × d`.
-    pub fn means(&self) -> ArrayView2<'_, f64> {
-        self.means.view()
+    /// Class means `μ_k`, `K × d`, in the data's units.
+    pub fn means(&self) -> CowArray<'_, f64, Ix2> {
+        self.unit.restore(self.means.view(), 1)
     }
 
-    /// The shared covariance `Σ` (after shrinkage), `d × d`.
-    pub fn covariance(&self) -> ArrayView2<'_, f64> {
-        self.covariance.view()
+    /// The shared covariance `Σ` (after shrinkage), `d × d`, in the data's units: entries
+    /// overflow to `∞` for data whose squares do (beyond about `10¹⁵⁴`), where the model itself
+    /// still works in its own unit.
+    pub fn covariance(&self) -> CowArray<'_, f64, Ix2> {
+        self.unit.restore(self.covariance.view(), 2)
     }
 
     /// Class priors `p(y = k)`.
@@ -203,6 +218,7 @@ impl Lda {
     /// up to a term that does not depend on `k`: `β = (Σ⁻¹ μ_k)_k` as a `K × d` matrix and
     /// `b_k = −½ μ_kᵀ Σ⁻¹ μ_k + log π_k` (scikit-learn's `coef_` and `intercept_`).
     pub fn coefficients(&self) -> Result<(Array2<f64>, Array1<f64>)> {
+        // In the model's unit `u`: β x = (β̃ / u) x and the intercepts do not change.
         let beta = self.chol.solve(self.means.t())?.reversed_axes();
         let intercept = Array1::from_iter(
             beta.axis_iter(Axis(0))
@@ -210,7 +226,7 @@ impl Lda {
                 .zip(self.log_prior.iter())
                 .map(|((b, m), &lp)| -0.5 * b.dot(&m) + lp),
         );
-        Ok((beta, intercept))
+        Ok((beta / self.unit.value(), intercept))
     }
 
     fn fit_impl(
@@ -233,15 +249,17 @@ impl Lda {
                 });
             }
         }
-        let moments = ScatterMoments::accumulate(x, y, w, n_classes);
+        let unit = Unit::of(x);
+        let moments = ScatterMoments::accumulate(unit.rescale(x).view(), y, w, n_classes);
         let mut covariance = moments.scatter.sum_axis(Axis(0)) / summary.total_weight();
-        p.shrinkage.apply(&mut covariance);
+        p.shrinkage.apply(&mut covariance, unit);
         let chol = factorise(
             covariance.view(),
             "LDA pooled covariance",
             "collinear features; a positive `shrinkage` regularises it",
         )?;
         Ok(Self {
+            unit,
             means: moments.means,
             covariance,
             log_prior: p.priors.log_prior(&summary.class_weight)?,
@@ -264,15 +282,16 @@ impl Generative for Lda {
 
     fn class_log_likelihood(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         check_prediction(x, self.n_features())?;
+        let x = self.unit.rescale(x);
         let mut out = Array2::zeros((x.nrows(), self.n_classes()));
         for (mean, col) in self
             .means
             .axis_iter(Axis(0))
             .zip(out.axis_iter_mut(Axis(1)))
         {
-            log_density_into(x, mean, &self.chol, col)?;
+            log_density_into(x.view(), mean, &self.chol, col)?;
         }
-        Ok(out)
+        Ok(self.unit.density_of_data(out, self.n_features()))
     }
 }
 
@@ -289,7 +308,7 @@ impl SampleJoint for Lda {
             *yi = classes.draw(rng);
             draw_gaussian(self.means.row(*yi), self.chol.factor(), &mut z, row, rng);
         }
-        (x, y)
+        (self.unit.restore(x.view(), 1).into_owned(), y)
     }
 }
 

@@ -44,6 +44,7 @@ mod common;
 mod gaussian;
 mod moments;
 mod sampling;
+mod unit;
 
 pub mod balls;
 pub mod bernoulli_nb;

@@ -103,14 +103,21 @@ impl DiagonalMoments {
     /// The weighted maximum-likelihood variance of each column over all classes, combined
     /// from the class moments (Chan, Golub & LeVeque 1979): `M_j = Σ_k [M_kj + W_k (μ_kj −
     /// μ̄_j)²]`, `Var(x_j) = M_j / W`.
+    ///
+    /// The differences `μ_kj − μ̄_j` are formed as `(μ_kj − μ_0j) − Σ_l W_l (μ_lj − μ_0j) / W`,
+    /// shifted by the first class's mean: a grand mean computed directly rounds by an ulp of
+    /// the data's magnitude, and the square of that ulp alone overflows for data near 10²⁰⁰
+    /// (a constant column of such values would get an infinite variance).
     pub fn column_variances(&self) -> Array1<f64> {
         let total: f64 = self.weight.iter().sum();
+        let shift = self.means.row(0);
+        let offsets = &self.means - &shift.insert_axis(Axis(0));
         let w = Array1::from(self.weight.clone());
-        let grand_mean = w.dot(&self.means) / total;
+        let grand_offset = w.dot(&offsets) / total;
         let mut m2 = self.sq_dev.sum_axis(Axis(0));
-        for (k, mean) in self.means.axis_iter(Axis(0)).enumerate() {
-            for ((s, &mu), &g) in m2.iter_mut().zip(mean.iter()).zip(grand_mean.iter()) {
-                *s += self.weight[k] * (mu - g) * (mu - g);
+        for (k, offset) in offsets.axis_iter(Axis(0)).enumerate() {
+            for ((s, &o), &g) in m2.iter_mut().zip(offset.iter()).zip(grand_offset.iter()) {
+                *s += self.weight[k] * (o - g) * (o - g);
             }
         }
         m2 / total

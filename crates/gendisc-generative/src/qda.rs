@@ -17,7 +17,7 @@
 //! before applying `(1 − r) S + r I`. Older releases divided by `n_k − 1`, which is
 //! [`VarianceEstimator::Unbiased`] here.
 
-use ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, Axis};
+use ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, Axis, CowArray, Ix2, Ix3};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +33,7 @@ use crate::gaussian::{
 };
 use crate::moments::ScatterMoments;
 use crate::sampling::{Categorical, SampleJoint};
+use crate::unit::Unit;
 
 /// Hyper-parameters of [`Qda`], validated.
 ///
@@ -126,7 +127,8 @@ impl ParamGuard for QdaParams {
 /// A fitted quadratic discriminant analysis model; see the [module documentation](self).
 ///
 /// Serialised as its parameters; the Cholesky factors are recomputed, and the covariances
-/// re-validated, on deserialisation.
+/// re-validated, on deserialisation. Data of extreme magnitude is fitted in a power-of-two unit,
+/// as [`Lda`](crate::Lda) is.
 ///
 /// ```
 /// use gendisc_core::{ConditionalModel, Fit};
@@ -145,6 +147,8 @@ impl ParamGuard for QdaParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "QdaParts", into = "QdaParts")]
 pub struct Qda {
+    /// The unit of `means` and `covariances`: the model is one of `x / unit`.
+    unit: Unit,
     means: Array2<f64>,
     covariances: Array3<f64>,
     log_prior: Array1<f64>,
@@ -155,6 +159,8 @@ pub struct Qda {
 /// The serialised form of [`Qda`].
 #[derive(Serialize, Deserialize)]
 struct QdaParts {
+    #[serde(default, skip_serializing_if = "Unit::is_one")]
+    unit: Unit,
     means: Array2<f64>,
     covariances: Array3<f64>,
     log_prior: Array1<f64>,
@@ -166,6 +172,7 @@ impl TryFrom<QdaParts> for Qda {
 
     fn try_from(p: QdaParts) -> Result<Self> {
         check_parts(&p.means, &p.log_prior, &p.class_weight)?;
+        p.unit.check()?;
         let (k, d) = p.means.dim();
         if p.covariances.dim() != (k, d, d) {
             return Err(Error::shape_mismatch(
@@ -181,6 +188,7 @@ impl TryFrom<QdaParts> for Qda {
             .map(|(c, s)| Cholesky::new(s, &format!("QDA covariance of class {c}")))
             .collect::<Result<_>>()?;
         Ok(Self {
+            unit: p.unit,
             means: p.means,
             covariances: p.covariances,
             log_prior: p.log_prior,
@@ -193,6 +201,7 @@ impl TryFrom<QdaParts> for Qda {
 impl From<Qda> for QdaParts {
     fn from(m: Qda) -> Self {
         Self {
+            unit: m.unit,
             means: m.means,
             covariances: m.covariances,
             log_prior: m.log_prior,
@@ -207,14 +216,16 @@ impl Qda {
         QdaParams::default()
     }
 
-    /// Class means `μ_k`, `K × d`.
-    pub fn means(&self) -> ArrayView2<'_, f64> {
-        self.means.view()
+    /// Class means `μ_k`, `K × d`, in the data's units.
+    pub fn means(&self) -> CowArray<'_, f64, Ix2> {
+        self.unit.restore(self.means.view(), 1)
     }
 
-    /// Class covariances `Σ_k` (after regularisation), `K × d × d`.
-    pub fn covariances(&self) -> &Array3<f64> {
-        &self.covariances
+    /// Class covariances `Σ_k` (after regularisation), `K × d × d`, in the data's units:
+    /// entries overflow to `∞` for data whose squares do (beyond about `10¹⁵⁴`), where the
+    /// model itself still works in its own unit.
+    pub fn covariances(&self) -> CowArray<'_, f64, Ix3> {
+        self.unit.restore(self.covariances.view(), 2)
     }
 
     /// Class priors `p(y = k)`.
@@ -247,7 +258,8 @@ impl Qda {
                 });
             }
         }
-        let moments = ScatterMoments::accumulate(x, y, w, n_classes);
+        let unit = Unit::of(x);
+        let moments = ScatterMoments::accumulate(unit.rescale(x).view(), y, w, n_classes);
         let mut covariances = moments.scatter;
         let mut chol = Vec::with_capacity(n_classes);
         for (k, mut s) in covariances.axis_iter_mut(Axis(0)).enumerate() {
@@ -257,7 +269,7 @@ impl Qda {
                     (format!("QDA covariance of class {k}"), rows[k])
                 })?;
             let mut cov = s.to_owned() / divisor;
-            p.regularization.apply(&mut cov);
+            p.regularization.apply(&mut cov, unit);
             chol.push(factorise(
                 cov.view(),
                 &format!("QDA covariance of class {k}"),
@@ -266,6 +278,7 @@ impl Qda {
             s.assign(&cov);
         }
         Ok(Self {
+            unit,
             means: moments.means,
             covariances,
             log_prior: p.priors.log_prior(&summary.class_weight)?,
@@ -288,6 +301,7 @@ impl Generative for Qda {
 
     fn class_log_likelihood(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         check_prediction(x, self.n_features())?;
+        let x = self.unit.rescale(x);
         let mut out = Array2::zeros((x.nrows(), self.n_classes()));
         for ((mean, chol), col) in self
             .means
@@ -295,9 +309,9 @@ impl Generative for Qda {
             .zip(&self.chol)
             .zip(out.axis_iter_mut(Axis(1)))
         {
-            log_density_into(x, mean, chol, col)?;
+            log_density_into(x.view(), mean, chol, col)?;
         }
-        Ok(out)
+        Ok(self.unit.density_of_data(out, self.n_features()))
     }
 }
 
@@ -315,7 +329,7 @@ impl SampleJoint for Qda {
             *yi = k;
             draw_gaussian(self.means.row(k), self.chol[k].factor(), &mut z, row, rng);
         }
-        (x, y)
+        (self.unit.restore(x.view(), 1).into_owned(), y)
     }
 }
 
@@ -361,8 +375,9 @@ mod tests {
                     }
                 }
             }
-            let ml_k = ml.covariances().index_axis(Axis(0), k);
-            let ub_k = unbiased.covariances().index_axis(Axis(0), k);
+            let (ml_all, ub_all) = (ml.covariances(), unbiased.covariances());
+            let ml_k = ml_all.index_axis(Axis(0), k);
+            let ub_k = ub_all.index_axis(Axis(0), k);
             assert_relative_eq!(ml_k, (&s / n).view(), max_relative = 1e-13);
             assert_relative_eq!(ub_k, (&s / (n - 1.0)).view(), max_relative = 1e-13);
         }
@@ -397,7 +412,8 @@ mod tests {
             )
             .unwrap();
         // With two rows the ML covariance is rank one; the regulariser fixes it.
-        let c = m.covariances().index_axis(Axis(0), 1);
+        let all = m.covariances();
+        let c = all.index_axis(Axis(0), 1);
         assert!(c[[0, 0]] * c[[1, 1]] - c[[0, 1]] * c[[1, 0]] > 0.0);
     }
 

@@ -108,8 +108,8 @@ fn check_gaussian_references(
     // GaussianNB: gendisc's defaults are scikit-learn's conventions.
     let r = &refs["gaussian_nb"];
     let nb = GaussianNb::params().fit(x, y.view()).unwrap();
-    assert_close(nb.means(), &matrix(&r["theta"]), "GaussianNB theta_");
-    assert_close(nb.variances(), &matrix(&r["var"]), "GaussianNB var_");
+    assert_close(&nb.means(), &matrix(&r["theta"]), "GaussianNB theta_");
+    assert_close(&nb.variances(), &matrix(&r["var"]), "GaussianNB var_");
     assert_close(
         [nb.variance_floor()].iter(),
         [r["epsilon"].as_f64().unwrap()].iter(),
@@ -139,14 +139,14 @@ fn check_gaussian_references(
             None => CovarianceShrinkage::None,
         };
         let lda = Lda::params().shrinkage(shrinkage).fit(x, y.view()).unwrap();
-        assert_close(lda.means(), &matrix(&r["means"]), &format!("{key} means_"));
+        assert_close(&lda.means(), &matrix(&r["means"]), &format!("{key} means_"));
         assert_close(
             &lda.class_prior(),
             &vector(&r["priors"]),
             &format!("{key} priors_"),
         );
         assert_close(
-            lda.covariance(),
+            &lda.covariance(),
             &matrix(&r["covariance"]),
             &format!("{key} covariance_"),
         );
@@ -167,7 +167,7 @@ fn check_gaussian_references(
             .regularization(CovarianceShrinkage::Identity(reg))
             .fit(x, y.view())
             .unwrap();
-        assert_close(qda.means(), &matrix(&r["means"]), &format!("{key} means_"));
+        assert_close(&qda.means(), &matrix(&r["means"]), &format!("{key} means_"));
         assert_close(
             &qda.class_prior(),
             &vector(&r["priors"]),
@@ -303,7 +303,7 @@ fn check_e1071_gaussian(
         .var_smoothing(1e-15)
         .fit(x, y.view())
         .unwrap();
-    assert_close(nb.means(), &matrix(&f["means"]), "e1071 means");
+    assert_close(&nb.means(), &matrix(&f["means"]), "e1071 means");
     // Take the floor off to compare with R's sd().
     let sd = nb.variances().mapv(|v| (v - nb.variance_floor()).sqrt());
     assert_close(&sd, &matrix(&f["sds"]), "e1071 sds");
