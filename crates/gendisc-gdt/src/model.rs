@@ -1,7 +1,7 @@
 //! The fitted GDT model, its fit report, and the fit itself: generative start, then nonlinear
 //! conjugate gradient on `−L_λ` (eq. 7).
 
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, CowArray, Ix2};
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::linalg::{cholesky, inverse_spd};
@@ -59,6 +59,18 @@ pub struct Gdt {
     param: Parametrisation,
     theta: Array1<f64>,
     report: GdtReport,
+    /// The model's unit: `θ` parametrises the density of `x / scale`.
+    #[serde(default = "unit_scale", skip_serializing_if = "is_unit_scale")]
+    scale: f64,
+}
+
+/// The scale of a model fitted in the data's own units (and of models saved before scales).
+fn unit_scale() -> f64 {
+    1.0
+}
+
+fn is_unit_scale(scale: &f64) -> bool {
+    *scale == 1.0
 }
 
 /// The serialised form of [`Gdt`], validated into one.
@@ -67,6 +79,8 @@ struct GdtParts {
     param: Parametrisation,
     theta: Array1<f64>,
     report: GdtReport,
+    #[serde(default = "unit_scale")]
+    scale: f64,
 }
 
 impl TryFrom<GdtParts> for Gdt {
@@ -83,10 +97,20 @@ impl TryFrom<GdtParts> for Gdt {
             ));
         }
         gendisc_core::validate::check_finite_vector(p.theta.view(), "θ")?;
+        if !(p.scale.is_finite() && p.scale > 0.0) {
+            return Err(Error::invalid_parameter(
+                "scale",
+                format!(
+                    "a model's scale must be positive and finite, got {}",
+                    p.scale
+                ),
+            ));
+        }
         Ok(Self {
             param,
             theta: p.theta,
             report: p.report,
+            scale: p.scale,
         })
     }
 }
@@ -121,9 +145,19 @@ impl Gdt {
         &self.param
     }
 
-    /// The fitted unconstrained parameters `θ̂` (layout in [`crate::family`]).
+    /// The fitted unconstrained parameters `θ̂` (layout in [`crate::family`]) of the density of
+    /// `x / s`, `s` the model's [`scale`](Self::scale).
     pub fn theta(&self) -> ArrayView1<'_, f64> {
         self.theta.view()
+    }
+
+    /// The unit `s` the model was fitted in: the largest magnitude of its training rows (1 if
+    /// they are all zero). GDT fits the density of `x / s` and adds the Jacobian `−d ln s` to
+    /// its log-densities, so that the fit does not depend on the units of the data: on `c·X` it
+    /// runs the optimiser on the same numbers as on `X` (up to one rounding) and stops at the
+    /// same point, and data of magnitude `10³⁰⁰` has squares it can form.
+    pub fn scale(&self) -> f64 {
+        self.scale
     }
 
     /// The `λ` of the fit.
@@ -137,27 +171,33 @@ impl Gdt {
     }
 
     /// For LDA and the shared diagonal, the linear discriminants `(β, b)` with
-    /// `log p(x, k) = β_kᵀ x + b_k + c(x)` ([`Parametrisation::linear_coefficients`]); `None`
-    /// for the other families.
+    /// `log p(x, k) = β_kᵀ x + b_k + c(x)` in the data's units
+    /// ([`Parametrisation::linear_coefficients`], with `β` divided by the
+    /// [`scale`](Self::scale)); `None` for the other families.
     pub fn linear_coefficients(&self) -> Option<(Array2<f64>, Array1<f64>)> {
         // θ was validated when the model was built.
-        self.param
+        let (beta, intercept) = self
+            .param
             .linear_coefficients(self.theta.view())
             .ok()
-            .flatten()
+            .flatten()?;
+        Some((beta / self.scale, intercept))
     }
 }
 
 impl Gdt {
-    /// For Balls2, the fitted component variances `σ²_km` (`K × 2`), each at least the
-    /// [variance floor](crate::GdtParams::variance_floor) when one was set
-    /// ([`Parametrisation::balls2_variances`]); `None` for the other families.
+    /// For Balls2, the fitted component variances `σ²_km` (`K × 2`) in the data's units, each
+    /// at least the [variance floor](crate::GdtParams::variance_floor) when one was set
+    /// ([`Parametrisation::balls2_variances`], times the [`scale`](Self::scale) squared);
+    /// `None` for the other families.
     pub fn balls2_variances(&self) -> Option<Array2<f64>> {
         // θ was validated when the model was built.
-        self.param
+        let variances = self
+            .param
             .balls2_variances(self.theta.view())
             .ok()
-            .flatten()
+            .flatten()?;
+        Some(variances * (self.scale * self.scale))
     }
 }
 
@@ -183,8 +223,16 @@ impl Generative for Gdt {
     fn class_log_likelihood(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         gendisc_core::validate::check_prediction_matrix(x, self.param.n_features())?;
         let mut out = Array2::zeros((x.nrows(), self.param.n_classes()));
+        if self.scale == 1.0 {
+            self.param
+                .class_log_density_into(self.theta.view(), x, &mut out);
+            return Ok(out);
+        }
+        let scaled = x.mapv(|v| v / self.scale);
         self.param
-            .class_log_density_into(self.theta.view(), x, &mut out);
+            .class_log_density_into(self.theta.view(), scaled.view(), &mut out);
+        let jacobian = x.ncols() as f64 * self.scale.ln();
+        out.mapv_inplace(|v| v - jacobian);
         Ok(out)
     }
 }
@@ -193,10 +241,13 @@ gendisc_core::impl_conditional_model_by_bayes!(Gdt);
 
 /// A validated training set.
 pub(crate) struct TrainingSet<'a> {
-    pub x: ArrayView2<'a, f64>,
+    /// The training rows divided by `scale`.
+    pub x: CowArray<'a, f64, Ix2>,
     pub y: ArrayView1<'a, usize>,
     pub w: Option<ArrayView1<'a, f64>>,
     pub param: Parametrisation,
+    /// The largest magnitude of the training rows (1 if all are zero): the unit of the model.
+    pub scale: f64,
 }
 
 impl<'a> TrainingSet<'a> {
@@ -222,12 +273,25 @@ impl<'a> TrainingSet<'a> {
             },
             other => other,
         })?;
+        let scale = x.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+        let scale = if scale > 0.0 { scale } else { 1.0 };
+        let x = if scale == 1.0 {
+            CowArray::from(x)
+        } else {
+            CowArray::from(x.mapv(|v| v / scale))
+        };
         let mut param =
             Parametrisation::new(p.family, n_classes, x.ncols())?.with_priors(p.priors());
         if p.variance_floor > 0.0 {
-            param = param.with_variance_floor(p.variance_floor * data_scale(x, w))?;
+            param = param.with_variance_floor(p.variance_floor * data_scale(x.view(), w))?;
         }
-        Ok(Self { x, y, w, param })
+        Ok(Self {
+            x,
+            y,
+            w,
+            param,
+            scale,
+        })
     }
 }
 
@@ -264,8 +328,8 @@ fn data_scale(x: ArrayView2<'_, f64>, w: Option<ArrayView1<'_, f64>>) -> f64 {
 /// Fits a generative model with or without sample weights.
 fn fit_maybe_weighted<P: FitWeighted>(params: P, t: &TrainingSet<'_>) -> Result<<P as Fit>::Model> {
     match t.w {
-        Some(w) => params.fit_weighted(t.x, t.y, w),
-        None => params.fit(t.x, t.y),
+        Some(w) => params.fit_weighted(t.x.view(), t.y, w),
+        None => params.fit(t.x.view(), t.y),
     }
 }
 
@@ -289,10 +353,10 @@ pub(crate) fn generative_start(
     Ok(match p.family {
         Family::Lda => {
             let m = fit_maybe_weighted(Lda::params().n_classes(k).priors(priors), t)?;
-            let factor = precision_factor(m.covariance())?;
-            let theta = t
-                .param
-                .encode_gaussian(m.class_prior().view(), m.means(), &[factor]);
+            let factor = precision_factor(m.covariance().view())?;
+            let theta =
+                t.param
+                    .encode_gaussian(m.class_prior().view(), m.means().view(), &[factor]);
             (theta, true)
         }
         Family::Qda => {
@@ -304,7 +368,7 @@ pub(crate) fn generative_start(
                 .collect::<Result<Vec<_>>>()?;
             let theta = t
                 .param
-                .encode_gaussian(m.class_prior().view(), m.means(), &factors);
+                .encode_gaussian(m.class_prior().view(), m.means().view(), &factors);
             (theta, true)
         }
         Family::Balls1 => {
@@ -315,9 +379,11 @@ pub(crate) fn generative_start(
                     .var_smoothing(p.var_smoothing),
                 t,
             )?;
-            let theta = t
-                .param
-                .encode_scales(m.class_prior().view(), m.means(), m.variances());
+            let theta = t.param.encode_scales(
+                m.class_prior().view(),
+                m.means().view(),
+                m.variances().view(),
+            );
             (theta, true)
         }
         Family::Balls2 => {
@@ -334,8 +400,8 @@ pub(crate) fn generative_start(
             let theta = t.param.encode_balls2(
                 m.class_prior().view(),
                 m.mixing_weights(),
-                m.means(),
-                m.variances(),
+                m.means().view(),
+                m.variances().view(),
             );
             (theta, m.report().converged())
         }
@@ -348,22 +414,24 @@ pub(crate) fn generative_start(
                     .var_smoothing(p.var_smoothing),
                 t,
             )?;
-            let theta =
-                t.param
-                    .encode_scales(m.class_prior().view(), m.means(), m.variances().row(0));
+            let theta = t.param.encode_scales(
+                m.class_prior().view(),
+                m.means().view(),
+                m.variances().row(0),
+            );
             (theta, true)
         }
     })
 }
 
 /// Maximises `L_λ` from `start` (the generative fit or a warm start).
-pub(crate) fn optimise(
+pub(crate) fn optimise<'t>(
     p: &GdtValidParams,
-    t: &TrainingSet<'_>,
+    t: &'t TrainingSet<'t>,
     start: ArrayView1<'_, f64>,
     start_converged: bool,
 ) -> Result<Gdt> {
-    let objective = GdtObjective::new(t.param, t.x, t.y, t.w, p.lambda);
+    let objective = GdtObjective::new(t.param, t.x.view(), t.y, t.w, p.lambda);
     if p.lambda == 1.0 {
         // L_1 = L_gen, whose maximiser is the generative fit itself (eq. 2): return it as it
         // is, so that λ = 1 reproduces the generative classifier exactly.
@@ -381,6 +449,7 @@ pub(crate) fn optimise(
             param: t.param,
             theta: start.to_owned(),
             report,
+            scale: t.scale,
         });
     }
     let mut indefinite_hessians = 0;
@@ -395,6 +464,7 @@ pub(crate) fn optimise(
         }
     };
     Ok(Gdt {
+        scale: t.scale,
         param: t.param,
         theta: solution.x,
         report: GdtReport {
@@ -422,7 +492,9 @@ impl GdtValidParams {
     }
 
     /// Fits from the parameters of `start` (a model of the same family, classes and features,
-    /// e.g. the fit at a neighbouring `λ`) instead of the generative solution: a warm start.
+    /// fitted on rows of the same largest magnitude — its [`scale`](Gdt::scale) — e.g. the fit
+    /// at a neighbouring `λ` on the same data) instead of the generative solution: a warm
+    /// start.
     pub fn fit_from(
         &self,
         start: &Gdt,
@@ -449,6 +521,15 @@ impl GdtValidParams {
                     t.param.n_classes(),
                     t.param.n_features(),
                     t.param.priors()
+                ),
+            ));
+        }
+        if start.scale != t.scale {
+            return Err(Error::invalid_parameter(
+                "start",
+                format!(
+                    "the warm start was fitted in the unit {} (the largest magnitude of its rows), these rows need {}: its θ does not apply",
+                    start.scale, t.scale
                 ),
             ));
         }
@@ -529,7 +610,7 @@ pub fn objective_and_gradient(
         sample_weight.map(|w| w.reborrow()),
     )?;
     check_theta(&t, theta)?;
-    let objective = GdtObjective::new(t.param, t.x, t.y, t.w, params.lambda);
+    let objective = GdtObjective::new(t.param, t.x.view(), t.y, t.w, params.lambda);
     let mut g = Array1::zeros(t.param.dim());
     let v = objective.value_and_gradient(theta, g.view_mut());
     Ok((v, g))
@@ -553,7 +634,7 @@ pub fn objective_hessian(
         sample_weight.map(|w| w.reborrow()),
     )?;
     check_theta(&t, theta)?;
-    let objective = GdtObjective::new(t.param, t.x, t.y, t.w, params.lambda);
+    let objective = GdtObjective::new(t.param, t.x.view(), t.y, t.w, params.lambda);
     let p = t.param.dim();
     let mut h = Array2::zeros((p, p));
     objective.hessian(theta, h.view_mut());

@@ -152,3 +152,48 @@ fn cross_validation_needs_consistent_costs_and_enough_rows() {
     let too_many = GdtCv::params(Family::Balls1).n_folds(20).check().unwrap();
     assert!(too_many.select(x.view(), y.view(), None).is_err());
 }
+
+/// Regression: GDT with the Balls2 family on degenerate data — constant columns, or the same rows
+/// in both classes — returned posterior rows summing to 0.9998 and 1.0017.
+#[test]
+fn degenerate_data_still_gives_distributions() {
+    let constant_columns = Array2::from_shape_fn((12, 3), |(i, j)| match j {
+        0 => 4.0,
+        1 => -2.5,
+        _ => (i % 5) as f64,
+    });
+    let rows = array![
+        [1.0, 2.0],
+        [3.0, -1.0],
+        [0.5, 0.5],
+        [2.0, 2.0],
+        [1.5, 0.0],
+        [0.0, 1.0]
+    ];
+    let identical_in_both = ndarray::concatenate![ndarray::Axis(0), rows.view(), rows.view()];
+    let y = Array1::from_shape_fn(12, |i| usize::from(i >= 6));
+    let y_alternating = Array1::from_shape_fn(12, |i| i % 2);
+    let mut fitted_models = 0;
+    for (x, y) in [
+        (&constant_columns, &y_alternating),
+        (&identical_in_both, &y),
+    ] {
+        for lambda in [0.0, 0.5, 1.0] {
+            let fitted = Gdt::params(Family::Balls2)
+                .lambda(lambda)
+                .fit(x.view(), y.view());
+            // A fit may refuse degenerate data with a typed error; one that succeeds must give
+            // distributions.
+            let Ok(model) = fitted else { continue };
+            fitted_models += 1;
+            let p = model.predict_proba(x.view()).unwrap();
+            for row in p.rows() {
+                assert!((row.sum() - 1.0).abs() <= 1e-12, "λ = {lambda}: {p}");
+            }
+        }
+    }
+    assert!(
+        fitted_models >= 4,
+        "only {fitted_models} of the six fits succeeded"
+    );
+}
