@@ -1,4 +1,5 @@
-//! `cargo xtask fetch-data`: downloads the data sets of the studies into `./data` (or `--dest`),
+//! `cargo xtask fetch-data`: downloads the data sets of the studies into the data directory
+//! (`$GENDISC_DATA`, else `./data`, where the studies read; or `--dest`),
 //! verifying each file against the SHA-256 recorded in `xtask/data-manifest.json`.
 //!
 //! The manifest lists, for every file the studies read, its path under the data directory, its
@@ -61,9 +62,10 @@ pub struct Args {
     /// Only these files (paths as in the manifest, e.g. `uci/sonar/sonar.all-data`) or archives
     /// (`wordnet`); default: every file and archive.
     files: Vec<String>,
-    /// Directory to download into; the studies read `./data` when GENDISC_DATA is unset.
-    #[arg(long, default_value = "data")]
-    dest: PathBuf,
+    /// Directory to download into (default: where the studies read, GENDISC_DATA if set, else
+    /// `./data`).
+    #[arg(long)]
+    dest: Option<PathBuf>,
     /// Take every file from `URL/<path>`, a copy of the data directory's layout, instead of
     /// its canonical source (default: the environment variable GENDISC_DATA_MIRROR, if set).
     #[arg(long)]
@@ -743,6 +745,10 @@ fn install(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<()> {
 /// Runs `cargo xtask fetch-data`.
 pub fn run(args: &Args) -> Result<()> {
     let manifest = Manifest::parse(MANIFEST)?;
+    let dest = args
+        .dest
+        .clone()
+        .unwrap_or_else(gendisc_data::loaders::data_dir);
     let mirror = mirror(args.mirror.as_deref());
     let source = match &mirror {
         Some(base) => Source::Mirror(base),
@@ -776,7 +782,7 @@ pub fn run(args: &Args) -> Result<()> {
     let agent = agent();
     let (mut failed, mut no_source, mut unverified) = (Vec::new(), Vec::new(), Vec::new());
     for entry in entries {
-        match fetch(&agent, entry, &args.dest, source) {
+        match fetch(&agent, entry, &dest, source) {
             Ok(Fetched::AlreadyPresent) => eprintln!("{}: present and verified", entry.path),
             Ok(Fetched::Downloaded { resumed_from: 0 }) => {
                 eprintln!("{}: downloaded and verified", entry.path)
@@ -811,7 +817,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     for archive in archives {
-        match fetch_archive(&agent, archive, &args.dest, source) {
+        match fetch_archive(&agent, archive, &dest, source) {
             Ok(fetched) => eprintln!("{}", archive_message(archive, &fetched)),
             Err(error) => {
                 eprintln!("{}: {error:#}", archive.name);
@@ -819,7 +825,7 @@ pub fn run(args: &Args) -> Result<()> {
             }
         }
     }
-    let dest = args.dest.display();
+    let dest = dest.display();
     if !no_source.is_empty() {
         eprintln!(
             "not downloaded, for want of a canonical source: {}. Copy them into {dest} from a \
@@ -837,7 +843,13 @@ pub fn run(args: &Args) -> Result<()> {
         failed.len(),
         failed.join(", ")
     );
-    eprintln!("data directory: {dest} (the studies read it when GENDISC_DATA is unset)");
+    eprintln!(
+        "data directory: {dest} (the studies read {})",
+        match std::env::var_os(gendisc_data::loaders::DATA_DIR_VAR).filter(|d| !d.is_empty()) {
+            Some(dir) => format!("GENDISC_DATA, {}", Path::new(&dir).display()),
+            None => "./data, GENDISC_DATA being unset".into(),
+        }
+    );
     Ok(())
 }
 

@@ -8,8 +8,8 @@
 //!   from the reports' `verdicts.csv` (also written as `results/CLAIMS.md` by `reproduce`), or
 //!   the check that a committed table lists them all.
 //! * `cargo xtask fetch-data [FILE…|wordnet] [--dest DIR] [--mirror URL]` — downloads the data
-//!   sets and WordNet 3.0's noun files from their canonical sources into `./data`, verifying each
-//!   against `xtask/data-manifest.json`.
+//!   sets and WordNet 3.0's noun files from their canonical sources into the data directory
+//!   (`$GENDISC_DATA`, else `./data`), verifying each against `xtask/data-manifest.json`.
 //! * `cargo xtask test [--lapack]` — the whole test suite, then every example; with `--lapack`,
 //!   the tests of the crates that factorise matrices, against LAPACK. Property tests draw their
 //!   cases from [`PROPTEST_SEED`] unless `PROPTEST_RNG_SEED` is set, so that two runs of one
