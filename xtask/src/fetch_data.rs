@@ -362,6 +362,30 @@ pub fn mirror(arg: Option<&str>) -> Option<String> {
         .or_else(|| std::env::var(MIRROR_VAR).ok().filter(|m| !m.is_empty()))
 }
 
+/// What [`fetch`] did with `entry`, in a sentence.
+pub fn fetched_message(entry: &Entry, fetched: &Fetched) -> String {
+    let path = &entry.path;
+    match fetched {
+        Fetched::AlreadyPresent => format!("{path}: present and verified"),
+        Fetched::Downloaded { resumed_from: 0 } => format!("{path}: downloaded and verified"),
+        Fetched::Downloaded { resumed_from } => {
+            format!("{path}: downloaded (resumed after {resumed_from} bytes) and verified")
+        }
+        Fetched::Unverified { sha256 } => format!(
+            "{path}: downloaded but NOT verified (sha256 {sha256}): {}",
+            entry
+                .note
+                .as_deref()
+                .unwrap_or("no recorded checksum applies")
+        ),
+        Fetched::NoSource => format!(
+            "{path}: no canonical source ({}); fetch it from a copy of the data directory with \
+             --mirror URL",
+            entry.note.as_deref().unwrap_or("none recorded")
+        ),
+    }
+}
+
 /// What [`fetch_archive`] did, in a sentence.
 pub fn archive_message(archive: &Archive, fetched: &FetchedArchive) -> String {
     let files = archive.file_names().join(", ");
@@ -783,32 +807,13 @@ pub fn run(args: &Args) -> Result<()> {
     let (mut failed, mut no_source, mut unverified) = (Vec::new(), Vec::new(), Vec::new());
     for entry in entries {
         match fetch(&agent, entry, &dest, source) {
-            Ok(Fetched::AlreadyPresent) => eprintln!("{}: present and verified", entry.path),
-            Ok(Fetched::Downloaded { resumed_from: 0 }) => {
-                eprintln!("{}: downloaded and verified", entry.path)
-            }
-            Ok(Fetched::Downloaded { resumed_from }) => eprintln!(
-                "{}: downloaded (resumed after {resumed_from} bytes) and verified",
-                entry.path
-            ),
-            Ok(Fetched::Unverified { sha256 }) => {
-                eprintln!(
-                    "{}: downloaded but NOT verified (sha256 {sha256}): {}",
-                    entry.path,
-                    entry
-                        .note
-                        .as_deref()
-                        .unwrap_or("no recorded checksum applies")
-                );
-                unverified.push(entry.path.as_str());
-            }
-            Ok(Fetched::NoSource) => {
-                eprintln!(
-                    "{}: no canonical source: {}",
-                    entry.path,
-                    entry.note.as_deref().unwrap_or("none recorded")
-                );
-                no_source.push(entry.path.as_str());
+            Ok(fetched) => {
+                eprintln!("{}", fetched_message(entry, &fetched));
+                match fetched {
+                    Fetched::Unverified { .. } => unverified.push(entry.path.as_str()),
+                    Fetched::NoSource => no_source.push(entry.path.as_str()),
+                    Fetched::AlreadyPresent | Fetched::Downloaded { .. } => {}
+                }
             }
             Err(error) => {
                 eprintln!("{error:#}");

@@ -25,7 +25,7 @@ use gendisc_studies::verdict::{read_verdicts_csv, VerdictRow};
 use gendisc_studies::{OnMismatch, RunReport, RunnerSettings, StudyResults};
 use gendisc_text::wordnet::WordNet;
 
-use crate::fetch_data::{self, Fetched, Manifest, Source};
+use crate::fetch_data::{self, Manifest, Source};
 
 /// Arguments of `cargo xtask reproduce`.
 #[derive(Debug, clap::Args)]
@@ -401,29 +401,8 @@ fn fetch_missing(
         let result = match need {
             Need::File(path) => match manifest.entry(path) {
                 None => Err(anyhow::anyhow!("not in the data manifest")),
-                Some(entry) => {
-                    fetch_data::fetch(&agent, entry, &dest, source).map(|fetched| match fetched {
-                        Fetched::AlreadyPresent => eprintln!("{path}: present and verified"),
-                        Fetched::Downloaded { resumed_from: 0 } => {
-                            eprintln!("{path}: downloaded and verified")
-                        }
-                        Fetched::Downloaded { resumed_from } => eprintln!(
-                            "{path}: downloaded (resumed after {resumed_from} bytes) and verified"
-                        ),
-                        Fetched::Unverified { sha256 } => eprintln!(
-                            "{path}: downloaded but NOT verified (sha256 {sha256}): {}",
-                            entry
-                                .note
-                                .as_deref()
-                                .unwrap_or("no recorded checksum applies")
-                        ),
-                        Fetched::NoSource => eprintln!(
-                            "{path}: no canonical source; copy it into {} or fetch it from a \
-                             copy of the data directory with --mirror URL",
-                            dest.display()
-                        ),
-                    })
-                }
+                Some(entry) => fetch_data::fetch(&agent, entry, &dest, source)
+                    .map(|fetched| eprintln!("{}", fetch_data::fetched_message(entry, &fetched))),
             },
             Need::WordNet => match manifest.archive(WORDNET) {
                 None => Err(anyhow::anyhow!("not in the data manifest")),
