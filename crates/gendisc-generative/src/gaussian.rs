@@ -65,15 +65,30 @@ impl CovarianceShrinkage {
 
     /// Applies the regulariser in place to a covariance `s` given in the unit `unit` of the
     /// model, so that `Identity`'s `I` is the identity in the data's units (`I / u²` here).
-    pub(crate) fn apply(self, s: &mut Array2<f64>, unit: Unit) {
+    /// `name` is the params field, named in the error when that identity is not representable in
+    /// the model's unit (data near `10⁻³⁰⁰`, against which a unit variance is `10⁶⁰⁰` times
+    /// larger).
+    pub(crate) fn apply(self, s: &mut Array2<f64>, unit: Unit, name: &'static str) -> Result<()> {
         let d = s.nrows();
         let (keep, add) = match self {
-            CovarianceShrinkage::None => return,
-            CovarianceShrinkage::Identity(r) => (1.0 - r, r / (unit.value() * unit.value())),
+            CovarianceShrinkage::None => return Ok(()),
+            CovarianceShrinkage::Identity(r) => (1.0 - r, r / unit.value() / unit.value()),
             CovarianceShrinkage::ScaledIdentity(g) => (1.0 - g, g * s.diag().sum() / d as f64),
         };
+        if !add.is_finite() {
+            return Err(Error::invalid_parameter(
+                name,
+                format!(
+                    "shrinking toward the identity adds a unit variance to data of magnitude {:e}, \
+                     which the model's unit cannot hold; `ScaledIdentity` shrinks toward the \
+                     data's own scale",
+                    unit.value()
+                ),
+            ));
+        }
         *s *= keep;
         s.diag_mut().mapv_inplace(|v| v + add);
+        Ok(())
     }
 }
 
@@ -176,10 +191,14 @@ mod tests {
     fn shrinkage_rules() {
         let s = array![[4.0, 1.0], [1.0, 2.0]];
         let mut a = s.clone();
-        CovarianceShrinkage::Identity(0.25).apply(&mut a, Unit::ONE);
+        CovarianceShrinkage::Identity(0.25)
+            .apply(&mut a, Unit::ONE, "reg")
+            .unwrap();
         assert_relative_eq!(a, array![[3.25, 0.75], [0.75, 1.75]]);
         let mut b = s.clone();
-        CovarianceShrinkage::ScaledIdentity(0.5).apply(&mut b, Unit::ONE);
+        CovarianceShrinkage::ScaledIdentity(0.5)
+            .apply(&mut b, Unit::ONE, "reg")
+            .unwrap();
         // tr S / d = 3.
         assert_relative_eq!(b, array![[3.5, 0.5], [0.5, 2.5]]);
         assert!(CovarianceShrinkage::Identity(1.5).check("reg").is_err());

@@ -252,7 +252,7 @@ impl Lda {
         let unit = Unit::of(x);
         let moments = ScatterMoments::accumulate(unit.rescale(x).view(), y, w, n_classes);
         let mut covariance = moments.scatter.sum_axis(Axis(0)) / summary.total_weight();
-        p.shrinkage.apply(&mut covariance, unit);
+        p.shrinkage.apply(&mut covariance, unit, "shrinkage")?;
         let chol = factorise(
             covariance.view(),
             "LDA pooled covariance",

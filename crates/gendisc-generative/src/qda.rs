@@ -269,7 +269,7 @@ impl Qda {
                     (format!("QDA covariance of class {k}"), rows[k])
                 })?;
             let mut cov = s.to_owned() / divisor;
-            p.regularization.apply(&mut cov, unit);
+            p.regularization.apply(&mut cov, unit, "regularization")?;
             chol.push(factorise(
                 cov.view(),
                 &format!("QDA covariance of class {k}"),

@@ -148,3 +148,25 @@ fn balls2_on_identical_huge_rows_has_a_posterior() {
         assert!((row.sum() - 1.0).abs() <= 1e-12, "{p}");
     }
 }
+
+/// Shrinking toward the identity of the data's units cannot be held in the unit of data near
+/// `10⁻³⁰⁰`: an error that names the setting and the shrinkage that follows the data's scale.
+#[test]
+fn identity_shrinkage_on_tiny_data_names_the_remedy() {
+    let (x, y, _) = data();
+    let tiny = &x * 1e-300;
+    let err = Qda::params()
+        .regularization(CovarianceShrinkage::Identity(0.1))
+        .fit(tiny.view(), y.view())
+        .unwrap_err();
+    assert!(
+        matches!(err, gendisc_core::Error::InvalidParameter { name, .. } if name == "regularization"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("ScaledIdentity"), "{err}");
+    // On data near 1e300 the identity is negligible and the fit goes through.
+    assert!(Qda::params()
+        .regularization(CovarianceShrinkage::Identity(0.1))
+        .fit((&x * 1e300).view(), y.view())
+        .is_ok());
+}
