@@ -14,8 +14,8 @@
 //! | features from training documents only; CSR counts per region | [`Vocabulary`] |
 //! | WordNet 3.0 nouns: lemmas by `morphy`, semantic distance between words | [`WordNet`] |
 //!
-//! The [`wordnet`] module reads WordNet 3.0's noun files in place (Debian's `wordnet-base`, or
-//! `$WNHOME`) for Epshteyn & DeJong (§2, §5): which vocabulary words WordNet knows as nouns
+//! The [`wordnet`] module reads WordNet 3.0's noun files in place (`$WNHOME`, the data
+//! directory's `wordnet/dict`, or Debian's `wordnet-base`) for Epshteyn & DeJong (§2, §5): which vocabulary words WordNet knows as nouns
 //! ([`WordNet::noun_filter`]) and each word's semantic distance — the fewest links between
 //! their noun synsets — to a newsgroup's label word ([`WordNet::distances_from`]). WordNet
 //! lemmas are words, not stems: index the postings with [`TokenizerSettings`] `stem: false` to match

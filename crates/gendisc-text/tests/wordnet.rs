@@ -1,5 +1,6 @@
 //! Tests on the real WordNet 3.0 nouns. They skip, with a note, when no dictionary is found
-//! (`$WNHOME/dict`, `$WNHOME`, `/usr/share/wordnet`; `apt-get install wordnet-base`).
+//! (`$WNHOME/dict`, `$WNHOME`, the data directory's `wordnet/dict`, `/usr/share/wordnet`;
+//! `cargo xtask fetch-data` puts it in the data directory).
 //!
 //! The expected values were read by hand from `index.noun`, `data.noun` and `noun.exc`: e.g.
 //! `dog`'s first synset `02084071` lists `dog domestic_dog Canis_familiaris` and the hypernym
