@@ -95,7 +95,8 @@ fn the_floor_is_relative_to_the_largest_column_variance() {
             c.mapv(|v| (v - mean) * (v - mean)).sum() / n
         })
         .fold(0.0, f64::max);
-    let v0 = m.parametrisation().variance_floor();
+    // The parametrisation is in the model's unit, the rows over their largest magnitude s.
+    let v0 = m.parametrisation().variance_floor() * m.scale() * m.scale();
     assert!(
         (v0 - floor * largest).abs() <= 1e-12 * v0,
         "{v0} vs {}",
@@ -113,16 +114,18 @@ fn lambda_one_with_a_floor_is_the_floored_em_fit() {
             .variance_floor(floor)
             .fit(x.view(), y.view())
             .unwrap();
+        // GDT works on the rows over their largest magnitude s: EM on the same numbers.
+        let s = gdt.scale();
         let em = Balls2::params()
             .var_smoothing(floor)
-            .fit(x.view(), y.view())
+            .fit(x.mapv(|v| v / s).view(), y.view())
             .unwrap();
         let v0 = gdt.parametrisation().variance_floor();
         // The same absolute floor as EM's (same relative value, same scale).
         assert!((v0 - em.variance_floor()).abs() <= 1e-12 * v0);
         // A variance EM left at the floor starts a relative 1e-6 above it (ℓ must be
         // finite); every other variance is EM's.
-        let ours = gdt.balls2_variances().unwrap();
+        let ours = gdt.balls2_variances().unwrap() / (s * s);
         for (a, b) in ours.iter().zip(em.variances()) {
             assert!(*a >= b * (1.0 - 1e-12), "seed {seed}: {a} vs EM {b}");
             assert!(
@@ -155,7 +158,8 @@ fn without_a_floor_nothing_changes() {
     for c in 0..2 {
         for m in 0..2 {
             let ls = theta[1 + c * block + 1 + 2 * d + m];
-            assert_eq!(v[[c, m]], 1.0 / (2.0 * ls).exp());
+            let scale = default.scale();
+            assert_eq!(v[[c, m]], 1.0 / (2.0 * ls).exp() * (scale * scale));
         }
     }
 }
