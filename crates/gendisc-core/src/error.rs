@@ -181,6 +181,43 @@ pub enum Error {
         message: String,
     },
 
+    /// A fitted model whose parameters break an invariant its fit guarantees (shapes that
+    /// disagree, a negative variance, probabilities that do not sum to 1…): what reading a model
+    /// file finds in a corrupted or hand-edited file.
+    #[error("invalid {kind} model: `{field}`: {reason}")]
+    InvalidModel {
+        /// The model's kind, as in its model file.
+        kind: String,
+        /// The offending field, e.g. `"variances"` or `"labels"`.
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// A model file that was read but holds no valid model; `source` says why (usually an
+    /// [`Error::InvalidModel`] naming the field).
+    #[error("{}: {source}", .path.display())]
+    InvalidModelFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with its contents.
+        #[source]
+        source: Box<Error>,
+    },
+
+    /// Fewer distinct class labels than a classifier needs.
+    #[error("{what} needs at least {needed} distinct class labels; y holds {found}: {labels}")]
+    TooFewClasses {
+        /// What needed them.
+        what: String,
+        /// Classes needed.
+        needed: usize,
+        /// Classes found.
+        found: usize,
+        /// The labels found, formatted with `Debug`.
+        labels: String,
+    },
+
     /// An I/O failure, with the path it concerned.
     #[error("I/O error on {}: {source}", .path.display())]
     Io {

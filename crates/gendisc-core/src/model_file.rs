@@ -1,0 +1,394 @@
+//! gendisc's model files: one versioned JSON envelope for every fitted model.
+//!
+//! A file holds the format's name and version, the gendisc version that wrote it, the model's
+//! kind, its class labels, the feature names it was fitted on (when it came from a table), a
+//! summary of how its fit ended (for iterative fits), and the model's parameters:
+//!
+//! ```json
+//! {
+//!   "format": "gendisc-model",
+//!   "format_version": 1,
+//!   "gendisc_version": "0.1.0",
+//!   "kind": "gaussian-naive-bayes",
+//!   "labels": { "labels": ["no", "yes"] },
+//!   "feature_names": ["age", "income"],
+//!   "fit": null,
+//!   "model": { … }
+//! }
+//! ```
+//!
+//! Reading a file checks everything a fit guarantees before the model is handed out: the
+//! envelope (format, a version this build knows, the kind asked for), labels sorted and distinct
+//! and as many as the model's classes, as many feature names as the model's features, and the
+//! model's own invariants ([`SavedModel::check_invariants`]: shapes agree, variances positive,
+//! probabilities normalised, parameters finite…). A file that fails any of them is an
+//! [`Error::InvalidModelFile`] naming the file and the offending field, never a model that fails
+//! later at prediction.
+//!
+//! Models are written with [`LabelledModel::save`](crate::LabelledModel::save) and read with
+//! [`LabelledModel::load`](crate::LabelledModel::load); the functions here work on the envelope
+//! itself.
+
+use std::fmt::Debug;
+use std::fs;
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::labels::ClassLabels;
+use crate::traits::Classifier;
+
+/// The `format` field of every gendisc model file.
+pub const FORMAT: &str = "gendisc-model";
+
+/// The version of the envelope this build writes, and the newest it reads.
+///
+/// Raised whenever the envelope or a model's serialised form changes in a way an older reader
+/// would misread; the golden files under `crates/gendisc/tests/golden/` make such a change
+/// deliberate.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The gendisc version written into model files.
+pub const GENDISC_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// A fitted model that can be written to and read from a model file.
+///
+/// Implemented by every fitted model of the workspace. Deserialisation alone must not be trusted
+/// to uphold the model's invariants (serde fills fields as the file says), so reading a file
+/// calls [`check_invariants`](Self::check_invariants) before the model is used.
+pub trait SavedModel: Classifier + Serialize + DeserializeOwned {
+    /// The model's kind in the file's `kind` field, e.g. `"gaussian-naive-bayes"`: lower-case
+    /// words joined by hyphens, unique across the workspace.
+    const KIND: &'static str;
+
+    /// Checks every invariant a fit guarantees — shapes agree with each other, parameters are
+    /// finite, variances positive, probabilities non-negative and normalised — and fails with an
+    /// [`Error::InvalidModel`] naming the first field that breaks one.
+    fn check_invariants(&self) -> Result<()>;
+
+    /// How the fit ended, for models fitted by an iterative method (status, iterations); `None`
+    /// for closed-form fits.
+    fn fit_summary(&self) -> Option<FitSummary> {
+        None
+    }
+}
+
+/// How an iterative fit ended, as recorded in a model file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FitSummary {
+    /// Whether the method met its convergence criterion (rather than stopping at a cap).
+    pub converged: bool,
+    /// Iterations performed (outer iterations for nested methods).
+    pub iterations: usize,
+    /// The method's own status line, e.g. `"converged: gradient norm 3.1e-9 ≤ 1e-8"`.
+    pub status: String,
+}
+
+/// The envelope of a model file; see the [module documentation](self).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelFile<M, L> {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The envelope's version, at most [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The gendisc version that wrote the file.
+    pub gendisc_version: String,
+    /// The model's [`SavedModel::KIND`].
+    pub kind: String,
+    /// The class labels, in class order: column `k` of `predict_proba` is `labels[k]`.
+    pub labels: ClassLabels<L>,
+    /// The names of the features, in column order, when the model was fitted on a table.
+    pub feature_names: Option<Vec<String>>,
+    /// How the fit ended, for iterative fits.
+    pub fit: Option<FitSummary>,
+    /// The model's parameters.
+    pub model: M,
+}
+
+impl<M: SavedModel, L: Ord + Clone + Debug> ModelFile<M, L> {
+    /// The envelope of `model` with its labels and feature names, stamped with this build's
+    /// format and version.
+    pub fn new(model: M, labels: ClassLabels<L>, feature_names: Option<Vec<String>>) -> Self {
+        Self {
+            format: FORMAT.to_owned(),
+            format_version: FORMAT_VERSION,
+            gendisc_version: GENDISC_VERSION.to_owned(),
+            kind: M::KIND.to_owned(),
+            fit: model.fit_summary(),
+            labels,
+            feature_names,
+            model,
+        }
+    }
+
+    /// Checks the envelope and the model against each other and against the model's
+    /// invariants; the error is an [`Error::InvalidModel`] naming the field.
+    pub fn check(&self) -> Result<()> {
+        let invalid = |field: &str, reason: String| Error::InvalidModel {
+            kind: self.kind.clone(),
+            field: field.to_owned(),
+            reason,
+        };
+        if self.format != FORMAT {
+            return Err(invalid(
+                "format",
+                format!("expected {FORMAT:?}, found {:?}", self.format),
+            ));
+        }
+        if self.format_version == 0 || self.format_version > FORMAT_VERSION {
+            return Err(invalid(
+                "format_version",
+                format!(
+                    "version {} is unknown to gendisc {GENDISC_VERSION}, which reads versions 1 to {FORMAT_VERSION}",
+                    self.format_version
+                ),
+            ));
+        }
+        if self.kind != M::KIND {
+            return Err(invalid(
+                "kind",
+                format!(
+                    "the file holds a {:?} model, but a {:?} was asked for",
+                    self.kind,
+                    M::KIND
+                ),
+            ));
+        }
+        let labels = self.labels.labels();
+        if labels.is_empty() {
+            return Err(invalid("labels", "no class labels".into()));
+        }
+        if let Some(k) = labels.windows(2).position(|pair| pair[0] >= pair[1]) {
+            return Err(invalid(
+                "labels",
+                format!(
+                    "labels must be sorted and distinct; {:?} comes before {:?}",
+                    labels[k],
+                    labels[k + 1]
+                ),
+            ));
+        }
+        if labels.len() != self.model.n_classes() {
+            return Err(invalid(
+                "labels",
+                format!(
+                    "{} labels for a model of {} classes",
+                    labels.len(),
+                    self.model.n_classes()
+                ),
+            ));
+        }
+        if let Some(names) = &self.feature_names {
+            if names.len() != self.model.n_features() {
+                return Err(invalid(
+                    "feature_names",
+                    format!(
+                        "{} names for a model of {} features",
+                        names.len(),
+                        self.model.n_features()
+                    ),
+                ));
+            }
+        }
+        self.model.check_invariants()
+    }
+}
+
+impl<M, L> ModelFile<M, L>
+where
+    M: SavedModel,
+    L: Ord + Clone + Debug + Serialize + DeserializeOwned,
+{
+    /// Writes the envelope as pretty-printed JSON (floats round-trip exactly).
+    pub fn write(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        let io = |source| Error::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let json = serde_json::to_string_pretty(self).map_err(|e| io(e.into()))?;
+        fs::write(path, json + "\n").map_err(io)
+    }
+
+    /// Reads and checks a model file; every failure names the file.
+    ///
+    /// The envelope is read before the model, so that a file of another format, of a newer
+    /// version or of another kind says so rather than failing on the model's fields.
+    pub fn read(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let text = fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.to_owned(),
+            source,
+        })?;
+        let in_file = |source: Error| Error::InvalidModelFile {
+            path: path.to_owned(),
+            source: Box::new(source),
+        };
+        let json_error = |e: serde_json::Error| Error::Parse {
+            path: path.to_owned(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        };
+        let header: Header = serde_json::from_str(&text).map_err(json_error)?;
+        header.check::<M>().map_err(in_file)?;
+        let file: Self = serde_json::from_str(&text).map_err(json_error)?;
+        file.check().map_err(in_file)?;
+        Ok(file)
+    }
+}
+
+/// The envelope's fields that say what the file is, read before the rest.
+#[derive(Deserialize)]
+struct Header {
+    format: Option<String>,
+    format_version: Option<u32>,
+    kind: Option<String>,
+}
+
+impl Header {
+    fn check<M: SavedModel>(&self) -> Result<()> {
+        let kind = self.kind.clone().unwrap_or_default();
+        let invalid = |field: &str, reason: String| Error::InvalidModel {
+            kind: kind.clone(),
+            field: field.to_owned(),
+            reason,
+        };
+        match self.format.as_deref() {
+            Some(FORMAT) => {}
+            other => {
+                return Err(invalid(
+                    "format",
+                    format!("expected {FORMAT:?}, found {other:?}: not a gendisc model file"),
+                ))
+            }
+        }
+        match self.format_version {
+            Some(v) if (1..=FORMAT_VERSION).contains(&v) => {}
+            other => {
+                return Err(invalid(
+                    "format_version",
+                    format!(
+                        "version {other:?} is unknown to gendisc {GENDISC_VERSION}, which reads versions 1 to {FORMAT_VERSION}"
+                    ),
+                ))
+            }
+        }
+        if self.kind.as_deref() != Some(M::KIND) {
+            return Err(invalid(
+                "kind",
+                format!(
+                    "the file holds a {:?} model, but a {:?} was asked for",
+                    self.kind,
+                    M::KIND
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Helpers for [`SavedModel::check_invariants`]: each fails with an [`Error::InvalidModel`] of
+/// kind `M::KIND` naming `field`.
+pub mod invariants {
+    use ndarray::{ArrayBase, Data, Dimension};
+
+    use crate::error::{Error, Result};
+
+    /// An [`Error::InvalidModel`] of kind `kind` about `field`.
+    pub fn invalid(kind: &str, field: &str, reason: impl Into<String>) -> Error {
+        Error::InvalidModel {
+            kind: kind.to_owned(),
+            field: field.to_owned(),
+            reason: reason.into(),
+        }
+    }
+
+    /// `field` has the shape `expected`.
+    pub fn shape<S: Data<Elem = f64>, D: Dimension>(
+        kind: &str,
+        field: &str,
+        a: &ArrayBase<S, D>,
+        expected: &[usize],
+    ) -> Result<()> {
+        if a.shape() != expected {
+            return Err(invalid(
+                kind,
+                field,
+                format!("shape {:?}, expected {expected:?}", a.shape()),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every entry of `field` is finite.
+    pub fn finite<S: Data<Elem = f64>, D: Dimension>(
+        kind: &str,
+        field: &str,
+        a: &ArrayBase<S, D>,
+    ) -> Result<()> {
+        match a.indexed_iter().find(|(_, v)| !v.is_finite()) {
+            Some((index, v)) => Err(invalid(
+                kind,
+                field,
+                format!("entry {:?} is {v}; every entry must be finite", index),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Every entry of `field` is finite and strictly positive.
+    pub fn positive<S: Data<Elem = f64>, D: Dimension>(
+        kind: &str,
+        field: &str,
+        a: &ArrayBase<S, D>,
+    ) -> Result<()> {
+        match a.indexed_iter().find(|(_, v)| !(v.is_finite() && **v > 0.0)) {
+            Some((index, v)) => Err(invalid(
+                kind,
+                field,
+                format!(
+                    "entry {:?} is {v}; every entry must be finite and positive",
+                    index
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// `field`'s entries are the logarithms of a probability distribution: none `+∞` or NaN,
+    /// not all `−∞`, and their exponentials sum to 1 within
+    /// [`PROBABILITY_SUM_TOLERANCE`](crate::numerics::PROBABILITY_SUM_TOLERANCE) times their
+    /// number (the rounding of a sum of that many terms).
+    pub fn log_distribution<'a>(
+        kind: &str,
+        field: &str,
+        log_p: impl IntoIterator<Item = &'a f64>,
+    ) -> Result<()> {
+        let mut sum = 0.0;
+        let mut n = 0usize;
+        for (k, &v) in log_p.into_iter().enumerate() {
+            if v.is_nan() || v == f64::INFINITY {
+                return Err(invalid(
+                    kind,
+                    field,
+                    format!("entry {k} is {v}, not the logarithm of a probability"),
+                ));
+            }
+            sum += v.exp();
+            n += 1;
+        }
+        let tolerance = crate::numerics::PROBABILITY_SUM_TOLERANCE * n.max(1) as f64;
+        if n == 0 || (sum - 1.0).abs() > tolerance {
+            return Err(invalid(
+                kind,
+                field,
+                format!("the probabilities sum to {sum}, not 1 (tolerance {tolerance:e})"),
+            ));
+        }
+        Ok(())
+    }
+}
