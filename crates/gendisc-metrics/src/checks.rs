@@ -11,9 +11,9 @@ use ndarray::{ArrayView1, ArrayView2};
 pub const LOG_PROBA_NORMALISATION_TOLERANCE: f64 = 1e-6;
 
 /// `y_true` and `y_pred` are non-empty and equally long.
-pub(crate) fn check_label_pair(
-    y_true: ArrayView1<'_, usize>,
-    y_pred: ArrayView1<'_, usize>,
+pub(crate) fn check_label_pair<L>(
+    y_true: ArrayView1<'_, L>,
+    y_pred: ArrayView1<'_, L>,
 ) -> Result<()> {
     if y_pred.len() != y_true.len() {
         return Err(Error::shape_mismatch(
@@ -116,6 +116,77 @@ pub(crate) fn check_log_proba_matrix(log_proba: ArrayView2<'_, f64>) -> Result<(
         }
     }
     Ok(())
+}
+
+/// How far a row of probabilities may sum from 1 before it is rejected as not being a
+/// probability distribution (absolute). The same allowance as
+/// [`LOG_PROBA_NORMALISATION_TOLERANCE`] on the log scale: it admits probabilities rounded for
+/// storage, and catches scores, counts or a single column passed by mistake.
+pub const PROBA_NORMALISATION_TOLERANCE: f64 = 1e-6;
+
+/// A matrix of conditional probabilities `p(y = k | x_i)` paired with true labels:
+///
+/// * at least one row and one column, and as many labels as rows, each in `0..K`;
+/// * every entry finite and in `[0, 1]` (a negative entry is reported with a hint that the
+///   matrix may hold log-probabilities);
+/// * each row sums to 1 within [`PROBA_NORMALISATION_TOLERANCE`].
+pub(crate) fn check_proba(proba: ArrayView2<'_, f64>, y_true: ArrayView1<'_, usize>) -> Result<()> {
+    if proba.nrows() != y_true.len() {
+        return Err(Error::shape_mismatch(
+            "length of y_true vs rows of proba",
+            proba.nrows(),
+            y_true.len(),
+        ));
+    }
+    if proba.nrows() == 0 {
+        return Err(Error::Empty {
+            what: "proba (no rows)".into(),
+        });
+    }
+    if proba.ncols() == 0 {
+        return Err(Error::Empty {
+            what: "proba (no columns)".into(),
+        });
+    }
+    for (row, values) in proba.outer_iter().enumerate() {
+        if let Some(column) = values.iter().position(|v| !v.is_finite()) {
+            return Err(Error::NonFinite {
+                what: "proba".into(),
+                row,
+                column,
+                value: values[column],
+            });
+        }
+        if let Some(column) = values.iter().position(|v| !(0.0..=1.0).contains(v)) {
+            let hint = if values[column] < 0.0 {
+                "; log-probabilities go to the metrics that take them (logistic_loss_mean, \
+                 brier_score, binary_brier_score)"
+            } else {
+                ""
+            };
+            return Err(Error::InvalidValue {
+                what: "proba".into(),
+                row,
+                column,
+                value: values[column],
+                reason: format!("a probability must lie in [0, 1]{hint}"),
+            });
+        }
+        let total: CompensatedSum = values.iter().copied().collect();
+        let total = total.value();
+        if (total - 1.0).abs() > PROBA_NORMALISATION_TOLERANCE {
+            return Err(Error::InvalidValue {
+                what: "proba".into(),
+                row,
+                column: 0,
+                value: total,
+                reason: "the row sums to this value instead of 1, so it is not a distribution \
+                         over the classes (one column per class is expected)"
+                    .into(),
+            });
+        }
+    }
+    check_true_labels(y_true, proba.ncols())
 }
 
 /// [`check_log_proba_matrix`] paired with true labels: as many labels as rows, each in

@@ -35,6 +35,55 @@ pub fn error_rate(y_true: ArrayView1<'_, usize>, y_pred: ArrayView1<'_, usize>) 
     Ok(errors as f64 / y_true.len() as f64)
 }
 
+/// The accuracy, the fraction of rows whose predicted label equals the true label, in
+/// `[0, 1]`: scikit-learn's `accuracy_score(y_true, y_pred)`.
+///
+/// Takes labels of any type that compares for equality — class indices, or the user's own
+/// labels (`String`s, integers…) as a `LabelledModel` predicts them — so no encoding is needed.
+/// It is `1 −` [`label_error_rate`].
+///
+/// Fails with [`Error::ShapeMismatch`] when the lengths differ and [`Error::Empty`] for no rows.
+///
+/// ```
+/// use gendisc_metrics::accuracy;
+/// let truth = ["spam", "ham", "ham", "spam"];
+/// let predicted = ["spam", "ham", "spam", "spam"];
+/// assert_eq!(accuracy(&truth, &predicted)?, 0.75);
+/// # Ok::<(), gendisc_core::Error>(())
+/// ```
+pub fn accuracy<L: PartialEq>(y_true: &[L], y_pred: &[L]) -> Result<f64> {
+    Ok(count_agreeing(y_true, y_pred)? as f64 / y_true.len() as f64)
+}
+
+/// The error rate over labels of any type, the fraction of rows whose predicted label differs
+/// from the true label, in `[0, 1]`: [`error_rate`] for the user's own labels, and
+/// `1 −` [`accuracy`] (computed as a count, so without rounding).
+///
+/// Fails with [`Error::ShapeMismatch`] when the lengths differ and [`Error::Empty`] for no rows.
+///
+/// ```
+/// use gendisc_metrics::label_error_rate;
+/// let truth = vec!["a".to_string(), "b".to_string()];
+/// let predicted = vec!["a".to_string(), "a".to_string()];
+/// assert_eq!(label_error_rate(&truth, &predicted)?, 0.5);
+/// # Ok::<(), gendisc_core::Error>(())
+/// ```
+pub fn label_error_rate<L: PartialEq>(y_true: &[L], y_pred: &[L]) -> Result<f64> {
+    let agreeing = count_agreeing(y_true, y_pred)?;
+    Ok((y_true.len() - agreeing) as f64 / y_true.len() as f64)
+}
+
+/// The number of rows where `y_pred` equals `y_true`, after checking that both are non-empty
+/// and equally long.
+fn count_agreeing<L: PartialEq>(y_true: &[L], y_pred: &[L]) -> Result<usize> {
+    check_label_pair(ArrayView1::from(y_true), ArrayView1::from(y_pred))?;
+    Ok(y_true
+        .iter()
+        .zip(y_pred)
+        .filter(|(truth, prediction)| truth == prediction)
+        .count())
+}
+
 /// The weighted error rate `Σ_i w_i 1{ŷ_i ≠ y_i} / Σ_i w_i`, in `[0, 1]`; unit weights give
 /// [`error_rate`].
 ///
@@ -309,6 +358,33 @@ mod tests {
         let none = Array1::<usize>::zeros(0);
         assert!(matches!(
             error_rate(none.view(), none.view()),
+            Err(Error::Empty { .. })
+        ));
+    }
+
+    #[test]
+    fn accuracy_and_label_error_rate_on_any_labels() {
+        let truth = ["cat", "dog", "dog", "bird", "cat"];
+        let predicted = ["cat", "cat", "dog", "bird", "dog"];
+        assert_eq!(accuracy(&truth, &predicted).unwrap(), 0.6);
+        assert_eq!(label_error_rate(&truth, &predicted).unwrap(), 0.4);
+        // On class indices they agree with error_rate.
+        let y_true = [0usize, 1, 2, 1, 0, 2, 2];
+        let y_pred = [0usize, 2, 2, 1, 1, 2, 0];
+        let er = error_rate(ArrayView1::from(&y_true), ArrayView1::from(&y_pred)).unwrap();
+        assert_eq!(label_error_rate(&y_true, &y_pred).unwrap(), er);
+        assert_eq!(accuracy(&y_true, &y_pred).unwrap(), 4.0 / 7.0);
+        assert!(matches!(
+            accuracy(&truth, &predicted[..4]),
+            Err(Error::ShapeMismatch {
+                expected: 5,
+                found: 4,
+                ..
+            })
+        ));
+        let none: [String; 0] = [];
+        assert!(matches!(
+            label_error_rate(&none, &none),
             Err(Error::Empty { .. })
         ));
     }

@@ -5,7 +5,9 @@
 //! | what | functions | paper |
 //! |---|---|---|
 //! | hard predictions | [`error_rate`], [`weighted_error_rate`], [`confusion_matrix`], [`cost_weighted_error`] with a [`CostMatrix`] | ER of Xue & Titterington §3.1.3; Statlog *heart* costs in Bouchard & Triggs Table 1 |
-//! | class distributions | [`logistic_loss_sum`], [`logistic_loss_mean`], [`brier_score`], [`binary_brier_score`] | LL of Xue & Titterington §3.1.3; logistic loss of Bouchard & Triggs Figure 1 |
+//! | hard predictions as the user's labels | [`accuracy`] (scikit-learn's `accuracy_score`), [`label_error_rate`] | |
+//! | class distributions, from log-probabilities | [`logistic_loss_sum`], [`logistic_loss_mean`], [`brier_score`], [`binary_brier_score`] | LL of Xue & Titterington §3.1.3; logistic loss of Bouchard & Triggs Figure 1 |
+//! | class distributions, from probabilities | [`log_loss`] (scikit-learn's `log_loss`, clipped at [`LOG_LOSS_EPS`]), [`brier_score_proba`], [`binary_brier_score_proba`] (scikit-learn's `brier_score_loss`) | |
 //! | calibration | [`expected_calibration_error`], [`reliability_diagram`] | |
 //! | confidence ranking | [`AccuracyCoverageCurve`] | Raina et al. 2003 §5, Figure 2 |
 //! | replicates | [`Summary`], [`median`], [`quantile`], [`mean_confidence_interval`] | medians over 400 / 200 replicates, means over 100 trials |
@@ -20,6 +22,11 @@
 //!   rounds to 1 keeps its information in log space, and a zero probability is an exact `−∞`.
 //!   Rows must log-sum-exp to 0 within [`LOG_PROBA_NORMALISATION_TOLERANCE`], so that log joint
 //!   densities or raw scores passed by mistake are caught.
+//! * Three metrics take **probabilities**, as `predict_proba` returns them, for code ported from
+//!   scikit-learn, with their arguments in its order (`y_true` first): [`log_loss`],
+//!   [`brier_score_proba`] and [`binary_brier_score_proba`]. Their rows must lie in `[0, 1]` and
+//!   sum to 1 within [`PROBA_NORMALISATION_TOLERANCE`]; a negative entry (log-probabilities
+//!   passed by mistake) is an error that names the log-probability metrics.
 //! * Every function validates its input and returns a typed [`gendisc_core::Error`] naming the
 //!   argument and the row: lengths that disagree, no rows, a class out of range, NaN. None
 //!   panics, and none returns NaN.
@@ -51,15 +58,16 @@ pub mod distributions;
 pub mod probabilistic;
 pub mod summary;
 
-pub use checks::LOG_PROBA_NORMALISATION_TOLERANCE;
+pub use checks::{LOG_PROBA_NORMALISATION_TOLERANCE, PROBA_NORMALISATION_TOLERANCE};
 pub use classification::{
-    confusion_matrix, cost_weighted_error, error_rate, weighted_error_rate, CostMatrix,
+    accuracy, confusion_matrix, cost_weighted_error, error_rate, label_error_rate,
+    weighted_error_rate, CostMatrix,
 };
 pub use coverage::{AccuracyCoverageCurve, CoveragePoint};
 pub use probabilistic::{
-    binary_brier_score, binary_logistic_loss_sum, brier_score, expected_calibration_error,
-    logistic_loss_mean, logistic_loss_sum, reliability_diagram, CalibrationBin,
-    DEFAULT_CALIBRATION_BINS,
+    binary_brier_score, binary_brier_score_proba, binary_logistic_loss_sum, brier_score,
+    brier_score_proba, expected_calibration_error, log_loss, logistic_loss_mean, logistic_loss_sum,
+    reliability_diagram, CalibrationBin, DEFAULT_CALIBRATION_BINS, LOG_LOSS_EPS,
 };
 pub use summary::{
     mean, mean_confidence_interval, median, quantile, quantiles, sample_std_dev, Interval, Summary,

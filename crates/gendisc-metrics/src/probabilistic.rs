@@ -1,18 +1,30 @@
 //! Metrics on predicted class distributions: logistic loss, Brier score and calibration.
 //!
-//! Every function takes the `n × K` matrix of conditional log-probabilities
+//! Most functions take the `n × K` matrix of conditional log-probabilities
 //! `log p(y = k | x_i)` that `ConditionalModel::predict_log_proba` returns, and the true classes
 //! `y_i ∈ 0..K`. Working from log-probabilities keeps the logistic loss exact where a
 //! probability would round to 0 or 1. The matrix is validated: no NaN, no `+∞` (a `−∞` entry is
 //! a zero probability and is allowed), and every row must log-sum-exp to 0 within
 //! [`LOG_PROBA_NORMALISATION_TOLERANCE`](crate::LOG_PROBA_NORMALISATION_TOLERANCE).
+//!
+//! For code ported from scikit-learn, three functions take **probabilities** (what
+//! `predict_proba` returns), with the true classes first as in scikit-learn:
+//!
+//! | takes probabilities | scikit-learn | log-probability twin |
+//! |---|---|---|
+//! | [`log_loss`] (clipped at [`LOG_LOSS_EPS`]) | `log_loss(y_true, proba)` | [`logistic_loss_mean`] (exact) |
+//! | [`brier_score_proba`] | `brier_score_loss(y_true, proba, scale_by_half=False)` | [`brier_score`] |
+//! | [`binary_brier_score_proba`] | `brier_score_loss(y_true, proba[:, 1])` | [`binary_brier_score`] |
+//!
+//! Their rows must lie in `[0, 1]` and sum to 1 within
+//! [`PROBA_NORMALISATION_TOLERANCE`](crate::PROBA_NORMALISATION_TOLERANCE).
 
 use gendisc_core::numerics::Log1pSum;
 use gendisc_core::{Error, Result};
 use ndarray::{ArrayView1, ArrayView2};
 use serde::{Deserialize, Serialize};
 
-use crate::checks::{check_log_proba, top_label, CompensatedSum};
+use crate::checks::{check_log_proba, check_proba, top_label, CompensatedSum};
 
 /// The logistic loss summed over rows, `LL = Σ_i −log p(y_i | x_i)`: the negative conditional
 /// log-likelihood, as defined by Xue & Titterington (§3.1.3) and reported (as a median over
@@ -113,10 +125,12 @@ pub fn binary_logistic_loss_sum(
     Ok(linear.value())
 }
 
-/// The logistic loss averaged over rows, `(1/n) Σ_i −log p(y_i | x_i)`: scikit-learn's
-/// `log_loss` (which clips probabilities, where this function is exact) and Bouchard & Triggs'
-/// test-set logistic loss (Figure 1). Same validation and `+∞` behaviour as
-/// [`logistic_loss_sum`].
+/// The logistic loss averaged over rows, from **log**-probabilities,
+/// `(1/n) Σ_i −log p(y_i | x_i)`: scikit-learn's `log_loss` without its clipping, and Bouchard &
+/// Triggs' test-set logistic loss (Figure 1). Same validation and `+∞` behaviour as
+/// [`logistic_loss_sum`]. [`log_loss`] takes probabilities and clips them as scikit-learn does;
+/// the two agree wherever the true class's probability lies in `[ε, 1 − ε]`
+/// ([`LOG_LOSS_EPS`]).
 pub fn logistic_loss_mean(
     log_proba: ArrayView2<'_, f64>,
     y_true: ArrayView1<'_, usize>,
@@ -124,7 +138,9 @@ pub fn logistic_loss_mean(
     Ok(logistic_loss_sum(log_proba, y_true)? / y_true.len() as f64)
 }
 
-/// The multi-class Brier score `(1/n) Σ_i Σ_k (p_ik − 1{y_i = k})²`, in `[0, 2]` (Brier 1950).
+/// The multi-class Brier score from **log**-probabilities,
+/// `(1/n) Σ_i Σ_k (p_ik − 1{y_i = k})²`, in `[0, 2]` (Brier 1950); [`brier_score_proba`] takes
+/// probabilities.
 ///
 /// For `K = 2` this is **twice** the binary Brier score `(1/n) Σ_i (p_i1 − 1{y_i = 1})²` that
 /// scikit-learn's `brier_score_loss` computes, because both classes contribute the same squared
@@ -158,8 +174,9 @@ pub fn brier_score(log_proba: ArrayView2<'_, f64>, y_true: ArrayView1<'_, usize>
     Ok(total.value() / y_true.len() as f64)
 }
 
-/// The binary Brier score `(1/n) Σ_i (p(y = 1 | x_i) − 1{y_i = 1})²`, in `[0, 1]`: scikit-learn's
-/// `brier_score_loss` with class 1 as the positive class, and half of [`brier_score`].
+/// The binary Brier score from **log**-probabilities, `(1/n) Σ_i (p(y = 1 | x_i) − 1{y_i = 1})²`,
+/// in `[0, 1]`: scikit-learn's `brier_score_loss` with class 1 as the positive class, and half of
+/// [`brier_score`]; [`binary_brier_score_proba`] takes probabilities.
 ///
 /// Fails with [`Error::NotBinary`] unless `log_proba` has two columns, otherwise as
 /// [`brier_score`].
@@ -180,6 +197,111 @@ pub fn binary_brier_score(
         .zip(y_true.iter())
         .map(|(&log_p1, &label)| {
             let residual = log_p1.exp() - if label == 1 { 1.0 } else { 0.0 };
+            residual * residual
+        })
+        .collect();
+    Ok(total.value() / y_true.len() as f64)
+}
+
+/// The probability at which [`log_loss`] clips, `ε = 2⁻⁵² ≈ 2.22 × 10⁻¹⁶` (`f64::EPSILON`):
+/// scikit-learn's `log_loss` clips to `[ε, 1 − ε]` with `ε = np.finfo(y_pred.dtype).eps`, which
+/// is this value for `float64` (scikit-learn 1.2 and later; earlier versions used `10⁻¹⁵`).
+pub const LOG_LOSS_EPS: f64 = f64::EPSILON;
+
+/// The mean logistic loss from **probabilities**, as scikit-learn's `log_loss(y_true, proba)`:
+/// `(1/n) Σ_i −log(clip(p_i,y_i, ε, 1 − ε))` with `ε =` [`LOG_LOSS_EPS`].
+///
+/// `proba` is the `n × K` matrix that `predict_proba` returns (rows in `[0, 1]` summing to 1
+/// within [`PROBA_NORMALISATION_TOLERANCE`](crate::PROBA_NORMALISATION_TOLERANCE)); `y_true`
+/// holds classes `0..K`. The clipping caps a row's loss at `−log ε ≈ 36.04` where the true class
+/// has probability 0, and makes a certain, correct row cost `−log(1 − ε) ≈ 2.2 × 10⁻¹⁶` rather
+/// than 0, exactly as scikit-learn. Unlike scikit-learn, which warns and renormalises, a row that
+/// does not sum to 1 is an error. For log-probabilities use [`logistic_loss_mean`], which is
+/// exact (no clipping; a zero probability gives `+∞`).
+///
+/// Fails on a length mismatch, no rows or columns, a non-finite entry or one outside `[0, 1]`,
+/// a row that does not sum to 1, or a label outside `0..K`.
+///
+/// ```
+/// use gendisc_metrics::log_loss;
+/// use ndarray::array;
+/// // scikit-learn's documentation example, with "ham" = 0 and "spam" = 1.
+/// let proba = array![[0.1, 0.9], [0.9, 0.1], [0.8, 0.2], [0.35, 0.65]];
+/// let loss = log_loss(array![1, 0, 0, 1].view(), proba.view())?;
+/// assert!((loss - 0.216_161_874_680_579).abs() < 1e-15); // scikit-learn prints 0.21616...
+/// # Ok::<(), gendisc_core::Error>(())
+/// ```
+pub fn log_loss(y_true: ArrayView1<'_, usize>, proba: ArrayView2<'_, f64>) -> Result<f64> {
+    check_proba(proba, y_true)?;
+    let total: CompensatedSum = y_true
+        .iter()
+        .enumerate()
+        .map(|(i, &label)| {
+            -proba[[i, label]]
+                .clamp(LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS)
+                .ln()
+        })
+        .collect();
+    Ok(total.value() / y_true.len() as f64)
+}
+
+/// The multi-class Brier score from **probabilities**,
+/// `(1/n) Σ_i Σ_k (p_ik − 1{y_i = k})²`, in `[0, 2]`: scikit-learn's
+/// `brier_score_loss(y_true, proba, scale_by_half=False)`, and [`brier_score`] of the
+/// log-probabilities.
+///
+/// For two classes this is twice the binary score; see [`binary_brier_score_proba`]. Fails as
+/// [`log_loss`].
+///
+/// ```
+/// use gendisc_metrics::brier_score_proba;
+/// use ndarray::array;
+/// // (0.8 − 0)² + (0.2 − 1)² = 1.28.
+/// let score = brier_score_proba(array![1].view(), array![[0.8, 0.2]].view())?;
+/// assert!((score - 1.28).abs() < 1e-15);
+/// # Ok::<(), gendisc_core::Error>(())
+/// ```
+pub fn brier_score_proba(y_true: ArrayView1<'_, usize>, proba: ArrayView2<'_, f64>) -> Result<f64> {
+    check_proba(proba, y_true)?;
+    let total: CompensatedSum = proba
+        .outer_iter()
+        .zip(y_true.iter())
+        .map(|(row, &label)| {
+            row.iter()
+                .enumerate()
+                .map(|(k, &p)| {
+                    let residual = p - if k == label { 1.0 } else { 0.0 };
+                    residual * residual
+                })
+                .sum::<f64>()
+        })
+        .collect();
+    Ok(total.value() / y_true.len() as f64)
+}
+
+/// The binary Brier score from **probabilities**, `(1/n) Σ_i (p_i1 − 1{y_i = 1})²`, in
+/// `[0, 1]`: scikit-learn's `brier_score_loss(y_true, proba[:, 1])` with class 1 positive, half
+/// of [`brier_score_proba`], and [`binary_brier_score`] of the log-probabilities.
+///
+/// `proba` is the `n × 2` matrix that `predict_proba` returns. Fails with
+/// [`Error::NotBinary`] unless it has two columns, otherwise as [`log_loss`].
+pub fn binary_brier_score_proba(
+    y_true: ArrayView1<'_, usize>,
+    proba: ArrayView2<'_, f64>,
+) -> Result<f64> {
+    if proba.ncols() != 2 {
+        return Err(Error::NotBinary {
+            what: "binary_brier_score_proba".into(),
+            n_classes: proba.ncols(),
+        });
+    }
+    check_proba(proba, y_true)?;
+    let total: CompensatedSum = proba
+        .column(1)
+        .iter()
+        .zip(y_true.iter())
+        .map(|(&p1, &label)| {
+            let residual = p1 - if label == 1 { 1.0 } else { 0.0 };
             residual * residual
         })
         .collect();
@@ -516,6 +638,198 @@ mod tests {
             let binary = binary_brier_score(log_proba.view(), y.view()).unwrap();
             prop_assert!((multi - 2.0 * binary).abs() <= 1e-14);
             prop_assert!((0.0..=1.0).contains(&binary));
+        }
+    }
+}
+
+#[cfg(test)]
+mod proba_tests {
+    use super::*;
+    use approx::assert_relative_eq;
+    use ndarray::{array, Array1, Array2};
+    use proptest::prelude::*;
+
+    #[test]
+    fn log_loss_by_hand() {
+        let proba = array![[0.7, 0.2, 0.1], [0.1, 0.3, 0.6], [0.25, 0.25, 0.5]];
+        let y = array![0, 2, 1];
+        let expected = -(0.7_f64.ln() + 0.6_f64.ln() + 0.25_f64.ln()) / 3.0;
+        assert_relative_eq!(
+            log_loss(y.view(), proba.view()).unwrap(),
+            expected,
+            max_relative = 1e-15
+        );
+    }
+
+    #[test]
+    fn log_loss_clips_as_scikit_learn_does() {
+        // The true class has probability 0 in row 0 and 1 in row 1: the losses are −log ε and
+        // −log(1 − ε), where the exact loss is +∞ and 0.
+        let proba = array![[1.0, 0.0], [1.0, 0.0]];
+        let y = array![1, 0];
+        let expected = (-LOG_LOSS_EPS.ln() - (1.0 - LOG_LOSS_EPS).ln()) / 2.0;
+        assert_eq!(log_loss(y.view(), proba.view()).unwrap(), expected);
+        assert_relative_eq!(
+            -LOG_LOSS_EPS.ln(),
+            36.043_653_389_117_15,
+            max_relative = 1e-15
+        );
+        assert_eq!(
+            logistic_loss_mean(proba.mapv(f64::ln).view(), y.view()).unwrap(),
+            f64::INFINITY
+        );
+    }
+
+    #[test]
+    fn brier_from_probabilities_by_hand() {
+        let proba = array![[0.7, 0.2, 0.1], [0.1, 0.3, 0.6]];
+        let y = array![0, 1];
+        // Row 0: 0.3² + 0.2² + 0.1² = 0.14; row 1: 0.1² + 0.7² + 0.6² = 0.86.
+        assert_relative_eq!(
+            brier_score_proba(y.view(), proba.view()).unwrap(),
+            0.5,
+            max_relative = 1e-14
+        );
+        assert!(matches!(
+            binary_brier_score_proba(y.view(), proba.view()),
+            Err(Error::NotBinary { n_classes: 3, .. })
+        ));
+        let binary = array![[0.9, 0.1], [0.4, 0.6], [0.3, 0.7]];
+        // (0.1² + 0.6² + 0.3²) / 3 = 0.46 / 3.
+        assert_relative_eq!(
+            binary_brier_score_proba(array![0, 0, 1].view(), binary.view()).unwrap(),
+            0.46 / 3.0,
+            max_relative = 1e-14
+        );
+    }
+
+    #[test]
+    fn probabilities_are_validated() {
+        type Metric = fn(ArrayView1<'_, usize>, ArrayView2<'_, f64>) -> Result<f64>;
+        let metrics: [(&str, Metric); 3] = [
+            ("log_loss", log_loss),
+            ("brier", brier_score_proba),
+            ("binary brier", binary_brier_score_proba),
+        ];
+        let good = array![[0.5, 0.5], [0.2, 0.8]];
+        for (name, metric) in metrics {
+            assert!(metric(array![0, 1].view(), good.view()).is_ok(), "{name}");
+            assert!(
+                matches!(
+                    metric(array![0].view(), good.view()),
+                    Err(Error::ShapeMismatch {
+                        expected: 2,
+                        found: 1,
+                        ..
+                    })
+                ),
+                "{name}"
+            );
+            assert!(
+                matches!(
+                    metric(array![0, 2].view(), good.view()),
+                    Err(Error::LabelOutOfRange { row: 1, .. })
+                ),
+                "{name}"
+            );
+            let nan = array![[0.5, 0.5], [f64::NAN, 1.0]];
+            assert!(
+                matches!(
+                    metric(array![0, 1].view(), nan.view()),
+                    Err(Error::NonFinite {
+                        row: 1,
+                        column: 0,
+                        ..
+                    })
+                ),
+                "{name}"
+            );
+            // Log-probabilities passed by mistake are negative, and the error says so.
+            let log_proba = good.mapv(f64::ln);
+            match metric(array![0, 1].view(), log_proba.view()) {
+                Err(Error::InvalidValue {
+                    row: 0,
+                    column: 0,
+                    reason,
+                    ..
+                }) => assert!(reason.contains("logistic_loss_mean"), "{name}: {reason}"),
+                other => panic!("{name}: {other:?}"),
+            }
+            let above_one = array![[1.5, -0.5]];
+            assert!(
+                matches!(
+                    metric(array![0].view(), above_one.view()),
+                    Err(Error::InvalidValue {
+                        row: 0,
+                        column: 0,
+                        ..
+                    })
+                ),
+                "{name}"
+            );
+            let unnormalised = array![[0.5, 0.5], [0.2, 0.7]];
+            assert!(
+                matches!(
+                    metric(array![0, 1].view(), unnormalised.view()),
+                    Err(Error::InvalidValue { row: 1, value, .. }) if (value - 0.9).abs() < 1e-12
+                ),
+                "{name}"
+            );
+            // Probabilities rounded to six digits are still accepted.
+            let rounded = array![[0.333333, 0.666667]];
+            assert!(metric(array![1].view(), rounded.view()).is_ok(), "{name}");
+            let empty = Array2::<f64>::zeros((0, 2));
+            assert!(
+                matches!(
+                    metric(Array1::zeros(0).view(), empty.view()),
+                    Err(Error::Empty { .. })
+                ),
+                "{name}"
+            );
+        }
+    }
+
+    /// Rows of random probabilities over `k` classes, bounded away from the clipping range,
+    /// with random labels.
+    fn proba_and_labels(k: usize) -> impl Strategy<Value = (Array2<f64>, Array1<usize>)> {
+        prop::collection::vec((prop::collection::vec(0.001f64..1.0, k), 0..k), 1..40).prop_map(
+            move |rows| {
+                let n = rows.len();
+                let mut proba = Array2::zeros((n, k));
+                let mut labels = Array1::zeros(n);
+                for (i, (weights, label)) in rows.into_iter().enumerate() {
+                    let total: f64 = weights.iter().sum();
+                    for (j, w) in weights.into_iter().enumerate() {
+                        proba[[i, j]] = w / total;
+                    }
+                    labels[i] = label;
+                }
+                (proba, labels)
+            },
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn probability_metrics_equal_their_log_probability_twins(
+            (proba, y) in (2usize..5).prop_flat_map(proba_and_labels)
+        ) {
+            let log_proba = proba.mapv(f64::ln);
+            let clipped = log_loss(y.view(), proba.view()).unwrap();
+            let exact = logistic_loss_mean(log_proba.view(), y.view()).unwrap();
+            prop_assert!((clipped - exact).abs() <= 1e-14 * exact.max(1.0), "{clipped} vs {exact}");
+            let from_proba = brier_score_proba(y.view(), proba.view()).unwrap();
+            let from_log = brier_score(log_proba.view(), y.view()).unwrap();
+            prop_assert!((from_proba - from_log).abs() <= 1e-14, "{from_proba} vs {from_log}");
+        }
+
+        #[test]
+        fn binary_brier_equals_its_twin((proba, y) in proba_and_labels(2)) {
+            let from_proba = binary_brier_score_proba(y.view(), proba.view()).unwrap();
+            let from_log = binary_brier_score(proba.mapv(f64::ln).view(), y.view()).unwrap();
+            prop_assert!((from_proba - from_log).abs() <= 1e-14);
+            let multi = brier_score_proba(y.view(), proba.view()).unwrap();
+            prop_assert!((multi - 2.0 * from_proba).abs() <= 1e-14);
         }
     }
 }

@@ -6,8 +6,9 @@ use gendisc_metrics::distributions::{
     standard_normal_cdf, standard_normal_quantile, student_t_cdf, student_t_quantile,
 };
 use gendisc_metrics::{
-    binary_brier_score, brier_score, logistic_loss_mean, logistic_loss_sum,
-    mean_confidence_interval, median, quantile, sample_std_dev, Summary,
+    binary_brier_score, binary_brier_score_proba, brier_score, brier_score_proba, log_loss,
+    logistic_loss_mean, logistic_loss_sum, mean_confidence_interval, median, quantile,
+    sample_std_dev, Summary,
 };
 use ndarray::{Array1, Array2};
 
@@ -141,5 +142,21 @@ fn probabilistic_metrics_match_scikit_learn() {
         };
         let (log_proba, y) = log_proba_and_labels(&case.args);
         Some(metric(log_proba.view(), y.view()).unwrap())
+    });
+}
+
+#[test]
+fn probability_metrics_match_scikit_learn() {
+    let cases = parse(PYTHON_REFERENCE);
+    check_all(&cases, 1e-13, |case| {
+        let metric = match case.name.as_str() {
+            "log_loss_mean" => log_loss,
+            "brier_multiclass" => brier_score_proba,
+            "brier_binary" => binary_brier_score_proba,
+            _ => return None,
+        };
+        let (log_proba, y) = log_proba_and_labels(&case.args);
+        let proba = log_proba.mapv(f64::exp);
+        Some(metric(y.view(), proba.view()).unwrap())
     });
 }
