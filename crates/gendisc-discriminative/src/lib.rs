@@ -8,6 +8,7 @@
 //! * [`multitask_svm`] — Evgeniou & Pontil's regularised multi-task SVM (Epshteyn & DeJong's
 //!   eqs. 5.3–5.5).
 
+mod classes;
 pub mod logistic;
 pub mod multitask_svm;
 pub mod svm;

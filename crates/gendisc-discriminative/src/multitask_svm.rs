@@ -91,6 +91,12 @@ impl MultiTaskSolver {
 /// | `c2` | `C₂ > 0` in (5.3) | 1000 (the paper's §5 choice) |
 /// | `fit_intercept` | per-task intercepts `b_t` (unpenalised); without, `b_t = 0` | `true` |
 /// | `solver` | [`MultiTaskSolver`] | interior point, [`SocpSettings::default`] |
+/// | `require_convergence` | stopping at the iteration cap is an error for dual coordinate descent too | `false` |
+///
+/// Both solvers have an iteration cap. The interior-point solver that reaches its cap fails
+/// with [`Error::NotConverged`]. Dual coordinate descent that reaches `max_iter` returns the
+/// model where it stopped, with [`MultiTaskSvm::converged`] false, unless
+/// [`require_convergence`](Self::require_convergence) is set.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MultiTaskSvmParams(MultiTaskSvmValidParams);
 
@@ -101,6 +107,7 @@ pub struct MultiTaskSvmValidParams {
     c2: f64,
     fit_intercept: bool,
     solver: MultiTaskSolver,
+    require_convergence: bool,
 }
 
 impl Default for MultiTaskSvmParams {
@@ -110,6 +117,7 @@ impl Default for MultiTaskSvmParams {
             c2: 1000.0,
             fit_intercept: true,
             solver: MultiTaskSolver::InteriorPoint(SocpSettings::default()),
+            require_convergence: false,
         })
     }
 }
@@ -138,6 +146,14 @@ impl MultiTaskSvmParams {
     /// Sets the solver.
     pub fn solver(mut self, solver: MultiTaskSolver) -> Self {
         self.0.solver = solver;
+        self
+    }
+    /// Whether stopping at the iteration cap is an error (default `false`). The interior-point
+    /// solver always fails at its cap; dual coordinate descent otherwise returns the model
+    /// where it stopped, with [`MultiTaskSvm::converged`] false, and with `true` fails with
+    /// [`Error::NotConverged`] instead.
+    pub fn require_convergence(mut self, require: bool) -> Self {
+        self.0.require_convergence = require;
         self
     }
     /// Validates and fits; see [`MultiTaskSvmValidParams::fit`].
@@ -208,9 +224,15 @@ impl MultiTaskSvmValidParams {
     pub fn solver(&self) -> &MultiTaskSolver {
         &self.solver
     }
+    /// Whether stopping at the iteration cap is an error.
+    pub fn require_convergence(&self) -> bool {
+        self.require_convergence
+    }
 
     /// Fits on `tasks`, each a design matrix (`m_t × d`, the same `d` for all) and classes in
-    /// `{0, 1}` (`0 ↦ y = −1`). A task may have rows of one class only.
+    /// `{0, 1}` (`0 ↦ y = −1`). A task may have rows of one class only. Dual coordinate
+    /// descent may stop at its iteration cap: see
+    /// [`require_convergence`](MultiTaskSvmParams::require_convergence).
     pub fn fit(
         &self,
         tasks: &[(ArrayView2<'_, f64>, ArrayView1<'_, usize>)],
@@ -340,6 +362,8 @@ impl MultiTaskSvmValidParams {
             intercepts: sol.x[b..b + n_tasks].to_vec(),
             objective: sol.objective,
             iterations: sol.iterations,
+            // The interior-point solver fails rather than return an unconverged point.
+            converged: true,
         })
     }
 
@@ -379,7 +403,18 @@ impl MultiTaskSvmValidParams {
             .fit_intercept(false)
             .tol(tol)
             .max_iter(max_iter)
-            .fit_sparse(phi.view(), ArrayView1::from(&labels))?;
+            .require_convergence(self.require_convergence)
+            .fit_sparse(phi.view(), ArrayView1::from(&labels))
+            .map_err(|e| match e {
+                Error::NotConverged {
+                    iterations, detail, ..
+                } => Error::NotConverged {
+                    what: "multi-task SVM (dual coordinate descent)".into(),
+                    iterations,
+                    detail,
+                },
+                other => other,
+            })?;
         let u = svm.coef().row(0).to_owned();
         let w0 = u.slice(ndarray::s![..d]).mapv(|u0| u0 * shared);
         let weights: Vec<Array1<f64>> = (0..n_tasks)
@@ -400,6 +435,7 @@ impl MultiTaskSvmValidParams {
             intercepts,
             objective: 0.0,
             iterations: svm.reports()[0].iterations.min(u32::MAX as usize) as u32,
+            converged: svm.converged(),
         };
         model.objective = model.objective_on(tasks, self.c1, self.c2);
         Ok(model)
@@ -414,6 +450,7 @@ pub struct MultiTaskSvm {
     intercepts: Vec<f64>,
     objective: f64,
     iterations: u32,
+    converged: bool,
 }
 
 impl MultiTaskSvm {
@@ -447,6 +484,12 @@ impl MultiTaskSvm {
     /// iterations.
     pub fn iterations(&self) -> u32 {
         self.iterations
+    }
+    /// Whether the solver met its stopping criterion. Always `true` for the interior-point
+    /// solver, which fails rather than stop short; `false` when dual coordinate descent reached
+    /// `max_iter` first (see [`MultiTaskSvmParams::require_convergence`]).
+    pub fn converged(&self) -> bool {
+        self.converged
     }
     /// `w_tᵀx_i + b_t` for every row of `x`.
     pub fn decision_function(&self, task: usize, x: ArrayView2<'_, f64>) -> Result<Array1<f64>> {

@@ -186,16 +186,33 @@ fn labels_out_of_range() {
 #[test]
 fn one_class_only_or_an_empty_class() {
     let (x, _) = data();
-    let zeros = Array1::zeros(6);
-    assert!(matches!(
-        fit_err(LogisticRegression::params(), &x, &zeros),
-        Error::EmptyClass { class: 1, .. }
-    ));
-    let ones = Array1::ones(6);
-    assert!(matches!(
-        fit_err(LogisticRegression::params(), &x, &ones),
-        Error::EmptyClass { class: 0, .. }
-    ));
+    // A y of one class says so, whichever class it is, rather than naming the class it lacks.
+    for class in [0, 1, 4] {
+        let one_class = Array1::from_elem(6, class);
+        for params in [
+            LogisticRegression::params(),
+            LogisticRegression::params().n_classes(5),
+        ] {
+            let err = fit_err(params, &x, &one_class);
+            assert!(
+                matches!(
+                    err,
+                    Error::TooFewClasses {
+                        needed: 2,
+                        found: 1,
+                        ..
+                    }
+                ),
+                "{err:?}"
+            );
+            let message = err.to_string();
+            assert!(
+                message.contains("logistic regression")
+                    && message.contains(&format!("every row is in class {class}")),
+                "{message}"
+            );
+        }
+    }
     // K = 3 declared, class 2 never seen.
     let (_, y) = data();
     assert!(matches!(

@@ -19,6 +19,7 @@ use super::params::{
 };
 use super::separation::{is_recession_direction, separates_completely};
 use super::sparse::as_csr;
+use crate::classes::require_two_classes;
 use gendisc_core::validate::check_sparse_training_matrix;
 
 /// The recession-direction test of quasi-complete separation forms the Hessian: only up to
@@ -124,16 +125,11 @@ impl LogisticRegressionValidParams {
                 y.len(),
             ));
         }
+        require_two_classes(y, "logistic regression")?;
         let n_classes = match self.n_classes {
             Some(k) => k,
             None => y.iter().max().map_or(0, |&k| k + 1),
         };
-        if n_classes < 2 {
-            return Err(Error::EmptyClass {
-                class: 1,
-                detail: Some("logistic regression needs two classes; y holds class 0 only".into()),
-            });
-        }
         check_labels(y, n, n_classes)?;
         let weights = match sample_weight {
             Some(w) => {
@@ -145,7 +141,10 @@ impl LogisticRegressionValidParams {
         let class_totals = class_totals(y, sample_weight, n_classes).map_err(|e| match e {
             Error::EmptyClass { class, .. } => Error::EmptyClass {
                 class,
-                detail: Some("logistic regression needs every class in training".into()),
+                detail: Some(
+                    "logistic regression needs training rows of positive weight in every class"
+                        .into(),
+                ),
             },
             other => other,
         })?;
@@ -312,7 +311,7 @@ impl LogisticRegressionValidParams {
             // `Auto` has been resolved by the caller.
             LogisticSolver::Newton | LogisticSolver::Auto => {
                 let settings = NewtonSettings {
-                    gradient_tolerance: tolerance.unwrap_or(1e-10),
+                    gradient_tolerance: tolerance.unwrap_or(default_tolerance(solver)),
                     max_iterations: max_iterations.unwrap_or(100),
                     ..Default::default()
                 };
@@ -320,7 +319,7 @@ impl LogisticRegressionValidParams {
             }
             LogisticSolver::Lbfgs => {
                 let settings = LbfgsSettings {
-                    gradient_tolerance: tolerance.unwrap_or(1e-8),
+                    gradient_tolerance: tolerance.unwrap_or(default_tolerance(solver)),
                     max_iterations: max_iterations.unwrap_or(10_000),
                     ..Default::default()
                 };
@@ -328,7 +327,7 @@ impl LogisticRegressionValidParams {
             }
             LogisticSolver::ConjugateGradient => {
                 let settings = ConjugateGradientSettings {
-                    gradient_tolerance: tolerance.unwrap_or(1e-8),
+                    gradient_tolerance: tolerance.unwrap_or(default_tolerance(solver)),
                     max_iterations: max_iterations.unwrap_or(10_000),
                     ..Default::default()
                 };
@@ -339,7 +338,7 @@ impl LogisticRegressionValidParams {
                     problem.design,
                     problem.y,
                     problem.weights.view(),
-                    tolerance.unwrap_or(1e-8),
+                    tolerance.unwrap_or(default_tolerance(solver)),
                     max_iterations.unwrap_or(25),
                 )?;
                 let status = if outcome.converged {
@@ -364,6 +363,25 @@ impl LogisticRegressionValidParams {
             }
         };
 
+        if self.require_convergence && solution.report.status == Status::MaxIterations {
+            let tolerance = tolerance.unwrap_or(default_tolerance(solver));
+            let detail = match solver {
+                LogisticSolver::GlmIrls => format!(
+                    "glm's relative change in deviance was still above the tolerance \
+                     {tolerance:e}; raise max_iterations"
+                ),
+                _ => format!(
+                    "the gradient norm of the mean objective was {:e}, above the tolerance \
+                     {tolerance:e}; raise max_iterations or loosen the tolerance",
+                    solution.report.gradient_norm
+                ),
+            };
+            return Err(Error::NotConverged {
+                what: format!("logistic regression ({solver:?} solver)"),
+                iterations: solution.report.iterations,
+                detail,
+            });
+        }
         let theta = solution.x;
         let negative_log_likelihood = objective.negative_log_likelihood_at(theta.view());
         let eta = objective.predictors(theta.view());
@@ -413,6 +431,14 @@ impl LogisticRegressionValidParams {
     }
 }
 
+/// The tolerance of `solver` when none is set (see the table of [`LogisticSolver`]).
+fn default_tolerance(solver: LogisticSolver) -> f64 {
+    match solver {
+        LogisticSolver::Newton | LogisticSolver::Auto => 1e-10,
+        _ => 1e-8,
+    }
+}
+
 /// R's glm warning condition, "fitted probabilities numerically 0 or 1 occurred": a binary
 /// model's fitted `μ` within `10 ε` of 0 or 1 on a row of positive weight. On the exact
 /// logistic link that is `|η| > logit(1 − 10 ε)`; on glm's clamped link (`GlmIrls`) every
@@ -441,6 +467,9 @@ fn is_saturated(
 impl Fit for LogisticRegressionValidParams {
     type Model = LogisticRegression;
 
+    /// Fits on a dense matrix `x` (`n × d`) and classes `y ∈ 0..K`, with at least two classes
+    /// present ([`Error::TooFewClasses`] otherwise). The solver may stop at its iteration cap:
+    /// see [`FitReport::status`] and [`LogisticRegressionParams::require_convergence`].
     fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<LogisticRegression> {
         self.fit_dense(x, y, None)
     }

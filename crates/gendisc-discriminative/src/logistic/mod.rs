@@ -53,6 +53,11 @@
 //! sparse text data with many words). Each gradient-based solver stops when the gradient norm
 //! of the *mean* objective (the above divided by `Σ_i s_i`) falls below its tolerance.
 //!
+//! Every solver may instead stop at its iteration cap: the fit then returns the coefficients
+//! where it stopped, with [`FitReport::status`] `MaxIterations` (and so
+//! [`FitReport::is_reliable`] false). [`LogisticRegressionParams::require_convergence`] makes
+//! that an [`Error::NotConverged`](gendisc_core::Error::NotConverged) instead.
+//!
 //! # Separation
 //!
 //! When a hyperplane separates the classes (complete separation), or separates them except for

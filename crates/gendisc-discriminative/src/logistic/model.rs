@@ -1,8 +1,11 @@
 //! The fitted model and its fit report.
 
+use gendisc_core::model_file::invariants;
 use gendisc_core::numerics::log_softmax_rows;
 use gendisc_core::validate::check_prediction_matrix;
-use gendisc_core::{argmax_rows, Classifier, ConditionalModel, Error, Result};
+use gendisc_core::{
+    argmax_rows, Classifier, ConditionalModel, Error, FitSummary, Result, SavedModel,
+};
 use gendisc_optim::Status;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
@@ -174,7 +177,9 @@ impl LogisticRegression {
 
 impl Classifier for LogisticRegression {
     fn n_features(&self) -> usize {
-        self.theta.ncols() - 1
+        // Saturating, so that a model read from a damaged file with no intercept column can
+        // still be asked (its invariants check refuses it).
+        self.theta.ncols().saturating_sub(1)
     }
 
     fn n_classes(&self) -> usize {
@@ -203,5 +208,100 @@ impl ConditionalModel for LogisticRegression {
             });
         }
         Ok(self.linear_predictor(x)?.remove_axis(Axis(1)))
+    }
+}
+
+impl SavedModel for LogisticRegression {
+    const KIND: &'static str = "logistic-regression";
+
+    /// `n_classes ≥ 2`; `theta` has one row for two classes and `n_classes` rows otherwise,
+    /// at least one feature column besides the intercept column, finite entries, and a zero
+    /// intercept column when no intercept was fitted; the report's deviance is
+    /// `−2 · log_likelihood ≥ 0`.
+    fn check_invariants(&self) -> Result<()> {
+        let kind = Self::KIND;
+        if self.n_classes < 2 {
+            return Err(invariants::invalid(
+                kind,
+                "n_classes",
+                format!("{} classes; a classifier has at least 2", self.n_classes),
+            ));
+        }
+        let predictors = if self.n_classes == 2 {
+            1
+        } else {
+            self.n_classes
+        };
+        if self.theta.nrows() != predictors {
+            return Err(invariants::invalid(
+                kind,
+                "theta",
+                format!(
+                    "{} rows for {} classes, expected {predictors} (one linear predictor for \
+                     two classes, one per class otherwise)",
+                    self.theta.nrows(),
+                    self.n_classes
+                ),
+            ));
+        }
+        if self.theta.ncols() < 2 {
+            return Err(invariants::invalid(
+                kind,
+                "theta",
+                format!(
+                    "{} columns; expected the weights of at least one feature, then the \
+                     intercept",
+                    self.theta.ncols()
+                ),
+            ));
+        }
+        invariants::finite(kind, "theta", &self.theta)?;
+        if !self.fit_intercept {
+            if let Some(row) = self.intercept().iter().position(|&b| b != 0.0) {
+                return Err(invariants::invalid(
+                    kind,
+                    "theta",
+                    format!(
+                        "row {row} has intercept {}, but fit_intercept is false",
+                        self.intercept()[row]
+                    ),
+                ));
+            }
+        }
+        let report = &self.report;
+        // NaN in both is what a fit whose objective broke down reports; it is not corruption.
+        let consistent = report.deviance == -2.0 * report.log_likelihood
+            || (report.deviance.is_nan() && report.log_likelihood.is_nan());
+        if report.log_likelihood > 0.0 || !consistent {
+            return Err(invariants::invalid(
+                kind,
+                "report",
+                format!(
+                    "log-likelihood {} and deviance {}: expected a log-likelihood ≤ 0 and the \
+                     deviance −2 times it",
+                    report.log_likelihood, report.deviance
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn fit_summary(&self) -> Option<FitSummary> {
+        let report = &self.report;
+        let mut status = format!(
+            "{:?} solver: {}, gradient norm {:e}",
+            report.solver, report.status, report.gradient_norm
+        );
+        if report.separated {
+            status.push_str("; the training data are separated");
+        }
+        if report.saturated {
+            status.push_str("; fitted probabilities numerically 0 or 1");
+        }
+        Some(FitSummary {
+            converged: report.status.is_converged(),
+            iterations: report.iterations,
+            status,
+        })
     }
 }

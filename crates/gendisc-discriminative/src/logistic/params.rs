@@ -18,6 +18,12 @@ use serde::{Deserialize, Serialize};
 ///
 /// "The mean objective" is the penalised negative log-likelihood divided by the total sample
 /// weight, so that the tolerance does not depend on the sample size.
+///
+/// Every solver can stop at its iteration cap before its stopping rule holds. The fit still
+/// returns the model, with [`FitReport::status`](super::FitReport::status) set to
+/// [`Status::MaxIterations`](gendisc_optim::Status::MaxIterations); ask for
+/// [`require_convergence`](LogisticRegressionParams::require_convergence) to make that an
+/// error instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub enum LogisticSolver {
@@ -58,6 +64,7 @@ pub const AUTO_NEWTON_MAX_COEFFICIENTS: usize = 256;
 /// | `max_iterations` | per solver | see [`LogisticSolver`] |
 /// | `n_classes` | `max(y) + 1` | the number of classes `K`, when some class may be absent from `y` it is an error |
 /// | `warm_start` | `None` | start the iterative solvers from a fitted model's coefficients instead of the intercept-only fit |
+/// | `require_convergence` | `false` | stopping at the iteration cap is an [`Error::NotConverged`] rather than a model whose report says so |
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LogisticRegressionValidParams {
     pub(crate) fit_intercept: bool,
@@ -69,6 +76,9 @@ pub struct LogisticRegressionValidParams {
     pub(crate) n_classes: Option<usize>,
     /// `[W | b]`, `K′ × (d + 1)`.
     pub(crate) warm_start: Option<Array2<f64>>,
+    /// Absent from parameters serialised before the setting existed, which did not ask.
+    #[serde(default)]
+    pub(crate) require_convergence: bool,
 }
 
 impl Default for LogisticRegressionValidParams {
@@ -82,6 +92,7 @@ impl Default for LogisticRegressionValidParams {
             max_iterations: None,
             n_classes: None,
             warm_start: None,
+            require_convergence: false,
         }
     }
 }
@@ -125,6 +136,11 @@ impl LogisticRegressionValidParams {
     /// The number of classes, if set (else `max(y) + 1`).
     pub fn n_classes(&self) -> Option<usize> {
         self.n_classes
+    }
+
+    /// Whether stopping at the iteration cap is an error.
+    pub fn require_convergence(&self) -> bool {
+        self.require_convergence
     }
 }
 
@@ -177,9 +193,26 @@ impl LogisticRegressionParams {
         self
     }
 
-    /// The iteration cap (default: the solver's, see [`LogisticSolver`]).
+    /// The iteration cap (default: the solver's, see [`LogisticSolver`]). A solver that reaches
+    /// it before its stopping rule holds still returns the model, flagged in its
+    /// [`FitReport`](super::FitReport), unless [`require_convergence`](Self::require_convergence)
+    /// is set.
     pub fn max_iterations(mut self, max_iterations: usize) -> Self {
         self.0.max_iterations = Some(max_iterations);
+        self
+    }
+
+    /// Whether stopping at the iteration cap is an error (default `false`).
+    ///
+    /// By default a fit that reaches [`max_iterations`](Self::max_iterations) before its
+    /// stopping rule holds returns the coefficients where it stopped, with
+    /// [`FitReport::status`](super::FitReport::status) `MaxIterations`; a caller that never
+    /// reads the report would not notice. With `true` the fit fails instead with
+    /// [`Error::NotConverged`], naming the solver, its iterations and how far it was from its
+    /// criterion. Separated data are not non-convergence: see
+    /// [`FitReport::separated`](super::FitReport::separated).
+    pub fn require_convergence(mut self, require: bool) -> Self {
+        self.0.require_convergence = require;
         self
     }
 

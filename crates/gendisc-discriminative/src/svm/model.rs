@@ -1,13 +1,14 @@
 //! The fitted linear SVM.
 
+use gendisc_core::model_file::invariants;
 use gendisc_core::validate::check_prediction_matrix;
-use gendisc_core::{argmax_rows, Classifier, Error, Result};
+use gendisc_core::{argmax_rows, Classifier, Error, FitSummary, Result, SavedModel};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 use sprs::CsMatView;
 
 use super::params::LinearSvmParams;
-use super::report::FitReport;
+use super::report::{FitReport, FitStatus};
 use super::rows::{Rows, SparseRows};
 use gendisc_core::validate::check_sparse_prediction_matrix;
 
@@ -177,8 +178,9 @@ impl Classifier for LinearSvm {
     }
 }
 
-/// The serialised form, checked on the way in so that a hand-edited file cannot give a
-/// model whose shapes disagree.
+/// The serialised form, checked on the way in ([`SavedModel::check_invariants`]) so that a
+/// hand-edited file cannot give a model whose shapes disagree, which prediction would not
+/// survive.
 #[derive(Deserialize)]
 struct LinearSvmRepr {
     coef: Array2<f64>,
@@ -191,31 +193,87 @@ impl TryFrom<LinearSvmRepr> for LinearSvm {
     type Error = Error;
 
     fn try_from(r: LinearSvmRepr) -> Result<Self> {
-        let n_problems = if r.n_classes == 2 { 1 } else { r.n_classes };
-        if r.n_classes < 2 {
-            return Err(Error::invalid_parameter(
+        let model = Self::from_parts(r.coef, r.intercept, r.n_classes, r.reports);
+        model.check_invariants()?;
+        Ok(model)
+    }
+}
+
+impl SavedModel for LinearSvm {
+    const KIND: &'static str = "linear-svm";
+
+    /// `n_classes ≥ 2`; one binary problem for two classes and `n_classes` otherwise, each with
+    /// a row of `coef` (at least one feature), an `intercept` and a report; finite weights and
+    /// intercepts.
+    ///
+    /// Deserialising a `LinearSvm` already checks these, so a model file that breaks one is an
+    /// [`Error::Parse`] whose message names the field.
+    fn check_invariants(&self) -> Result<()> {
+        let kind = Self::KIND;
+        if self.n_classes < 2 {
+            return Err(invariants::invalid(
+                kind,
                 "n_classes",
-                format!(
-                    "a linear SVM has at least two classes, found {}",
-                    r.n_classes
-                ),
+                format!("{} classes; a classifier has at least 2", self.n_classes),
             ));
         }
-        for (what, found) in [
-            ("rows of coef vs binary problems", r.coef.nrows()),
-            ("length of intercept vs binary problems", r.intercept.len()),
-            ("number of reports vs binary problems", r.reports.len()),
+        let problems = if self.n_classes == 2 {
+            1
+        } else {
+            self.n_classes
+        };
+        for (field, found) in [
+            ("coef", self.coef.nrows()),
+            ("intercept", self.intercept.len()),
+            ("reports", self.reports.len()),
         ] {
-            if found != n_problems {
-                return Err(Error::shape_mismatch(what, n_problems, found));
+            if found != problems {
+                return Err(invariants::invalid(
+                    kind,
+                    field,
+                    format!(
+                        "{found} entries for {} classes, expected {problems} (one binary \
+                         problem for two classes, one per class otherwise)",
+                        self.n_classes
+                    ),
+                ));
             }
         }
-        Ok(Self::from_parts(
-            r.coef,
-            r.intercept,
-            r.n_classes,
-            r.reports,
-        ))
+        if self.coef.ncols() == 0 {
+            return Err(invariants::invalid(kind, "coef", "no feature columns"));
+        }
+        invariants::finite(kind, "coef", &self.coef)?;
+        invariants::finite(kind, "intercept", &self.intercept)
+    }
+
+    /// Converged when every binary problem did; the iterations summed over the problems; the
+    /// status of each problem in turn.
+    fn fit_summary(&self) -> Option<FitSummary> {
+        let problems: Vec<String> = self
+            .reports
+            .iter()
+            .enumerate()
+            .map(|(k, report)| {
+                let name = if self.n_classes == 2 {
+                    "class 1 vs class 0".to_string()
+                } else {
+                    format!("class {k} vs rest")
+                };
+                let status = match report.status {
+                    FitStatus::Converged => "converged",
+                    FitStatus::MaxIterations => "stopped at max_iter",
+                };
+                format!(
+                    "{name}: {status} after {} iterations, duality gap {:e}",
+                    report.iterations, report.duality_gap
+                )
+            })
+            .collect();
+        Some(FitSummary {
+            converged: self.converged(),
+            iterations: self.reports.iter().map(|r| r.iterations).sum(),
+            status: problems.join("; "),
+        })
     }
 }
 

@@ -10,7 +10,9 @@ use sprs::CsMatView;
 
 use super::dual_cd::{self, BinaryProblem, DualBounds, DualCdSettings};
 use super::model::LinearSvm;
+use super::report::FitStatus;
 use super::rows::{DenseRows, Rows, SparseRows};
+use crate::classes::require_two_classes;
 use gendisc_core::validate::check_sparse_training_matrix;
 
 /// Default relative margin below which a hard-margin fit declares the classes
@@ -65,9 +67,15 @@ pub enum Margin {
 /// | [`max_iter`](Self::max_iter) | `1000` | cap on outer iterations |
 /// | [`shrinking`](Self::shrinking) | `true` | Hsieh et al. §3.2 shrinking |
 /// | [`seed`](Self::seed) | `0` | seed of the `ChaCha8Rng` that permutes coordinates |
+/// | [`require_convergence`](Self::require_convergence) | `false` | stopping at `max_iter` is an error |
 ///
 /// `C`, `tol`, `max_iter` and `B` default to the values of scikit-learn's
 /// `LinearSVC(loss="hinge", dual=True)`.
+///
+/// A soft-margin fit may stop at `max_iter` before `tol` is met: it then returns the model,
+/// each binary problem's [`FitReport`](super::FitReport) saying so
+/// ([`LinearSvm::converged`](super::LinearSvm::converged) is false), unless
+/// [`require_convergence`](Self::require_convergence) is set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LinearSvmParams(LinearSvmValidParams);
 
@@ -81,6 +89,9 @@ pub struct LinearSvmValidParams {
     max_iter: usize,
     shrinking: bool,
     seed: u64,
+    /// Absent from parameters serialised before the setting existed, which did not ask.
+    #[serde(default)]
+    require_convergence: bool,
 }
 
 impl Default for LinearSvmParams {
@@ -93,6 +104,7 @@ impl Default for LinearSvmParams {
             max_iter: 1000,
             shrinking: true,
             seed: 0,
+            require_convergence: false,
         })
     }
 }
@@ -150,9 +162,25 @@ impl LinearSvmParams {
         self
     }
 
-    /// Maximum number of outer iterations (`≥ 1`).
+    /// Maximum number of outer iterations (`≥ 1`). A soft-margin fit that reaches it before
+    /// [`tol`](Self::tol) holds returns the model with
+    /// [`FitStatus::MaxIterations`](super::FitStatus::MaxIterations) in its reports, unless
+    /// [`require_convergence`](Self::require_convergence) is set.
     pub fn max_iter(mut self, max_iter: usize) -> Self {
         self.0.max_iter = max_iter;
+        self
+    }
+
+    /// Whether stopping at [`max_iter`](Self::max_iter) is an error (default `false`).
+    ///
+    /// By default a binary problem that reaches `max_iter` before its projected-gradient
+    /// spread falls to `tol` keeps the weights where it stopped, and only its
+    /// [`FitReport`](super::FitReport) (and [`LinearSvm::converged`](super::LinearSvm::converged))
+    /// says so. With `true` the fit fails instead with [`Error::NotConverged`], naming the
+    /// problem, its iterations and its duality gap. (A hard margin that reaches `max_iter`
+    /// undecided is always an error: see [`Margin::Hard`].)
+    pub fn require_convergence(mut self, require: bool) -> Self {
+        self.0.require_convergence = require;
         self
     }
 
@@ -271,6 +299,11 @@ impl LinearSvmValidParams {
         self.seed
     }
 
+    /// Whether stopping at `max_iter` is an error.
+    pub fn require_convergence(&self) -> bool {
+        self.require_convergence
+    }
+
     /// Fits on a sparse matrix (CSR; a CSC matrix is converted, one copy). Same model, same
     /// errors as the dense [`Fit::fit`] on the densified matrix.
     pub fn fit_sparse(&self, x: CsMatView<'_, f64>, y: ArrayView1<'_, usize>) -> Result<LinearSvm> {
@@ -361,6 +394,18 @@ impl LinearSvmValidParams {
             let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
             rng.set_stream(k as u64);
             let solution = dual_cd::solve(&problem, &settings, &mut rng)?;
+            let report = &solution.report;
+            if self.require_convergence && report.status == FitStatus::MaxIterations {
+                return Err(Error::NotConverged {
+                    what: format!("linear SVM ({name})"),
+                    iterations: report.iterations,
+                    detail: format!(
+                        "projected-gradient spread {:e} above tol {:e}, duality gap {:e}; raise \
+                         max_iter or loosen tol",
+                        report.projected_gradient_gap, self.tol, report.duality_gap
+                    ),
+                });
+            }
             coef.row_mut(k).assign(&ArrayView1::from(&solution.weights));
             intercept[k] = bias * solution.bias_weight;
             reports.push(solution.report);
@@ -373,7 +418,8 @@ impl Fit for LinearSvmValidParams {
     type Model = LinearSvm;
 
     /// Fits on a dense matrix `x` (`n × d`) and classes `y ∈ 0..K`, `K ≥ 2`, every class
-    /// present.
+    /// present. A soft margin may stop at `max_iter`: see
+    /// [`require_convergence`](LinearSvmParams::require_convergence).
     fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<LinearSvm> {
         check_training_matrix(x)?;
         self.fit_rows(&DenseRows::new(x), y, None)
@@ -407,7 +453,7 @@ fn with_csr<T>(x: CsMatView<'_, f64>, f: impl FnOnce(&SparseRows<'_>) -> Result<
 }
 
 /// The number of classes `K = max(y) + 1`, after checking that `y` has one label per row,
-/// that `K ≥ 2` and that every class has a row of positive weight.
+/// that it holds two classes at least and that every class has a row of positive weight.
 fn count_classes(
     y: ArrayView1<'_, usize>,
     n_rows: usize,
@@ -420,6 +466,7 @@ fn count_classes(
             y.len(),
         ));
     }
+    require_two_classes(y, "a linear SVM")?;
     let largest = y.iter().copied().max().unwrap_or(0);
     if largest >= n_rows {
         // More classes than rows: some class below n_rows has no row. Finding it this way
@@ -434,12 +481,6 @@ fn count_classes(
             detail: Some(format!(
                 "classes must be 0..K with every class present; the largest label is {largest}"
             )),
-        });
-    }
-    if largest == 0 {
-        return Err(Error::EmptyClass {
-            class: 1,
-            detail: Some("every row is in class 0; a classifier needs two classes".into()),
         });
     }
     let n_classes = largest + 1;
