@@ -13,13 +13,15 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use gendisc_core::model_file::invariants;
 use gendisc_core::{
-    Classifier, ConditionalModel, Error, Fit, FitWeighted, Generative, ParamGuard, Result,
+    Classifier, ConditionalModel, Error, Fit, FitSummary, FitWeighted, Generative, ParamGuard,
+    Result, SavedModel,
 };
 use gendisc_data::splits::stratified_k_fold;
 
 use crate::family::Family;
-use crate::model::Gdt;
+use crate::model::{check_gdt_parts, Gdt};
 use crate::params::{check_lambda, validate, GdtParams, GdtValidParams};
 
 /// What cross-validation minimises.
@@ -46,6 +48,13 @@ pub const TABLE1_GRID: [f64; 5] = [1.0, 0.75, 0.5, 0.25, 0.0];
 /// | `n_folds` | `5` | folds of the stratified k-fold split (≥ 2) |
 /// | `seed` | `0` | seed of the `ChaCha8Rng` that draws the folds |
 /// | `criterion` | [`CvCriterion::ErrorRate`] | what the held-out folds score |
+/// | `require_convergence` | `false` | make any fit of the folds or the refit that stops without converging an [`Error::NotConverged`] |
+///
+/// Every fold fits the whole grid and the refit follows the path down to `λ̂`; each of those
+/// fits can stop at its optimiser's iteration cap (or Balls2's EM at its own), and by default
+/// is used all the same — a fold's score then belongs to a fit that did not converge, and only
+/// the refitted model's [report](crate::Gdt::report) shows the refit's status. See
+/// [`GdtCvParams::require_convergence`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GdtCvValidParams {
     gdt: GdtValidParams,
@@ -53,6 +62,8 @@ pub struct GdtCvValidParams {
     n_folds: usize,
     seed: u64,
     criterion: CvCriterion,
+    #[serde(default)]
+    require_convergence: bool,
 }
 
 /// Builder for [`GdtCvValidParams`]; see there for the table of parameters.
@@ -68,6 +79,7 @@ impl GdtCvParams {
             n_folds: 5,
             seed: 0,
             criterion: CvCriterion::ErrorRate,
+            require_convergence: false,
         })
     }
     /// The estimator's settings (its `λ` is ignored).
@@ -93,6 +105,15 @@ impl GdtCvParams {
     /// The criterion (default the error rate).
     pub fn criterion(mut self, criterion: CvCriterion) -> Self {
         self.0.criterion = criterion;
+        self
+    }
+    /// Whether a fit of the cross-validation (any λ of any fold, or the refit) that stops
+    /// without meeting its convergence criterion is an error (default `false`): an
+    /// [`Error::NotConverged`] naming the fit, the fold, its iterations and its last gradient
+    /// norm. The estimator's own [`GdtParams::require_convergence`] has the same effect; either
+    /// turns it on.
+    pub fn require_convergence(mut self, require: bool) -> Self {
+        self.0.require_convergence = require;
         self
     }
 }
@@ -163,6 +184,21 @@ impl GdtCvValidParams {
         &self.gdt
     }
 
+    /// Whether a fit that stops without converging is an error, as set here or on the
+    /// estimator ([`GdtCvParams::require_convergence`]).
+    pub fn require_convergence(&self) -> bool {
+        self.require_convergence || self.gdt.require_convergence
+    }
+
+    /// The estimator's settings as every fit of the cross-validation uses them.
+    fn fit_settings(&self, n_classes: Option<usize>) -> GdtValidParams {
+        GdtValidParams {
+            n_classes,
+            require_convergence: self.require_convergence(),
+            ..self.gdt.clone()
+        }
+    }
+
     /// Scores every `λ` of the grid by stratified k-fold cross-validation on `(x, y)` and
     /// picks `λ̂` (no refit). Sample weights, when given, weight both the fits and the scores.
     pub fn select(
@@ -184,10 +220,7 @@ impl GdtCvValidParams {
             .gdt
             .n_classes
             .unwrap_or_else(|| y.iter().max().map_or(0, |m| m + 1).max(2));
-        let gdt = GdtValidParams {
-            n_classes: Some(k),
-            ..self.gdt.clone()
-        };
+        let gdt = self.fit_settings(Some(k));
         if let CvCriterion::ClassCost(c) = &self.criterion {
             if c.len() != k {
                 return Err(Error::shape_mismatch(
@@ -201,14 +234,16 @@ impl GdtCvValidParams {
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         let folds = stratified_k_fold(y, self.n_folds, &mut rng)?;
         let mut totals = vec![0.0; grid.len()];
-        for fold in &folds {
+        for (f, fold) in folds.iter().enumerate() {
             let xt = x.select(ndarray::Axis(0), &fold.train);
             let yt = y.select(ndarray::Axis(0), &fold.train);
             let wt = sample_weight.map(|w| w.select(ndarray::Axis(0), &fold.train));
             let xv = x.select(ndarray::Axis(0), &fold.test);
             let yv = y.select(ndarray::Axis(0), &fold.test);
             let wv = sample_weight.map(|w| w.select(ndarray::Axis(0), &fold.test));
-            let path = gdt.fit_path(&grid, xt.view(), yt.view(), wt.as_ref().map(|w| w.view()))?;
+            let path = gdt
+                .fit_path(&grid, xt.view(), yt.view(), wt.as_ref().map(|w| w.view()))
+                .map_err(|e| in_which_fit(e, &format!("fold {} of {}", f + 1, folds.len())))?;
             for (total, model) in totals.iter_mut().zip(&path) {
                 *total += score(
                     model,
@@ -220,12 +255,7 @@ impl GdtCvValidParams {
             }
         }
         let scores: Vec<f64> = totals.iter().map(|t| t / folds.len() as f64).collect();
-        // The grid is descending, so the first minimum is the largest λ among ties.
-        let best = scores
-            .iter()
-            .enumerate()
-            .fold(0, |b, (i, &s)| if s < scores[b] - 1e-12 { i } else { b });
-        let lambda = grid[best];
+        let lambda = grid[best_index(&scores)];
         Ok(CvSelection {
             grid,
             scores,
@@ -247,11 +277,37 @@ impl GdtCvValidParams {
             .filter(|&l| l >= selection.lambda)
             .collect();
         let model = self
-            .gdt
-            .fit_path(&path, x, y, w)?
+            .fit_settings(self.gdt.n_classes)
+            .fit_path(&path, x, y, w)
+            .map_err(|e| in_which_fit(e, "the refit on all the training data"))?
             .pop()
             .expect("the path contains λ̂");
         Ok(GdtCv { model, selection })
+    }
+}
+
+/// The index of the grid value the selection picks: the smallest score, ties (within `1e-12`)
+/// going to the earliest — on the descending grid, the largest `λ`.
+fn best_index(scores: &[f64]) -> usize {
+    scores
+        .iter()
+        .enumerate()
+        .fold(0, |b, (i, &s)| if s < scores[b] - 1e-12 { i } else { b })
+}
+
+/// Says which fit of the cross-validation did not converge.
+fn in_which_fit(error: Error, fit: &str) -> Error {
+    match error {
+        Error::NotConverged {
+            what,
+            iterations,
+            detail,
+        } => Error::NotConverged {
+            what: format!("{what}, {fit} of the cross-validation"),
+            iterations,
+            detail,
+        },
+        other => other,
     }
 }
 
@@ -362,6 +418,96 @@ impl Classifier for GdtCv {
     }
     fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
         self.model.predict(x)
+    }
+}
+
+impl SavedModel for GdtCv {
+    const KIND: &'static str = "gdt-cv";
+
+    /// Checks the refitted model as [`Gdt`]'s invariants (fields under `model.`), and the
+    /// selection: a non-empty grid of values in `[0, 1]`, strictly descending; one finite,
+    /// non-negative score per grid value; `λ̂` the value the scores select (the smallest score,
+    /// ties to the larger `λ`); and the refitted model's `λ` equal to `λ̂`.
+    fn check_invariants(&self) -> Result<()> {
+        let model = &self.model;
+        check_gdt_parts(
+            Self::KIND,
+            "model.",
+            model.parametrisation(),
+            model.theta(),
+            model.report(),
+            model.scale(),
+        )?;
+        let invalid = |field: &str, reason: String| invariants::invalid(Self::KIND, field, reason);
+        let CvSelection {
+            grid,
+            scores,
+            lambda,
+        } = &self.selection;
+        if grid.is_empty() {
+            return Err(invalid("selection.grid", "the λ grid is empty".into()));
+        }
+        if let Some(l) = grid.iter().find(|l| !(0.0..=1.0).contains(*l)) {
+            return Err(invalid(
+                "selection.grid",
+                format!("every λ must lie in [0, 1], got {l}"),
+            ));
+        }
+        if let Some(pair) = grid.windows(2).find(|pair| pair[0] <= pair[1]) {
+            return Err(invalid(
+                "selection.grid",
+                format!(
+                    "the grid must be strictly descending; {} comes before {}",
+                    pair[0], pair[1]
+                ),
+            ));
+        }
+        if scores.len() != grid.len() {
+            return Err(invalid(
+                "selection.scores",
+                format!(
+                    "{} scores for a grid of {} values",
+                    scores.len(),
+                    grid.len()
+                ),
+            ));
+        }
+        if let Some((i, s)) = scores
+            .iter()
+            .enumerate()
+            .find(|(_, s)| !(s.is_finite() && **s >= 0.0))
+        {
+            return Err(invalid(
+                "selection.scores",
+                format!("score {i} is {s}; scores must be finite and ≥ 0"),
+            ));
+        }
+        let selected = grid[best_index(scores)];
+        if *lambda != selected {
+            return Err(invalid(
+                "selection.lambda",
+                format!("λ̂ is {lambda}, but the scores select {selected}"),
+            ));
+        }
+        if model.lambda() != *lambda {
+            return Err(invalid(
+                "model.report.lambda",
+                format!(
+                    "the refitted model has λ = {}, but the selection chose {lambda}",
+                    model.lambda()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn fit_summary(&self) -> Option<FitSummary> {
+        let mut summary = self.model.report().summary();
+        summary.status = format!(
+            "refit at the cross-validated λ̂ = {}: {}",
+            self.selection.lambda, summary.status
+        );
+        Some(summary)
     }
 }
 

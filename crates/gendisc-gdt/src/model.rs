@@ -5,12 +5,17 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2, CowArray, Ix2};
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::linalg::{cholesky, inverse_spd};
+use gendisc_core::model_file::invariants;
 use gendisc_core::validate::{check_labels, check_training_matrix, check_weights, class_totals};
-use gendisc_core::{Classifier, Error, Fit, FitWeighted, Generative, Result};
-use gendisc_generative::{Balls1, Balls2, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure};
+use gendisc_core::{
+    Classifier, Error, Fit, FitSummary, FitWeighted, Generative, Result, SavedModel,
+};
+use gendisc_generative::{
+    Balls1, Balls2, Balls2Report, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure,
+};
 use gendisc_optim::{ConjugateGradient, Lbfgs, Newton, Objective, Status, TwiceDifferentiable};
 
-use crate::family::{Family, Parametrisation, Priors};
+use crate::family::{check_variance_floor, Family, Parametrisation, Priors};
 use crate::objective::{CountingIndefinite, GdtObjective};
 use crate::params::{GdtParams, GdtSolver, GdtValidParams};
 
@@ -42,6 +47,23 @@ impl GdtReport {
     /// True when both the generative start and the optimiser converged.
     pub fn converged(&self) -> bool {
         self.status.is_converged() && self.start_converged
+    }
+
+    /// The report as a model file records it.
+    pub fn summary(&self) -> FitSummary {
+        let start = if self.start_converged {
+            ""
+        } else {
+            "; its generative start (Balls2's EM) stopped at its iteration cap"
+        };
+        FitSummary {
+            converged: self.converged(),
+            iterations: self.iterations,
+            status: format!(
+                "{} at λ = {} after {} iterations: gradient norm {:.3e}, objective {:.6e}{start}",
+                self.status, self.lambda, self.iterations, self.gradient_norm, self.objective
+            ),
+        }
     }
 }
 
@@ -88,30 +110,86 @@ impl TryFrom<GdtParts> for Gdt {
 
     fn try_from(p: GdtParts) -> Result<Self> {
         // The layout validated itself on deserialisation.
-        let param = p.param;
-        if p.theta.len() != param.dim() {
-            return Err(Error::shape_mismatch(
-                "length of θ vs parameters of the family",
-                param.dim(),
-                p.theta.len(),
-            ));
-        }
-        gendisc_core::validate::check_finite_vector(p.theta.view(), "θ")?;
-        if !(p.scale.is_finite() && p.scale > 0.0) {
-            return Err(Error::invalid_parameter(
-                "scale",
-                format!(
-                    "a model's scale must be positive and finite, got {}",
-                    p.scale
-                ),
-            ));
-        }
+        check_gdt_parts(Gdt::KIND, "", &p.param, p.theta.view(), &p.report, p.scale)?;
         Ok(Self {
-            param,
+            param: p.param,
             theta: p.theta,
             report: p.report,
             scale: p.scale,
         })
+    }
+}
+
+/// The invariants of a fitted [`Gdt`], checked both when one is deserialised and by
+/// [`SavedModel::check_invariants`]; errors are [`Error::InvalidModel`]s of `kind` naming the
+/// field as `prefix` followed by its path in the serialised model.
+///
+/// Priors and variances need no check of their own: `θ` holds softmax logits and log-scales,
+/// so every finite `θ` of the family's length decodes to normalised priors and positive
+/// variances.
+pub(crate) fn check_gdt_parts(
+    kind: &str,
+    prefix: &str,
+    param: &Parametrisation,
+    theta: ArrayView1<'_, f64>,
+    report: &GdtReport,
+    scale: f64,
+) -> Result<()> {
+    let field = |name: &str| format!("{prefix}{name}");
+    check_variance_floor(param.family(), param.variance_floor())
+        .map_err(|e| invariants::invalid(kind, &field("param.variance_floor"), e.to_string()))?;
+    if theta.len() != param.dim() {
+        return Err(invariants::invalid(
+            kind,
+            &field("theta"),
+            format!(
+                "{} parameters, but {} with {} classes, {} features and {:?} priors has {}",
+                theta.len(),
+                param.family(),
+                param.n_classes(),
+                param.n_features(),
+                param.priors(),
+                param.dim()
+            ),
+        ));
+    }
+    invariants::finite(kind, &field("theta"), &theta)?;
+    if !(scale.is_finite() && scale > 0.0) {
+        return Err(invariants::invalid(
+            kind,
+            &field("scale"),
+            format!("the model's unit must be positive and finite, got {scale}"),
+        ));
+    }
+    if !(0.0..=1.0).contains(&report.lambda) {
+        return Err(invariants::invalid(
+            kind,
+            &field("report.lambda"),
+            format!("λ must lie in [0, 1], got {}", report.lambda),
+        ));
+    }
+    Ok(())
+}
+
+impl SavedModel for Gdt {
+    const KIND: &'static str = "gdt";
+
+    /// Checks that `θ` has the length of the model's family, classes, features and priors and
+    /// is finite, that the unit [`scale`](Gdt::scale) is positive and finite, that `λ` lies in
+    /// `[0, 1]` and that a variance floor belongs to Balls2 (the checks deserialisation makes).
+    fn check_invariants(&self) -> Result<()> {
+        check_gdt_parts(
+            Self::KIND,
+            "",
+            &self.param,
+            self.theta.view(),
+            &self.report,
+            self.scale,
+        )
+    }
+
+    fn fit_summary(&self) -> Option<FitSummary> {
+        Some(self.report.summary())
     }
 }
 
@@ -397,6 +475,9 @@ pub(crate) fn generative_start(
                     .max_iterations(p.em_max_iterations),
                 t,
             )?;
+            if p.require_convergence {
+                require_em_converged(m.report(), p.em_max_iterations)?;
+            }
             let theta = t.param.encode_balls2(
                 m.class_prior().view(),
                 m.mixing_weights(),
@@ -424,8 +505,82 @@ pub(crate) fn generative_start(
     })
 }
 
-/// Maximises `L_λ` from `start` (the generative fit or a warm start).
+/// With [`GdtParams::require_convergence`](crate::GdtParams::require_convergence): EM of
+/// Balls2's generative start stopped at its cap for some class.
+fn require_em_converged(report: &Balls2Report, max_iterations: usize) -> Result<()> {
+    match report
+        .classes
+        .iter()
+        .enumerate()
+        .find(|(_, c)| !c.converged)
+    {
+        None => Ok(()),
+        Some((class, em)) => {
+            let change = match em.log_likelihood.as_slice() {
+                [.., before, last] => format!("last log-likelihood change {:.3e}", last - before),
+                _ => "no log-likelihood change recorded".to_owned(),
+            };
+            Err(Error::NotConverged {
+                what: format!("EM of GDT's Balls2 generative start (class {class})"),
+                iterations: em.iterations,
+                detail: format!("stopped at its cap of {max_iterations} iterations; {change}"),
+            })
+        }
+    }
+}
+
+/// With [`GdtParams::require_convergence`](crate::GdtParams::require_convergence): the fit
+/// reported by `report` met its convergence criterion, and so did the generative start it
+/// began from.
+fn require_converged(p: &GdtValidParams, report: &GdtReport) -> Result<()> {
+    let what = || {
+        let solver = match p.solver {
+            GdtSolver::ConjugateGradient(_) => "conjugate gradient",
+            GdtSolver::Lbfgs(_) => "L-BFGS",
+            GdtSolver::Newton(_) => "Newton's method",
+        };
+        format!("GDT {} at λ = {} ({solver})", p.family, report.lambda)
+    };
+    if !report.status.is_converged() {
+        return Err(Error::NotConverged {
+            what: what(),
+            iterations: report.iterations,
+            detail: format!(
+                "{}; last gradient norm {:.3e}, objective {:.6e}",
+                report.status, report.gradient_norm, report.objective
+            ),
+        });
+    }
+    if !report.start_converged {
+        return Err(Error::NotConverged {
+            what: what(),
+            iterations: report.iterations,
+            detail: format!(
+                "the optimiser converged (gradient norm {:.3e}), but from a warm start whose \
+                 generative fit (Balls2's EM) stopped at its iteration cap",
+                report.gradient_norm
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Maximises `L_λ` from `start` (the generative fit or a warm start); with
+/// `require_convergence`, a fit that stops without converging is an error.
 pub(crate) fn optimise<'t>(
+    p: &GdtValidParams,
+    t: &'t TrainingSet<'t>,
+    start: ArrayView1<'_, f64>,
+    start_converged: bool,
+) -> Result<Gdt> {
+    let model = optimise_unchecked(p, t, start, start_converged)?;
+    if p.require_convergence {
+        require_converged(p, &model.report)?;
+    }
+    Ok(model)
+}
+
+fn optimise_unchecked<'t>(
     p: &GdtValidParams,
     t: &'t TrainingSet<'t>,
     start: ArrayView1<'_, f64>,

@@ -68,6 +68,10 @@ pub const DEFAULT_GDT_VALUE_TOLERANCE: f64 = 1e-10;
 /// (as the paper) with a gradient tolerance of `1e-6` on the objective per unit of sample
 /// weight (a change of `1e-6 · n` in the log-likelihood), the relative value tolerance
 /// [`DEFAULT_GDT_VALUE_TOLERANCE`], at most 1000 iterations, and the other settings of [`ConjugateGradientSettings::default`].
+///
+/// A fit that reaches the 1000th iteration stops there and is returned with the status
+/// [`MaxIterations`](gendisc_optim::Status::MaxIterations) in its report, or is an error with
+/// [`GdtParams::require_convergence`].
 pub fn default_solver_settings() -> ConjugateGradientSettings {
     ConjugateGradientSettings {
         gradient_tolerance: 1e-6,
@@ -101,6 +105,17 @@ pub fn default_newton_settings() -> NewtonSettings {
 /// | `em_seed` | `0` | seed of the EM initialisation of Balls2 |
 /// | `em_max_iterations` | `500` | EM iterations per class for Balls2 |
 /// | `n_classes` | `max(y) + 1` | number of classes `K` |
+/// | `require_convergence` | `false` | make a fit that stops without converging an [`Error::NotConverged`] (see [`GdtParams::require_convergence`]) |
+///
+/// # Fits that stop at a cap
+///
+/// The optimiser stops at its iteration cap (1000 conjugate-gradient or L-BFGS iterations,
+/// 100 Newton iterations by default) or at a failed line search, and Balls2's EM start at
+/// `em_max_iterations`, whether or not they met their tolerances: at small `λ` on (nearly)
+/// separable data `L_λ` often has no finite maximiser. By default such a fit is still
+/// returned, and only [`Gdt::report`](crate::Gdt::report) says so
+/// ([`GdtReport::converged`](crate::GdtReport::converged) is false); with
+/// `require_convergence(true)` it is an error instead.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GdtValidParams {
     pub(crate) family: Family,
@@ -115,6 +130,8 @@ pub struct GdtValidParams {
     pub(crate) em_seed: u64,
     pub(crate) em_max_iterations: usize,
     pub(crate) n_classes: Option<usize>,
+    #[serde(default)]
+    pub(crate) require_convergence: bool,
 }
 
 impl GdtValidParams {
@@ -155,6 +172,11 @@ impl GdtValidParams {
     pub fn n_classes(&self) -> Option<usize> {
         self.n_classes
     }
+    /// Whether a fit that stops without converging is an error
+    /// ([`GdtParams::require_convergence`]).
+    pub fn require_convergence(&self) -> bool {
+        self.require_convergence
+    }
 
     /// The same parameters with another `λ` (validated).
     pub fn with_lambda(&self, lambda: f64) -> Result<Self> {
@@ -183,6 +205,7 @@ impl GdtParams {
             em_seed: 0,
             em_max_iterations: 500,
             n_classes: None,
+            require_convergence: false,
         })
     }
     /// Class priors [`Priors::Fixed`] at `1/K` or [`Priors::Estimated`] (default
@@ -229,7 +252,9 @@ impl GdtParams {
         self.0.em_seed = seed;
         self
     }
-    /// The cap on Balls2's EM iterations per class (default 500).
+    /// The cap on Balls2's EM iterations per class (default 500). EM that reaches it stops
+    /// there; the fit's [report](crate::GdtReport::start_converged) says so, and
+    /// [`GdtParams::require_convergence`] makes it an error.
     pub fn em_max_iterations(mut self, max_iterations: usize) -> Self {
         self.0.em_max_iterations = max_iterations;
         self
@@ -237,6 +262,19 @@ impl GdtParams {
     /// The number of classes (default `max(y) + 1`).
     pub fn n_classes(mut self, n_classes: usize) -> Self {
         self.0.n_classes = Some(n_classes);
+        self
+    }
+    /// Whether a fit that stops without meeting its convergence criterion is an error
+    /// (default `false`).
+    ///
+    /// The optimiser can stop at its iteration cap or at a failed line search, and Balls2's EM
+    /// start at its own cap ([`GdtParams::em_max_iterations`]); by default the fit is returned
+    /// all the same and only its [report](crate::Gdt::report) tells. With `true` such a fit is
+    /// an [`Error::NotConverged`] naming the method, its iterations and its last gradient norm
+    /// (or, for EM, its last log-likelihood change). At `λ = 1` only EM can stop early. The
+    /// fits of a [λ path](GdtValidParams::fit_path) and of cross-validation obey it too.
+    pub fn require_convergence(mut self, require: bool) -> Self {
+        self.0.require_convergence = require;
         self
     }
 }

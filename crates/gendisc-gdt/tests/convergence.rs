@@ -1,0 +1,208 @@
+//! `require_convergence`: a fit that stops at a cap is returned by default (its report says
+//! so) and is an `Error::NotConverged` naming the method when convergence is required.
+
+use gendisc_core::{Error, Fit, ParamGuard};
+use gendisc_gdt::{
+    default_newton_settings, default_solver_settings, Family, Gdt, GdtCv, GdtParams, GdtSolver,
+    GdtValidParams,
+};
+use gendisc_optim::{ConjugateGradientSettings, LbfgsSettings, NewtonSettings, Status};
+use ndarray::{Array1, Array2};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, StandardNormal};
+
+/// Two overlapping Gaussian classes of 30 rows each in three dimensions.
+fn data(seed: u64) -> (Array2<f64>, Array1<usize>) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let x = Array2::from_shape_fn((60, 3), |(i, j)| {
+        let z: f64 = StandardNormal.sample(&mut rng);
+        z + if i % 2 == 1 && j == 0 { 1.0 } else { 0.0 }
+    });
+    let y = Array1::from_shape_fn(60, |i| i % 2);
+    (x, y)
+}
+
+fn capped_solvers() -> [GdtSolver; 3] {
+    [
+        GdtSolver::ConjugateGradient(ConjugateGradientSettings {
+            max_iterations: 2,
+            ..default_solver_settings()
+        }),
+        GdtSolver::Lbfgs(match GdtSolver::lbfgs() {
+            GdtSolver::Lbfgs(s) => LbfgsSettings {
+                max_iterations: 2,
+                ..s
+            },
+            _ => unreachable!("GdtSolver::lbfgs is L-BFGS"),
+        }),
+        GdtSolver::Newton(NewtonSettings {
+            max_iterations: 2,
+            ..default_newton_settings()
+        }),
+    ]
+}
+
+/// The `NotConverged` fields of `result`, which must be that error.
+fn not_converged<T: std::fmt::Debug>(result: Result<T, Error>) -> (String, usize, String) {
+    match result {
+        Err(Error::NotConverged {
+            what,
+            iterations,
+            detail,
+        }) => (what, iterations, detail),
+        other => panic!("expected NotConverged, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_fit_at_its_iteration_cap_is_an_error_only_when_convergence_is_required() {
+    let (x, y) = data(1);
+    for solver in capped_solvers() {
+        let params = Gdt::params(Family::Qda).lambda(0.25).solver(solver);
+        let model = params.clone().fit(x.view(), y.view()).unwrap();
+        assert_eq!(model.report().status, Status::MaxIterations, "{solver:?}");
+        assert_eq!(model.report().iterations, 2);
+
+        let (what, iterations, detail) =
+            not_converged(params.require_convergence(true).fit(x.view(), y.view()));
+        assert!(what.starts_with("GDT QDA at λ = 0.25 ("), "{what}");
+        assert_eq!(iterations, 2);
+        assert!(detail.contains("maximum number of iterations"), "{detail}");
+        assert!(
+            detail.contains(&format!(
+                "gradient norm {:.3e}",
+                model.report().gradient_norm
+            )),
+            "{detail}"
+        );
+    }
+}
+
+#[test]
+fn requiring_convergence_changes_no_fit_that_converges() {
+    let (x, y) = data(2);
+    for family in [Family::Lda, Family::Balls1, Family::SharedDiagonal] {
+        for lambda in [1.0, 0.5] {
+            let params = Gdt::params(family).lambda(lambda);
+            let free = params.clone().fit(x.view(), y.view()).unwrap();
+            assert!(free.report().converged(), "{family} at λ = {lambda}");
+            let strict = params
+                .require_convergence(true)
+                .fit(x.view(), y.view())
+                .unwrap();
+            assert_eq!(free, strict);
+        }
+    }
+}
+
+#[test]
+fn balls2_em_at_its_cap_is_an_error_when_convergence_is_required() {
+    let (x, y) = data(3);
+    let params = Gdt::params(Family::Balls2).em_max_iterations(1);
+    // λ = 1 runs no optimiser: only EM can fail to converge.
+    for lambda in [1.0, 0.5] {
+        let model = params
+            .clone()
+            .lambda(lambda)
+            .fit(x.view(), y.view())
+            .unwrap();
+        assert!(!model.report().start_converged);
+        let (what, iterations, detail) = not_converged(
+            params
+                .clone()
+                .lambda(lambda)
+                .require_convergence(true)
+                .fit(x.view(), y.view()),
+        );
+        assert!(
+            what.contains("EM of GDT's Balls2 generative start"),
+            "{what}"
+        );
+        assert_eq!(iterations, 1);
+        assert!(detail.contains("cap of 1 iterations"), "{detail}");
+        assert!(detail.contains("log-likelihood change"), "{detail}");
+    }
+
+    // A warm start from such a fit carries the unconverged start along.
+    let unconverged = params.clone().lambda(1.0).fit(x.view(), y.view()).unwrap();
+    let strict = params
+        .lambda(0.5)
+        .require_convergence(true)
+        .check()
+        .unwrap();
+    let (what, _, detail) = not_converged(strict.fit_from(&unconverged, x.view(), y.view(), None));
+    assert!(what.starts_with("GDT Balls2 at λ = 0.5"), "{what}");
+    assert!(detail.contains("warm start"), "{detail}");
+}
+
+#[test]
+fn every_fit_of_a_path_obeys_the_setting() {
+    let (x, y) = data(4);
+    let [capped, ..] = capped_solvers();
+    let strict = Gdt::params(Family::Lda)
+        .solver(capped)
+        .require_convergence(true)
+        .check()
+        .unwrap();
+    // λ = 1 needs no iterations; λ = 0.5 stops at the cap.
+    let (what, iterations, _) =
+        not_converged(strict.fit_path(&[1.0, 0.5], x.view(), y.view(), None));
+    assert!(what.starts_with("GDT LDA at λ = 0.5"), "{what}");
+    assert_eq!(iterations, 2);
+}
+
+#[test]
+fn cross_validation_names_the_fold_that_did_not_converge() {
+    let (x, y) = data(5);
+    let [capped, ..] = capped_solvers();
+    let gdt = Gdt::params(Family::Lda).solver(capped);
+    let cv = |gdt: GdtParams, require: bool| {
+        GdtCv::params(Family::Lda)
+            .gdt(gdt)
+            .grid(vec![1.0, 0.5])
+            .n_folds(3)
+            .require_convergence(require)
+            .check()
+            .unwrap()
+            .fit(x.view(), y.view())
+    };
+    let lenient = cv(gdt.clone(), false).unwrap();
+    assert!(lenient.selection().grid.contains(&lenient.lambda()));
+
+    let (what, iterations, _) = not_converged(cv(gdt.clone(), true));
+    assert!(
+        what.contains("fold 1 of 3 of the cross-validation"),
+        "{what}"
+    );
+    assert_eq!(iterations, 2);
+    // The estimator's own setting has the same effect.
+    let (what, _, _) = not_converged(cv(gdt.require_convergence(true), false));
+    assert!(what.contains("fold 1 of 3"), "{what}");
+}
+
+#[test]
+fn the_setting_is_serialised_and_absent_means_off() {
+    let strict = Gdt::params(Family::Lda)
+        .require_convergence(true)
+        .check()
+        .unwrap();
+    let json = serde_json::to_value(&strict).unwrap();
+    assert_eq!(json["require_convergence"], serde_json::json!(true));
+    let back: GdtValidParams = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(back, strict);
+
+    // Parameters written before the setting existed read as the default.
+    let mut old = json;
+    old.as_object_mut().unwrap().remove("require_convergence");
+    let back: GdtValidParams = serde_json::from_value(old).unwrap();
+    assert!(!back.require_convergence());
+    assert_eq!(back, Gdt::params(Family::Lda).check().unwrap());
+
+    let cv = GdtCv::params(Family::Qda).require_convergence(true);
+    let mut json = serde_json::to_value(cv.check_ref().unwrap()).unwrap();
+    assert_eq!(json["require_convergence"], serde_json::json!(true));
+    json.as_object_mut().unwrap().remove("require_convergence");
+    let back: gendisc_gdt::GdtCvValidParams = serde_json::from_value(json).unwrap();
+    assert!(!back.require_convergence());
+}
