@@ -3,8 +3,9 @@
 use gendisc_core::validate::{
     check_finite_matrix, check_finite_sparse, check_finite_vector, check_labels,
 };
+use gendisc_core::FitSummary;
 use gendisc_core::{Error, Fit, Result};
-use gendisc_optim::{Affine, Socp};
+use gendisc_optim::{Affine, Socp, SocpStatus};
 use ndarray::{Array1, ArrayView1, ArrayView2};
 use sprs::CsMatView;
 
@@ -23,10 +24,38 @@ pub struct Iteration {
     pub objective_after_step2: f64,
     /// `‖w‖`.
     pub norm_w: f64,
-    /// `‖θ − θ_prev‖ / max(1, ‖θ_prev‖)` for `θ = (w, b, μ₁, μ₂)`; infinite at iteration 1.
+    /// `‖θ − θ_prev‖ / max(1, ‖θ_prev‖)` for `θ = (w, b, μ₁, μ₂)`; infinite at iteration 1
+    /// (serialised as `null`, which JSON has for it).
+    #[serde(with = "infinite_as_null")]
     pub change: f64,
     /// Clarabel's interior-point iterations in step 1.
     pub socp_iterations: u32,
+    /// How Clarabel's step-1 solve ended: [`SocpStatus::AlmostSolved`] when it stopped at its
+    /// iteration or time limit having met only its reduced tolerances. Records written before
+    /// this field read as [`SocpStatus::Solved`].
+    #[serde(default = "solved")]
+    pub socp_status: SocpStatus,
+}
+
+fn solved() -> SocpStatus {
+    SocpStatus::Solved
+}
+
+/// An infinite `f64` as JSON's `null` (JSON has no infinity), read back as `+∞`.
+mod infinite_as_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+        if value.is_finite() {
+            serializer.serialize_some(value)
+        } else {
+            serializer.serialize_none()
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(deserializer)?.unwrap_or(f64::INFINITY))
+    }
 }
 
 /// Why the alternation stopped.
@@ -51,6 +80,42 @@ impl FitReport {
     /// Number of alternations.
     pub fn n_iterations(&self) -> usize {
         self.iterations.len()
+    }
+    /// True when the alternation met its tolerance and every step-1 program was solved to
+    /// Clarabel's full tolerances.
+    pub fn converged(&self) -> bool {
+        self.status == FitStatus::Converged
+            && self
+                .iterations
+                .iter()
+                .all(|i| i.socp_status == SocpStatus::Solved)
+    }
+    /// The report as a model file records it.
+    pub fn summary(&self) -> FitSummary {
+        let n = self.n_iterations();
+        let change = self.iterations.last().map_or(f64::NAN, |i| i.change);
+        let ending = match self.status {
+            FitStatus::Converged => format!("converged after {n} alternations"),
+            FitStatus::MaxIterations => format!("stopped at its cap of {n} alternations"),
+        };
+        let reduced = self
+            .iterations
+            .iter()
+            .filter(|i| i.socp_status != SocpStatus::Solved)
+            .count();
+        let socp = if reduced == 0 {
+            String::new()
+        } else {
+            format!("; {reduced} step-1 programs met only Clarabel's reduced tolerances")
+        };
+        FitSummary {
+            converged: self.converged(),
+            iterations: n,
+            status: format!(
+                "{ending}: last relative change {change:.3e}, objective {:.6e}{socp}",
+                self.objective()
+            ),
+        }
     }
     /// The final objective (end of the last step 1).
     pub fn objective(&self) -> f64 {
@@ -159,6 +224,10 @@ fn ellipsoid_extreme(
     &t + &ow.mapv(|v| step * v)
 }
 
+/// Fits on a dense design. The alternation can stop at its cap (`max_iter`) and Clarabel's
+/// step-1 programs at theirs; see [`BilevelValidParams`] for what the fit does then and
+/// [`BilevelParams::require_convergence`](crate::BilevelParams::require_convergence) to make
+/// it an error.
 impl Fit for BilevelValidParams {
     type Model = BilevelClassifier;
 
@@ -169,7 +238,8 @@ impl Fit for BilevelValidParams {
 }
 
 impl BilevelValidParams {
-    /// Fits on a sparse design (CSR or CSC; CSC is converted once).
+    /// Fits on a sparse design (CSR or CSC; CSC is converted once). Like the dense fit, it
+    /// can stop at the alternation's cap or Clarabel's; see [`BilevelValidParams`].
     pub fn fit_sparse(
         &self,
         x: CsMatView<'_, f64>,
@@ -194,6 +264,9 @@ struct Step1 {
     /// `C₂(ζ₁ + ζ₂)` as solved.
     prior_part: f64,
     socp_iterations: u32,
+    socp_status: SocpStatus,
+    primal_residual: f64,
+    dual_residual: f64,
 }
 
 fn fit_design(
@@ -229,8 +302,18 @@ fn fit_design(
     let mut iterations = Vec::new();
     let mut status = FitStatus::MaxIterations;
     let mut last = None;
-    for _ in 0..p.max_iter {
+    for alternation in 1..=p.max_iter {
         let s1 = step1(p, x, space.as_ref(), &signs, &mu)?;
+        if p.require_convergence && s1.socp_status != SocpStatus::Solved {
+            return Err(Error::NotConverged {
+                what: format!("Clarabel on the step-1 program of bilevel alternation {alternation}"),
+                iterations: s1.socp_iterations as usize,
+                detail: format!(
+                    "stopped at its limit of {} iterations (or {} s) having met only its reduced tolerances ({:?}); primal residual {:.3e}, dual residual {:.3e}",
+                    p.socp.max_iter, p.socp.time_limit, s1.socp_status, s1.primal_residual, s1.dual_residual
+                ),
+            });
+        }
         let c3_part = c3_cost(p.margin, nu);
         let objective = s1.data_part + s1.prior_part + c3_part;
         let (new_mu, new_nu, zeta) = step2(p, s1.w.view(), s1.b);
@@ -251,6 +334,7 @@ fn fit_design(
             norm_w: s1.w.dot(&s1.w).sqrt(),
             change,
             socp_iterations: s1.socp_iterations,
+            socp_status: s1.socp_status,
         });
         previous = Some(theta);
         mu = new_mu;
@@ -260,6 +344,17 @@ fn fit_design(
             status = FitStatus::Converged;
             break;
         }
+    }
+    if p.require_convergence && status == FitStatus::MaxIterations {
+        let change = iterations.last().map_or(f64::INFINITY, |i| i.change);
+        return Err(Error::NotConverged {
+            what: "the bilevel alternation (step-1 SOCP, step-2 closed form)".into(),
+            iterations: iterations.len(),
+            detail: format!(
+                "stopped at its cap of {} alternations with the last relative change of (w, b, μ₁, μ₂) {change:.3e} above tol = {:e}",
+                p.max_iter, p.tol
+            ),
+        });
     }
     let (w, b) = last.expect("max_iter ≥ 1 is validated");
     Ok(BilevelClassifier::new(
@@ -522,6 +617,9 @@ fn step1(
         data_part,
         prior_part,
         socp_iterations: sol.iterations,
+        socp_status: sol.status,
+        primal_residual: sol.primal_residual,
+        dual_residual: sol.dual_residual,
     })
 }
 

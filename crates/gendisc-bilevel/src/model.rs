@@ -1,16 +1,21 @@
 //! The fitted classifier.
 
+use gendisc_core::model_file::invariants;
 use gendisc_core::validate::{check_prediction_matrix, check_sparse_prediction_matrix};
-use gendisc_core::{Classifier, Result};
+use gendisc_core::{Classifier, FitSummary, Result, SavedModel};
 use ndarray::{Array1, ArrayView1, ArrayView2};
+use serde::{Deserialize, Serialize};
 use sprs::CsMatView;
 
-use crate::algorithm::FitReport;
+use crate::algorithm::{FitReport, FitStatus};
 use crate::params::{BilevelParams, GenerativePrior};
 
 /// A hyperplane `f(x) = wᵀx + b` fitted by the bilevel program of Epshteyn & DeJong (§4);
 /// `f(x) > 0` predicts class 1 (`y = +1`, mean `μ₂`), otherwise class 0 (`y = −1`, mean `μ₁`).
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Serialised as `w`, `b`, `mu` and the fit's report; a model file (kind `bilevel`, see
+/// [`SavedModel`]) checks them on reading.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BilevelClassifier {
     w: Array1<f64>,
     b: f64,
@@ -83,5 +88,93 @@ impl Classifier for BilevelClassifier {
 
     fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
         Ok(self.decision_function(x)?.mapv(|f| usize::from(f > 0.0)))
+    }
+}
+
+impl SavedModel for BilevelClassifier {
+    const KIND: &'static str = "bilevel";
+
+    /// Checks that `w` is non-empty and finite, `b` finite, `μ₁` and `μ₂` finite and as long as
+    /// `w`, and that the report is one a fit writes: at least one alternation, finite
+    /// non-negative objectives and norms, a change that is infinite at the first alternation
+    /// only, a last `‖w‖` that is `w`'s norm, and a finite last change if it converged.
+    fn check_invariants(&self) -> Result<()> {
+        let kind = Self::KIND;
+        let n = self.w.len();
+        if n == 0 {
+            return Err(invariants::invalid(kind, "w", "no weights"));
+        }
+        invariants::finite(kind, "w", &self.w)?;
+        if !self.b.is_finite() {
+            return Err(invariants::invalid(
+                kind,
+                "b",
+                format!("the intercept is {}; it must be finite", self.b),
+            ));
+        }
+        for mu in &self.mu {
+            invariants::shape(kind, "mu", mu, &[n])?;
+            invariants::finite(kind, "mu", mu)?;
+        }
+        let iterations = &self.report.iterations;
+        let Some(last) = iterations.last() else {
+            return Err(invariants::invalid(
+                kind,
+                "report.iterations",
+                "no alternation recorded; a fit runs at least one",
+            ));
+        };
+        for (k, it) in iterations.iter().enumerate() {
+            let measures = [
+                ("objective", it.objective),
+                ("objective_after_step2", it.objective_after_step2),
+                ("norm_w", it.norm_w),
+            ];
+            if let Some((name, v)) = measures.iter().find(|(_, v)| !(v.is_finite() && *v >= 0.0)) {
+                return Err(invariants::invalid(
+                    kind,
+                    "report.iterations",
+                    format!(
+                        "alternation {}: {name} is {v}; it must be finite and ≥ 0",
+                        k + 1
+                    ),
+                ));
+            }
+            let first = k == 0;
+            if first != (it.change == f64::INFINITY) || it.change.is_nan() || it.change < 0.0 {
+                return Err(invariants::invalid(
+                    kind,
+                    "report.iterations",
+                    format!(
+                        "alternation {}: relative change {}; it is infinite at the first alternation only, and ≥ 0",
+                        k + 1,
+                        it.change
+                    ),
+                ));
+            }
+        }
+        let norm = self.w.dot(&self.w).sqrt();
+        if (last.norm_w - norm).abs() > 1e-12 * norm.max(f64::MIN_POSITIVE) {
+            return Err(invariants::invalid(
+                kind,
+                "report.iterations",
+                format!(
+                    "the last alternation's ‖w‖ is {}, but w has norm {norm}",
+                    last.norm_w
+                ),
+            ));
+        }
+        if self.report.status == FitStatus::Converged && !last.change.is_finite() {
+            return Err(invariants::invalid(
+                kind,
+                "report.status",
+                "converged after one alternation, which has no previous iterate to compare with",
+            ));
+        }
+        Ok(())
+    }
+
+    fn fit_summary(&self) -> Option<FitSummary> {
+        Some(self.report.summary())
     }
 }

@@ -112,7 +112,9 @@ pub enum Margin {
 
 /// Default convergence tolerance on the relative change of `(w, b, μ₁, μ₂)`.
 pub const DEFAULT_TOL: f64 = 1e-6;
-/// Default cap on alternations.
+/// Default cap on alternations. A fit that reaches it stops there, with the status
+/// [`FitStatus::MaxIterations`](crate::FitStatus::MaxIterations), unless
+/// [`BilevelParams::require_convergence`] makes that an error.
 pub const DEFAULT_MAX_ITER: usize = 50;
 
 /// Validated hyper-parameters of [`BilevelClassifier`](crate::BilevelClassifier).
@@ -126,6 +128,19 @@ pub const DEFAULT_MAX_ITER: usize = 50;
 /// | `tol` | stop when `‖Δθ‖ ≤ tol · max(1, ‖θ‖)`, `θ = (w, b, μ₁, μ₂)` | [`DEFAULT_TOL`] |
 /// | `max_iter` | alternations | [`DEFAULT_MAX_ITER`] |
 /// | `socp` | Clarabel settings for step 1 | [`SocpSettings::default`] |
+/// | `require_convergence` | make a fit that stops at a cap an [`Error::NotConverged`] | `false` |
+///
+/// # Fits that stop at a cap
+///
+/// Two loops have caps. The alternation stops after `max_iter` alternations whether or not
+/// `(w, b, μ₁, μ₂)` has settled; the model's [report](crate::BilevelClassifier::report) then
+/// has the status [`FitStatus::MaxIterations`](crate::FitStatus::MaxIterations). Clarabel stops
+/// each step-1 program at `socp.max_iter` interior-point iterations (or `socp.time_limit`):
+/// if it has not met even its reduced tolerances by then the fit fails with
+/// [`Error::NotConverged`]; if it has, the solution is used and the iteration's
+/// [`socp_status`](crate::Iteration::socp_status) is
+/// [`SocpStatus::AlmostSolved`](gendisc_optim::SocpStatus::AlmostSolved). By default both are
+/// returned as fits; with [`BilevelParams::require_convergence`] both are errors.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BilevelValidParams {
     pub(crate) prior: GenerativePrior,
@@ -138,6 +153,7 @@ pub struct BilevelValidParams {
     /// Whether step 1 may solve for the unseen features' weights in `span{μ₁, μ₂}` (exact; off
     /// only to test that it is).
     pub(crate) reduce_unseen_features: bool,
+    pub(crate) require_convergence: bool,
 }
 
 impl BilevelValidParams {
@@ -169,6 +185,11 @@ impl BilevelValidParams {
     pub fn socp(&self) -> &SocpSettings {
         &self.socp
     }
+    /// Whether a fit that stops at a cap is an error
+    /// ([`BilevelParams::require_convergence`]).
+    pub fn require_convergence(&self) -> bool {
+        self.require_convergence
+    }
 }
 
 /// Unchecked hyper-parameters (a builder); see [`BilevelValidParams`] for the table.
@@ -191,6 +212,7 @@ impl BilevelParams {
             max_iter: DEFAULT_MAX_ITER,
             socp: SocpSettings::default(),
             reduce_unseen_features: true,
+            require_convergence: false,
         })
     }
     /// Sets `β` directly.
@@ -245,6 +267,16 @@ impl BilevelParams {
     /// Sets the step-1 solver settings.
     pub fn socp(mut self, socp: SocpSettings) -> Self {
         self.0.socp = socp;
+        self
+    }
+    /// Whether a fit that stops at a cap without converging is an error (default `false`):
+    /// the alternation reaching `max_iter` with `(w, b, μ₁, μ₂)` still moving by more than
+    /// `tol`, or a step-1 program that Clarabel stopped at its iteration or time limit having
+    /// met only its reduced tolerances. Either is then an [`Error::NotConverged`] naming the
+    /// loop, its iterations and its last change (or the program's residuals). By default such
+    /// fits are returned and their [report](crate::BilevelClassifier::report) tells.
+    pub fn require_convergence(mut self, require: bool) -> Self {
+        self.0.require_convergence = require;
         self
     }
     /// Validates and fits on a sparse design; see [`BilevelValidParams::fit_sparse`].
