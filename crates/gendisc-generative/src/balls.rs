@@ -22,13 +22,15 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
 
+use gendisc_core::model_file::invariants::{finite, invalid, log_distribution, shape};
 use gendisc_core::numerics::log_sum_exp;
-use gendisc_core::{Classifier, Error, Generative, ParamGuard, Result};
+use gendisc_core::{Classifier, Error, FitSummary, Generative, ParamGuard, Result, SavedModel};
 
 use crate::common::{
     check_n_classes, check_prediction, check_training, check_var_smoothing, ln_2pi, rows_per_class,
     variance_floor, ClassPriors,
 };
+use crate::model_file::{check_classes, check_floored_variances, check_size, locate};
 use crate::moments::DiagonalMoments;
 use crate::sampling::{Categorical, SampleJoint};
 use crate::unit::Unit;
@@ -240,6 +242,24 @@ impl Generative for Balls1 {
     }
 }
 
+impl SavedModel for Balls1 {
+    const KIND: &'static str = "balls1";
+
+    /// The unit is a power of two; `means` is a finite `K × d` matrix; `variances` holds `K`
+    /// variances, none below the positive `variance_floor`; the class priors and weights are
+    /// those of `K` classes.
+    fn check_invariants(&self) -> Result<()> {
+        let kind = Self::KIND;
+        self.unit.check(kind)?;
+        let (n_classes, d) = self.means.dim();
+        check_size(kind, "means", n_classes, d)?;
+        finite(kind, "means", &self.means)?;
+        shape(kind, "variances", &self.variances, &[n_classes])?;
+        check_floored_variances(kind, &self.variances, self.variance_floor)?;
+        check_classes(kind, n_classes, &self.log_prior, &self.class_weight)
+    }
+}
+
 gendisc_core::impl_conditional_model_by_bayes!(Balls1);
 
 impl SampleJoint for Balls1 {
@@ -273,14 +293,23 @@ const COMPONENTS: usize = 2;
 /// |---|---|---|
 /// | `max_iterations` | `500` | cap on EM iterations per class (≥ 1) |
 /// | `tolerance` | `1e-8` | stop when the class log-likelihood rises by at most `tolerance · max(1, \|ℓ\|)` |
+/// | `require_convergence` | `false` | make stopping at `max_iterations` an [`Error::NotConverged`] |
 /// | `seed` | `0` | seed of the `ChaCha8Rng` that picks the initial centres (the same stream for every class) |
 /// | `var_smoothing` | `1e-9` | relative variance floor: `σ²_km ≥ var_smoothing · max_j Var(x_j)` |
 /// | `priors` | [`ClassPriors::Empirical`] | class prior |
 /// | `n_classes` | `max(y) + 1` | number of classes `K` |
+///
+/// **The iteration cap.** EM on a class can stop at `max_iterations` before the tolerance is
+/// met. By default that is not an error: the fit returns the parameters of the last iteration,
+/// and [`Balls2::report`] (and the model file's fit summary) says which classes stopped at the
+/// cap. With `require_convergence(true)` the fit fails instead, naming the class.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Balls2ValidParams {
     max_iterations: usize,
     tolerance: f64,
+    /// Absent from params serialised before the setting existed, which never required it.
+    #[serde(default)]
+    require_convergence: bool,
     seed: u64,
     var_smoothing: f64,
     priors: ClassPriors,
@@ -292,6 +321,7 @@ impl Default for Balls2ValidParams {
         Self {
             max_iterations: 500,
             tolerance: 1e-8,
+            require_convergence: false,
             seed: 0,
             var_smoothing: 1e-9,
             priors: ClassPriors::Empirical,
@@ -308,6 +338,10 @@ impl Balls2ValidParams {
     /// The relative convergence tolerance on the log-likelihood.
     pub fn tolerance(&self) -> f64 {
         self.tolerance
+    }
+    /// Whether stopping at the iteration cap is an error.
+    pub fn require_convergence(&self) -> bool {
+        self.require_convergence
     }
     /// The seed of the initialisation.
     pub fn seed(&self) -> u64 {
@@ -332,7 +366,8 @@ impl Balls2ValidParams {
 pub struct Balls2Params(Balls2ValidParams);
 
 impl Balls2Params {
-    /// The cap on EM iterations per class (default 500, at least 1).
+    /// The cap on EM iterations per class (default 500, at least 1). A class whose EM reaches
+    /// it stops there, converged or not: see [`require_convergence`](Self::require_convergence).
     pub fn max_iterations(mut self, max_iterations: usize) -> Self {
         self.0.max_iterations = max_iterations;
         self
@@ -340,6 +375,14 @@ impl Balls2Params {
     /// The relative convergence tolerance (default `1e-8`, finite and ≥ 0).
     pub fn tolerance(mut self, tolerance: f64) -> Self {
         self.0.tolerance = tolerance;
+        self
+    }
+    /// Whether EM stopping at `max_iterations` on some class, before the tolerance is met, is an
+    /// [`Error::NotConverged`] naming the class (default `false`: the fit returns the last
+    /// iteration's parameters, and [`Balls2::report`] records that the class did not
+    /// converge).
+    pub fn require_convergence(mut self, require_convergence: bool) -> Self {
+        self.0.require_convergence = require_convergence;
         self
     }
     /// The seed of the initialisation (default 0).
@@ -437,8 +480,11 @@ impl Balls2Report {
 /// ```
 ///
 /// until the log-likelihood gains at most `tolerance · max(1, |ℓ|)` or `max_iterations` is
-/// reached; [`Balls2::report`] tells which. A component that receives no responsibility keeps
-/// its parameters with weight 0. Each class needs at least two rows of positive weight.
+/// reached; [`Balls2::report`] tells which. Reaching the cap is not an error unless
+/// [`Balls2Params::require_convergence`] asks for it: the fit then returns the parameters of
+/// the last iteration, which need not be a local maximum. A component that receives no
+/// responsibility keeps its parameters with weight 0. Each class needs at least two rows of
+/// positive weight.
 ///
 /// The likelihood of a mixture is unbounded: a component can shrink onto a handful of rows,
 /// and EM then climbs toward that spike until the variance floor stops it. Such a fit shows
@@ -563,6 +609,9 @@ impl Balls2 {
                 (moments.sq_dev.row(k).sum() / (d as f64 * moments.weight[k])).max(floor);
             let init = initial_mixture(x, &members, &weights, spherical, p.seed);
             let (mix, report) = run_em(x, &members, &weights, init, floor, p);
+            if p.require_convergence && !report.converged {
+                return Err(not_converged(k, &report, p.tolerance));
+            }
             mixing.row_mut(k).assign(&ndarray::aview1(&mix.mixing));
             means.index_axis_mut(Axis(0), k).assign(&mix.means);
             variances
@@ -749,6 +798,25 @@ fn run_em(
     )
 }
 
+/// The error of a class whose EM stopped at the iteration cap, with its last gain.
+fn not_converged(class: usize, report: &EmReport, tolerance: f64) -> Error {
+    let trace = &report.log_likelihood;
+    let detail = match trace.as_slice() {
+        [.., before, last] => format!(
+            "the log-likelihood {last:e} still rose by {:e}, above tolerance · max(1, |ℓ|) = {:e}; \
+             raise `max_iterations` or `tolerance`",
+            last - before,
+            tolerance * last.abs().max(1.0)
+        ),
+        _ => "no iteration recorded".to_string(),
+    };
+    Error::NotConverged {
+        what: format!("Balls2's EM on class {class}"),
+        iterations: report.iterations,
+        detail,
+    }
+}
+
 crate::common::impl_fit!(Balls2ValidParams => Balls2, fit_impl);
 
 crate::common::impl_generative_classifier!(Balls2, |model| model.means.dim().2, |model| model
@@ -771,6 +839,89 @@ impl Generative for Balls2 {
             }
         }
         Ok(self.unit.density_of_data(out, self.n_features()))
+    }
+}
+
+impl SavedModel for Balls2 {
+    const KIND: &'static str = "balls2";
+
+    /// The unit is a power of two; `means` is a finite `K × 2 × d` array; `variances` holds
+    /// `K × 2` variances, none below the positive `variance_floor`; each class's row of
+    /// `mixing` is a distribution over its two components; the class priors and weights are
+    /// those of `K` classes; and the `report` has one entry per class, each with a
+    /// log-likelihood before the first iteration and after every one.
+    fn check_invariants(&self) -> Result<()> {
+        let kind = Self::KIND;
+        self.unit.check(kind)?;
+        let (n_classes, _, d) = self.means.dim();
+        check_size(kind, "means", n_classes, d)?;
+        shape(kind, "means", &self.means, &[n_classes, COMPONENTS, d])?;
+        finite(kind, "means", &self.means)?;
+        shape(kind, "variances", &self.variances, &[n_classes, COMPONENTS])?;
+        check_floored_variances(kind, &self.variances, self.variance_floor)?;
+        shape(kind, "mixing", &self.mixing, &[n_classes, COMPONENTS])?;
+        for (k, weights) in self.mixing.outer_iter().enumerate() {
+            let class = |e| locate(e, format!("class {k}"));
+            if let Some(w) = weights.iter().find(|w| !(w.is_finite() && **w >= 0.0)) {
+                return Err(class(invalid(
+                    kind,
+                    "mixing",
+                    format!("weight {w}; mixing weights are finite and non-negative"),
+                )));
+            }
+            let log_weights = weights.mapv(f64::ln);
+            log_distribution(kind, "mixing", &log_weights).map_err(class)?;
+        }
+        check_classes(kind, n_classes, &self.log_prior, &self.class_weight)?;
+        let reports = &self.report.classes;
+        if reports.len() != n_classes {
+            return Err(invalid(
+                kind,
+                "report",
+                format!("{} class reports for {n_classes} classes", reports.len()),
+            ));
+        }
+        for (k, report) in reports.iter().enumerate() {
+            if report.iterations == 0 || report.log_likelihood.len() != report.iterations + 1 {
+                return Err(invalid(
+                    kind,
+                    "report",
+                    format!(
+                        "class {k}: {} iterations with {} log-likelihoods; EM performs at least \
+                         one iteration and records one more log-likelihood than iterations",
+                        report.iterations,
+                        report.log_likelihood.len()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether EM converged for every class, and the most iterations any class took.
+    fn fit_summary(&self) -> Option<FitSummary> {
+        let classes = &self.report.classes;
+        let iterations: Vec<String> = classes.iter().map(|c| c.iterations.to_string()).collect();
+        let capped: Vec<String> = classes
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.converged)
+            .map(|(k, _)| k.to_string())
+            .collect();
+        let converged = capped.is_empty();
+        let outcome = if converged {
+            "EM converged for every class".to_string()
+        } else {
+            format!(
+                "EM stopped at the iteration cap for class(es) {}",
+                capped.join(", ")
+            )
+        };
+        Some(FitSummary {
+            converged,
+            iterations: classes.iter().map(|c| c.iterations).max().unwrap_or(0),
+            status: format!("{outcome}; iterations per class: {}", iterations.join(", ")),
+        })
     }
 }
 
@@ -902,6 +1053,41 @@ mod tests {
             .unwrap()
             .iter()
             .all(|p| p.is_finite()));
+    }
+
+    #[test]
+    fn balls2_stops_at_the_cap_unless_convergence_is_required() {
+        let x = array![
+            [-5.0, 0.0],
+            [-5.2, 0.1],
+            [-4.9, -0.2],
+            [5.0, 0.1],
+            [5.1, -0.1],
+            [4.8, 0.0],
+            [0.0, 0.0],
+            [0.3, 0.1]
+        ];
+        let y = array![0, 0, 0, 0, 0, 0, 1, 1];
+        let capped = Balls2::params().max_iterations(1).tolerance(0.0);
+        let m = capped.clone().fit(x.view(), y.view()).unwrap();
+        assert!(!m.report().converged());
+        let summary = m.fit_summary().unwrap();
+        assert!(!summary.converged && summary.iterations == 1, "{summary:?}");
+        assert!(summary.status.contains("iteration cap"), "{summary:?}");
+        let err = capped
+            .require_convergence(true)
+            .fit(x.view(), y.view())
+            .unwrap_err();
+        assert!(
+            matches!(err, Error::NotConverged { iterations: 1, ref what, .. } if what.contains("class")),
+            "{err}"
+        );
+        // A fit that converges is unaffected by the requirement.
+        let m = Balls2::params()
+            .require_convergence(true)
+            .fit(x.view(), y.view())
+            .unwrap();
+        assert!(m.report().converged() && m.fit_summary().unwrap().converged);
     }
 
     #[test]

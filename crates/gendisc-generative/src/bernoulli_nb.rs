@@ -14,12 +14,14 @@
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 
-use gendisc_core::{Classifier, FactorisedGenerative, Generative, ParamGuard, Result};
+use gendisc_core::model_file::invariants::{log_distribution, shape};
+use gendisc_core::{Classifier, FactorisedGenerative, Generative, ParamGuard, Result, SavedModel};
 
 use crate::common::{
     check_alpha, check_binary, check_n_classes, check_prediction, check_region, check_training,
     ClassPriors,
 };
+use crate::model_file::{check_classes, check_size, locate, log_table};
 
 /// Hyper-parameters of [`BernoulliNb`], validated.
 ///
@@ -119,8 +121,10 @@ impl ParamGuard for BernoulliNbParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BernoulliNb {
     /// `log θ_kj`, `K × d`.
+    #[serde(deserialize_with = "log_table::deserialize")]
     log_prob_one: Array2<f64>,
     /// `log(1 − θ_kj)`, `K × d`, computed from the counts rather than as `log1p(−θ)`.
+    #[serde(deserialize_with = "log_table::deserialize")]
     log_prob_zero: Array2<f64>,
     log_prior: Array1<f64>,
     class_weight: Array1<f64>,
@@ -242,6 +246,27 @@ impl Generative for BernoulliNb {
     fn class_log_likelihood(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         self.check_input(x)?;
         Ok(self.log_likelihood_over(x, None))
+    }
+}
+
+impl SavedModel for BernoulliNb {
+    const KIND: &'static str = "bernoulli-naive-bayes";
+
+    /// `log_prob_one` and `log_prob_zero` are `K × d`, and for every class and feature
+    /// `exp(log_prob_one) + exp(log_prob_zero) = 1` (entries `−∞`, i.e. probability 0, occur
+    /// when `α = 0`); the class priors and weights are those of `K` classes.
+    fn check_invariants(&self) -> Result<()> {
+        let kind = Self::KIND;
+        let n_classes = self.log_prior.len();
+        let d = self.log_prob_one.ncols();
+        check_size(kind, "log_prob_one", n_classes, d)?;
+        shape(kind, "log_prob_one", &self.log_prob_one, &[n_classes, d])?;
+        shape(kind, "log_prob_zero", &self.log_prob_zero, &[n_classes, d])?;
+        for ((k, j), &one) in self.log_prob_one.indexed_iter() {
+            log_distribution(kind, "log_prob_one", &[one, self.log_prob_zero[[k, j]]])
+                .map_err(|e| locate(e, format!("class {k}, feature {j} (with `log_prob_zero`)")))?;
+        }
+        check_classes(kind, n_classes, &self.log_prior, &self.class_weight)
     }
 }
 

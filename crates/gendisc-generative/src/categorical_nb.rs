@@ -25,10 +25,16 @@
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 
-use gendisc_core::{Classifier, Error, FactorisedGenerative, Generative, ParamGuard, Result};
+use gendisc_core::model_file::invariants::invalid;
+use gendisc_core::{
+    Classifier, Error, FactorisedGenerative, Generative, ParamGuard, Result, SavedModel,
+};
 
 use crate::common::{
     check_alpha, check_n_classes, check_prediction, check_region, check_training, ClassPriors,
+};
+use crate::model_file::{
+    check_classes, check_log_distribution_rows, check_size, locate, log_table,
 };
 
 /// Hyper-parameters of [`CategoricalNb`], validated.
@@ -151,6 +157,7 @@ impl ParamGuard for CategoricalNbParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CategoricalNb {
     /// For each feature `j`, `log θ_kj[l]` as a `K × L_j` matrix.
+    #[serde(deserialize_with = "log_table::deserialize_each")]
     log_prob: Vec<Array2<f64>>,
     log_prior: Array1<f64>,
     class_weight: Array1<f64>,
@@ -312,6 +319,34 @@ impl Generative for CategoricalNb {
     fn class_log_likelihood(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         self.check_input(x)?;
         Ok(self.log_likelihood_over(x, None))
+    }
+}
+
+impl SavedModel for CategoricalNb {
+    const KIND: &'static str = "categorical-naive-bayes";
+
+    /// Every feature's table in `log_prob` has `K` rows and at least one level, and each of its
+    /// rows is a log-distribution over the levels (entries `−∞`, i.e. probability 0, occur when
+    /// `α = 0`); the class priors and weights are those of `K` classes.
+    fn check_invariants(&self) -> Result<()> {
+        let kind = Self::KIND;
+        let n_classes = self.log_prior.len();
+        check_size(kind, "log_prob", n_classes, self.log_prob.len())?;
+        for (j, table) in self.log_prob.iter().enumerate() {
+            if table.nrows() != n_classes || table.ncols() == 0 {
+                return Err(invalid(
+                    kind,
+                    "log_prob",
+                    format!(
+                        "feature {j}: shape {:?}, expected {n_classes} classes × at least one level",
+                        table.shape()
+                    ),
+                ));
+            }
+            check_log_distribution_rows(kind, "log_prob", table.view(), "class")
+                .map_err(|e| locate(e, format!("feature {j}")))?;
+        }
+        check_classes(kind, n_classes, &self.log_prior, &self.class_weight)
     }
 }
 

@@ -8,9 +8,11 @@ use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::linalg::Cholesky;
+use gendisc_core::model_file::invariants::{finite, invalid};
 use gendisc_core::{Error, Result};
 
 use crate::common::ln_2pi;
+use crate::model_file::{check_classes, check_size};
 use crate::unit::Unit;
 
 /// A regulariser for an estimated covariance matrix `S` (`d × d`), which makes a singular
@@ -144,41 +146,58 @@ pub(crate) fn draw_gaussian<R: Rng + ?Sized>(
     }
 }
 
-/// Checks the shapes of deserialised parameters: `means` is `K × d`, `log_prior` has `K`
-/// entries, and each covariance is `d × d`.
-pub(crate) fn check_parts(
+/// The invariants that [`Lda`](crate::Lda) and [`Qda`](crate::Qda) share: the unit is a power
+/// of two, `means` is a finite `K × d` matrix, and the class priors and weights are those of `K`
+/// classes.
+pub(crate) fn check_means_and_classes(
+    kind: &str,
+    unit: Unit,
     means: &Array2<f64>,
     log_prior: &Array1<f64>,
     class_weight: &Array1<f64>,
 ) -> Result<()> {
-    let k = means.nrows();
-    if log_prior.len() != k {
-        return Err(Error::shape_mismatch(
-            "length of log_prior vs rows of means",
-            k,
-            log_prior.len(),
-        ));
+    unit.check(kind)?;
+    let (n_classes, d) = means.dim();
+    check_size(kind, "means", n_classes, d)?;
+    finite(kind, "means", means)?;
+    check_classes(kind, n_classes, log_prior, class_weight)
+}
+
+/// A covariance matrix of the field `field` is finite and exactly symmetric, as every fit
+/// builds it (the Cholesky factorisation reads only its lower triangle, so an asymmetric one
+/// would be reported by the model's accessors but not used). Positive definiteness is the
+/// factorisation's to check.
+pub(crate) fn check_symmetric(
+    kind: &str,
+    field: &str,
+    covariance: ArrayView2<'_, f64>,
+) -> Result<()> {
+    finite(kind, field, &covariance)?;
+    match covariance
+        .indexed_iter()
+        .find(|&((a, b), &v)| b < a && v != covariance[[b, a]])
+    {
+        Some(((a, b), &v)) => Err(invalid(
+            kind,
+            field,
+            format!(
+                "entry ({a}, {b}) is {v} but entry ({b}, {a}) is {}: a covariance is symmetric",
+                covariance[[b, a]]
+            ),
+        )),
+        None => Ok(()),
     }
-    if class_weight.len() != k {
-        return Err(Error::shape_mismatch(
-            "length of class_weight vs rows of means",
-            k,
-            class_weight.len(),
-        ));
-    }
-    if k == 0 || means.ncols() == 0 {
-        return Err(Error::Empty {
-            what: "means".into(),
-        });
-    }
-    gendisc_core::validate::check_finite_matrix(means.view(), "means")?;
-    if log_prior.iter().any(|v| v.is_nan() || *v > 0.0) {
-        return Err(Error::invalid_parameter(
-            "log_prior",
-            "log-priors must be ≤ 0",
-        ));
-    }
-    Ok(())
+}
+
+/// The Cholesky factor of a deserialised covariance of the field `field`; a matrix that is not
+/// positive definite is an [`Error::InvalidModel`] about that field.
+pub(crate) fn factorise_saved(
+    kind: &str,
+    field: &str,
+    covariance: ArrayView2<'_, f64>,
+    what: &str,
+) -> Result<Cholesky> {
+    Cholesky::new(covariance, what).map_err(|e| invalid(kind, field, e.to_string()))
 }
 
 #[cfg(test)]

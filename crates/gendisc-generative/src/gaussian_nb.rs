@@ -29,12 +29,14 @@ use rand::Rng;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
 
-use gendisc_core::{Classifier, FactorisedGenerative, Generative, ParamGuard, Result};
+use gendisc_core::model_file::invariants::{finite, invalid, shape};
+use gendisc_core::{Classifier, FactorisedGenerative, Generative, ParamGuard, Result, SavedModel};
 
 use crate::common::{
     check_n_classes, check_prediction, check_region, check_training, check_var_smoothing, ln_2pi,
     rows_per_class, variance_floor, ClassPriors, VarianceEstimator,
 };
+use crate::model_file::{check_classes, check_floored_variances, check_size};
 use crate::moments::DiagonalMoments;
 use crate::sampling::{Categorical, SampleJoint};
 use crate::unit::Unit;
@@ -344,6 +346,35 @@ impl Generative for GaussianNb {
         check_prediction(x, self.n_features())?;
         let log_likelihood = self.log_likelihood_over(self.unit.rescale(x).view(), None);
         Ok(self.unit.density_of_data(log_likelihood, self.n_features()))
+    }
+}
+
+impl SavedModel for GaussianNb {
+    const KIND: &'static str = "gaussian-naive-bayes";
+
+    /// The unit is a power of two; `means` and `variances` are `K × d` and finite; every
+    /// variance is at least the positive `variance_floor` the fit added to it, and pooled
+    /// variances are the same for every class; the class priors and weights are those of `K`
+    /// classes.
+    fn check_invariants(&self) -> Result<()> {
+        let kind = Self::KIND;
+        self.unit.check(kind)?;
+        let (n_classes, d) = self.means.dim();
+        check_size(kind, "means", n_classes, d)?;
+        finite(kind, "means", &self.means)?;
+        shape(kind, "variances", &self.variances, &[n_classes, d])?;
+        check_floored_variances(kind, &self.variances, self.variance_floor)?;
+        if self.variance == VarianceStructure::Pooled {
+            let first = self.variances.row(0);
+            if let Some(k) = self.variances.outer_iter().position(|row| row != first) {
+                return Err(invalid(
+                    kind,
+                    "variances",
+                    format!("pooled variances differ between class 0 and class {k}"),
+                ));
+            }
+        }
+        check_classes(kind, n_classes, &self.log_prior, &self.class_weight)
     }
 }
 

@@ -27,13 +27,15 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::linalg::Cholesky;
-use gendisc_core::{Classifier, Error, Generative, ParamGuard, Result};
+use gendisc_core::model_file::invariants::shape;
+use gendisc_core::{Classifier, Error, Generative, ParamGuard, Result, SavedModel};
 
 use crate::common::{
     check_n_classes, check_prediction, check_training, rows_per_class, ClassPriors,
 };
 use crate::gaussian::{
-    check_parts, draw_gaussian, factorise, log_density_into, CovarianceShrinkage,
+    check_means_and_classes, check_symmetric, draw_gaussian, factorise, factorise_saved,
+    log_density_into, CovarianceShrinkage,
 };
 use crate::moments::ScatterMoments;
 use crate::sampling::{Categorical, SampleJoint};
@@ -151,18 +153,22 @@ struct LdaParts {
 impl TryFrom<LdaParts> for Lda {
     type Error = Error;
 
+    /// Checks the parameters ([`check_parameters`]) and factorises the covariance, which must be
+    /// positive definite.
     fn try_from(p: LdaParts) -> Result<Self> {
-        check_parts(&p.means, &p.log_prior, &p.class_weight)?;
-        p.unit.check()?;
-        let d = p.means.ncols();
-        if p.covariance.dim() != (d, d) {
-            return Err(Error::shape_mismatch(
-                "rows of covariance vs features",
-                d,
-                p.covariance.nrows(),
-            ));
-        }
-        let chol = Cholesky::new(p.covariance.view(), "LDA covariance")?;
+        check_parameters(
+            p.unit,
+            &p.means,
+            &p.covariance,
+            &p.log_prior,
+            &p.class_weight,
+        )?;
+        let chol = factorise_saved(
+            Lda::KIND,
+            "covariance",
+            p.covariance.view(),
+            "LDA covariance",
+        )?;
         Ok(Self {
             unit: p.unit,
             means: p.means,
@@ -171,6 +177,42 @@ impl TryFrom<LdaParts> for Lda {
             class_weight: p.class_weight,
             chol,
         })
+    }
+}
+
+/// Every invariant of an LDA model's parameters but the covariance's positive definiteness
+/// (which its Cholesky factorisation checks): the unit is a power of two, `means` is a finite
+/// `K × d` matrix, `covariance` a finite, symmetric `d × d` one, and the class priors and
+/// weights are those of `K` classes.
+fn check_parameters(
+    unit: Unit,
+    means: &Array2<f64>,
+    covariance: &Array2<f64>,
+    log_prior: &Array1<f64>,
+    class_weight: &Array1<f64>,
+) -> Result<()> {
+    let kind = Lda::KIND;
+    check_means_and_classes(kind, unit, means, log_prior, class_weight)?;
+    let d = means.ncols();
+    shape(kind, "covariance", covariance, &[d, d])?;
+    check_symmetric(kind, "covariance", covariance.view())
+}
+
+impl SavedModel for Lda {
+    const KIND: &'static str = "lda";
+
+    /// The checks of deserialisation, which every `Lda` has passed (see [`Lda`]): the unit is a
+    /// power of two, `means` is a finite `K × d` matrix, `covariance` a finite, symmetric,
+    /// positive definite `d × d` one, and the class priors and weights are those of `K`
+    /// classes.
+    fn check_invariants(&self) -> Result<()> {
+        check_parameters(
+            self.unit,
+            &self.means,
+            &self.covariance,
+            &self.log_prior,
+            &self.class_weight,
+        )
     }
 }
 

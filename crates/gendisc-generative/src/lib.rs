@@ -24,6 +24,12 @@
 //! [`FactorisedGenerative`](gendisc_core::FactorisedGenerative) (the likelihood of a region of
 //! features, the input of Raina et al.'s hybrid), and the Gaussian models [`SampleJoint`].
 //!
+//! Every fitted model is also a [`SavedModel`](gendisc_core::SavedModel): with its class labels,
+//! [`LabelledModel::save`](gendisc_core::LabelledModel::save) writes it to a model file, and
+//! [`LabelledModel::load`](gendisc_core::LabelledModel::load) reads it back only after checking
+//! every invariant its fit guarantees (shapes, finite parameters, positive variances, normalised
+//! probability tables), so that a corrupted file is an error naming the field.
+//!
 //! ```
 //! use gendisc_core::{ConditionalModel, Fit};
 //! use gendisc_generative::Lda;
@@ -42,6 +48,7 @@
 
 mod common;
 mod gaussian;
+mod model_file;
 mod moments;
 mod sampling;
 mod unit;

@@ -28,9 +28,10 @@ use ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 use sprs::{CsMat, CsMatView};
 
+use gendisc_core::model_file::invariants::{finite, invalid, shape};
 use gendisc_core::{
     argmax_rows, log_posterior_from_joint, Classifier, Error, FactorisedGenerative, Generative,
-    ParamGuard, Result,
+    ParamGuard, Result, SavedModel,
 };
 
 use crate::common::{
@@ -38,6 +39,7 @@ use crate::common::{
     ClassPriors,
 };
 use crate::leave_one_out::{leave_one_out_log_prior, only_row_of_class, weight_of, LeaveOneOutFit};
+use crate::model_file::{check_classes, check_log_distribution_rows, check_size, log_table};
 
 /// Hyper-parameters of [`MultinomialNb`], validated.
 ///
@@ -414,6 +416,7 @@ impl ParamGuard for MultinomialNbParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MultinomialNb {
     /// `log θ_kl` stored word-major (`V × K`) so that a document's nonzeros read contiguous rows.
+    #[serde(deserialize_with = "log_table::deserialize")]
     word_log_prob: Array2<f64>,
     log_prior: Array1<f64>,
     class_weight: Array1<f64>,
@@ -689,6 +692,36 @@ impl Generative for MultinomialNb {
     fn class_log_likelihood(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         self.check_input(x)?;
         Ok(self.log_likelihood_over(x, None))
+    }
+}
+
+impl SavedModel for MultinomialNb {
+    const KIND: &'static str = "multinomial-naive-bayes";
+
+    /// `word_log_prob` and `word_count` are `V × K`; every class's word distribution (a column
+    /// of `word_log_prob`) is normalised (entries `−∞`, i.e. probability 0, occur when `α = 0`);
+    /// the word counts are finite and non-negative; the class priors and weights are those of
+    /// `K` classes.
+    fn check_invariants(&self) -> Result<()> {
+        let kind = Self::KIND;
+        let (vocabulary, n_classes) = self.word_log_prob.dim();
+        check_size(kind, "word_log_prob", n_classes, vocabulary)?;
+        check_log_distribution_rows(kind, "word_log_prob", self.word_log_prob.t(), "class")?;
+        shape(
+            kind,
+            "word_count",
+            &self.word_count,
+            &[vocabulary, n_classes],
+        )?;
+        finite(kind, "word_count", &self.word_count)?;
+        if let Some(((l, k), &c)) = self.word_count.indexed_iter().find(|(_, &c)| c < 0.0) {
+            return Err(invalid(
+                kind,
+                "word_count",
+                format!("word {l}, class {k}: count {c}; counts are non-negative"),
+            ));
+        }
+        check_classes(kind, n_classes, &self.log_prior, &self.class_weight)
     }
 }
 

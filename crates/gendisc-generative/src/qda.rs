@@ -22,15 +22,18 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::linalg::Cholesky;
-use gendisc_core::{Classifier, Error, Generative, ParamGuard, Result};
+use gendisc_core::model_file::invariants::shape;
+use gendisc_core::{Classifier, Error, Generative, ParamGuard, Result, SavedModel};
 
 use crate::common::{
     check_n_classes, check_prediction, check_training, rows_per_class, ClassPriors,
     VarianceEstimator,
 };
 use crate::gaussian::{
-    check_parts, draw_gaussian, factorise, log_density_into, CovarianceShrinkage,
+    check_means_and_classes, check_symmetric, draw_gaussian, factorise, factorise_saved,
+    log_density_into, CovarianceShrinkage,
 };
+use crate::model_file::locate;
 use crate::moments::ScatterMoments;
 use crate::sampling::{Categorical, SampleJoint};
 use crate::unit::Unit;
@@ -170,22 +173,28 @@ struct QdaParts {
 impl TryFrom<QdaParts> for Qda {
     type Error = Error;
 
+    /// Checks the parameters ([`check_parameters`]) and factorises the covariances, which must
+    /// be positive definite.
     fn try_from(p: QdaParts) -> Result<Self> {
-        check_parts(&p.means, &p.log_prior, &p.class_weight)?;
-        p.unit.check()?;
-        let (k, d) = p.means.dim();
-        if p.covariances.dim() != (k, d, d) {
-            return Err(Error::shape_mismatch(
-                "number of covariances vs classes",
-                k,
-                p.covariances.dim().0,
-            ));
-        }
+        check_parameters(
+            p.unit,
+            &p.means,
+            &p.covariances,
+            &p.log_prior,
+            &p.class_weight,
+        )?;
         let chol = p
             .covariances
             .axis_iter(Axis(0))
             .enumerate()
-            .map(|(c, s)| Cholesky::new(s, &format!("QDA covariance of class {c}")))
+            .map(|(c, s)| {
+                factorise_saved(
+                    Qda::KIND,
+                    "covariances",
+                    s,
+                    &format!("QDA covariance of class {c}"),
+                )
+            })
             .collect::<Result<_>>()?;
         Ok(Self {
             unit: p.unit,
@@ -195,6 +204,46 @@ impl TryFrom<QdaParts> for Qda {
             class_weight: p.class_weight,
             chol,
         })
+    }
+}
+
+/// Every invariant of a QDA model's parameters but the covariances' positive definiteness
+/// (which their Cholesky factorisations check): the unit is a power of two, `means` is a finite
+/// `K × d` matrix, `covariances` `K` finite, symmetric `d × d` ones, and the class priors and
+/// weights are those of `K` classes.
+fn check_parameters(
+    unit: Unit,
+    means: &Array2<f64>,
+    covariances: &Array3<f64>,
+    log_prior: &Array1<f64>,
+    class_weight: &Array1<f64>,
+) -> Result<()> {
+    let kind = Qda::KIND;
+    check_means_and_classes(kind, unit, means, log_prior, class_weight)?;
+    let (n_classes, d) = means.dim();
+    shape(kind, "covariances", covariances, &[n_classes, d, d])?;
+    for (k, covariance) in covariances.outer_iter().enumerate() {
+        check_symmetric(kind, "covariances", covariance)
+            .map_err(|e| locate(e, format!("class {k}")))?;
+    }
+    Ok(())
+}
+
+impl SavedModel for Qda {
+    const KIND: &'static str = "qda";
+
+    /// The checks of deserialisation, which every `Qda` has passed (see [`Qda`]): the unit is a
+    /// power of two, `means` is a finite `K × d` matrix, `covariances` `K` finite, symmetric,
+    /// positive definite `d × d` ones, and the class priors and weights are those of `K`
+    /// classes.
+    fn check_invariants(&self) -> Result<()> {
+        check_parameters(
+            self.unit,
+            &self.means,
+            &self.covariances,
+            &self.log_prior,
+            &self.class_weight,
+        )
     }
 }
 

@@ -16,6 +16,8 @@
 use ndarray::{Array, ArrayView, ArrayView2, CowArray, Dimension, Ix2};
 use serde::{Deserialize, Serialize};
 
+use gendisc_core::model_file::invariants;
+
 /// A power of two `u` in which a model works: the data `x` is used as `x / u`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -98,13 +100,16 @@ impl Unit {
         log_density
     }
 
-    /// Checks a deserialised unit: a positive, finite power of two.
-    pub fn check(self) -> gendisc_core::Result<()> {
+    /// Checks a deserialised unit: a positive, finite power of two. A failure is an
+    /// [`Error::InvalidModel`](gendisc_core::Error::InvalidModel) of the model kind `kind` about
+    /// its field `unit`.
+    pub fn check(self, kind: &str) -> gendisc_core::Result<()> {
         let (mantissa_bits, ok_range) = (self.0.to_bits() & ((1 << 52) - 1), self.0.is_normal());
         if self.0 > 0.0 && ok_range && mantissa_bits == 0 {
             Ok(())
         } else {
-            Err(gendisc_core::Error::invalid_parameter(
+            Err(invariants::invalid(
+                kind,
                 "unit",
                 format!(
                     "the unit of a model's moments must be a positive power of two, got {}",
@@ -130,8 +135,8 @@ mod tests {
         assert_eq!(tiny.value(), 2f64.powi(-997 + 256));
         let x = array![[1e300, -3e299]];
         assert_eq!(huge.rescale(x.view()).to_owned() * huge.value(), x);
-        assert!(huge.check().is_ok() && Unit::ONE.check().is_ok());
-        assert!(Unit(3.0).check().is_err() && Unit(-2.0).check().is_err());
-        assert!(Unit(f64::INFINITY).check().is_err() && Unit(0.0).check().is_err());
+        assert!(huge.check("m").is_ok() && Unit::ONE.check("m").is_ok());
+        assert!(Unit(3.0).check("m").is_err() && Unit(-2.0).check("m").is_err());
+        assert!(Unit(f64::INFINITY).check("m").is_err() && Unit(0.0).check("m").is_err());
     }
 }
