@@ -346,7 +346,10 @@ pub mod invariants {
         field: &str,
         a: &ArrayBase<S, D>,
     ) -> Result<()> {
-        match a.indexed_iter().find(|(_, v)| !(v.is_finite() && **v > 0.0)) {
+        match a
+            .indexed_iter()
+            .find(|(_, v)| !(v.is_finite() && **v > 0.0))
+        {
             Some((index, v)) => Err(invalid(
                 kind,
                 field,
