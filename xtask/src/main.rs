@@ -16,8 +16,11 @@
 //!   commit test the same cases; plain `cargo test` explores new ones.
 //! * `cargo xtask bench [ARGS…]` — the criterion benchmarks of every crate.
 //!
-//! `cargo xtask` is an alias (see `.cargo/config.toml`) that builds this crate with `--release`,
-//! so heavy work always runs optimised.
+//! `cargo xtask` is an alias (see `.cargo/config.toml`) that builds this crate in the dev
+//! profile, the one `cargo xtask test` builds the workspace in, so that the tests do not pay for
+//! a second, optimised build of everything. Heavy work still runs optimised: `reproduce`, started
+//! from a build without optimisations, runs itself again from a release build (see
+//! [`rerun_optimised`]) unless given `--unoptimised`.
 
 mod cargo;
 mod claims;
@@ -65,6 +68,7 @@ enum Task {
 
 fn main() -> Result<()> {
     match Cli::parse().command {
+        Task::Reproduce(args) if cfg!(debug_assertions) && !args.unoptimised => rerun_optimised(),
         Task::Reproduce(args) => reproduce::run(&args),
         Task::Claims(args) => claims::run(&args),
         Task::FetchData(args) => fetch_data::run(&args),
@@ -78,6 +82,19 @@ fn main() -> Result<()> {
             cargo::run(command)
         }
     }
+}
+
+/// Runs this very command again from a release build of the task runner, which `cargo` makes
+/// first if it is missing or stale.
+///
+/// The studies are arithmetic-bound: at the dev profile's optimisation they take several times
+/// longer than the release build costs.
+fn rerun_optimised() -> Result<()> {
+    let mut command = cargo::cargo();
+    command
+        .args(["run", "--release", "--quiet", "--package", "xtask", "--"])
+        .args(std::env::args_os().skip(1));
+    cargo::run(command)
 }
 
 /// The crates whose estimators factorise matrices through `gendisc_core::linalg` (Cholesky,

@@ -47,6 +47,13 @@ pub struct Args {
     /// GENDISC_DATA_MIRROR, if set).
     #[arg(long, conflicts_with = "offline")]
     mirror: Option<String>,
+    /// Run in the build `cargo xtask` was started from, even when it is not optimised (the dev
+    /// profile that `cargo xtask test` has already built), instead of a release build. The
+    /// results are the same bits (no optimisation changes floating-point semantics); the run is
+    /// slower. Worth it only where a release build costs more than it saves, as for continuous
+    /// integration's quick reproductions.
+    #[arg(long)]
+    pub unoptimised: bool,
 }
 
 /// Something a study reads that `cargo xtask fetch-data` can download.
