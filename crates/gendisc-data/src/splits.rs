@@ -5,6 +5,23 @@
 //! `rng` argument, and the order in which it is consumed is documented, so the same stream gives
 //! the same split on every platform.
 //!
+//! For a quick hold-out split in the manner of scikit-learn's `train_test_split`,
+//! [`train_test_split`] and [`stratified_train_test_split`] take the features, labels of any
+//! type, a test fraction and a `u64` seed, and return both sides' rows (a [`TrainTestSplit`]):
+//!
+//! ```
+//! use gendisc_data::splits::stratified_train_test_split;
+//! use ndarray::Array2;
+//!
+//! let x = Array2::from_shape_fn((8, 2), |(i, j)| (i * 2 + j) as f64);
+//! let y = ["ham", "ham", "spam", "ham", "spam", "ham", "spam", "spam"];
+//! let split = stratified_train_test_split(x.view(), &y, 0.25, 42)?;
+//! assert_eq!((split.x_train.nrows(), split.x_test.nrows()), (6, 2));
+//! // One "ham" and one "spam" row in the test set, as in the whole set.
+//! assert!(split.y_test.contains(&"ham") && split.y_test.contains(&"spam"));
+//! # Ok::<(), gendisc_core::Error>(())
+//! ```
+//!
 //! A study derives each replicate's stream from its coordinates with [`replicate_rng`], so that
 //! its results do not depend on the number of threads or on the order in which cells run:
 //!
@@ -22,6 +39,8 @@
 //! # let _ = x;
 //! # Ok::<(), gendisc_core::Error>(())
 //! ```
+
+use std::collections::BTreeMap;
 
 use gendisc_core::validate::check_labels;
 use gendisc_core::{Error, Result};
@@ -50,6 +69,16 @@ impl Split {
         }
         let test = (0..n).filter(|&i| !in_train[i]).collect();
         Self { train, test }
+    }
+
+    /// Builds the split from test rows (any order, no duplicates); the training set is the
+    /// complement in `0..n`.
+    fn from_test(test: Vec<usize>, n: usize) -> Self {
+        let Split { train, test } = Split::from_train(test, n);
+        Self {
+            train: test,
+            test: train,
+        }
     }
 }
 
@@ -315,6 +344,217 @@ pub fn stratified_k_fold<'a, R: Rng + ?Sized>(
             Split { train, test }
         })
         .collect())
+}
+
+/// A data set split into a training and a test part, as [`train_test_split`] and
+/// [`stratified_train_test_split`] return it: the rows of `x` and the labels on each side, and
+/// which rows those were.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrainTestSplit<L> {
+    /// The training rows of `x`, in the order of `rows.train` (ascending).
+    pub x_train: Array2<f64>,
+    /// The test rows of `x`, in the order of `rows.test` (ascending).
+    pub x_test: Array2<f64>,
+    /// The labels of the training rows.
+    pub y_train: Vec<L>,
+    /// The labels of the test rows.
+    pub y_test: Vec<L>,
+    /// The row indices of each side, ascending: to split other per-row data (weights,
+    /// identifiers) the same way, with [`take`] or [`take_rows`].
+    pub rows: Split,
+}
+
+/// A random hold-out split in the manner of scikit-learn's
+/// `train_test_split(x, y, test_size=test_fraction)`: `⌈test_fraction · n⌉` rows (rounded up, as
+/// scikit-learn does) drawn uniformly without replacement form the test set, and every other
+/// row the training set.
+///
+/// Labels may be of any type (class indices, `String`s…); they are copied to the side of their
+/// row. Rows keep their original order on each side. The split depends only on `seed`, through
+/// `ChaCha8Rng::seed_from_u64(seed)`, whose first `⌈test_fraction · n⌉` draws pick the test rows
+/// by a partial Fisher–Yates shuffle of `0..n`; the caller needs no random-number crate. The
+/// same seed gives the same split on every platform, but not scikit-learn's split for its
+/// `random_state`, which comes from another generator.
+///
+/// Errors: [`Error::InvalidParameter`] (`test_fraction`) for a fraction that is not strictly
+/// between 0 and 1, or that leaves no training row (e.g. `0.95` of 10 rows rounds up to all
+/// 10); [`Error::ShapeMismatch`] when `y` and `x` have different numbers of rows;
+/// [`Error::Empty`] for no rows.
+///
+/// ```
+/// use gendisc_data::splits::train_test_split;
+/// use ndarray::Array2;
+///
+/// let x = Array2::from_shape_fn((10, 3), |(i, j)| (10 * i + j) as f64);
+/// let y: Vec<String> = (0..10).map(|i| format!("class-{}", i % 2)).collect();
+/// let split = train_test_split(x.view(), &y, 0.25, 7)?;
+/// // ⌈0.25 × 10⌉ = 3 test rows.
+/// assert_eq!((split.y_train.len(), split.y_test.len()), (7, 3));
+/// assert_eq!(split.x_test.row(0), x.row(split.rows.test[0]));
+/// assert_eq!(split, train_test_split(x.view(), &y, 0.25, 7)?);
+/// # Ok::<(), gendisc_core::Error>(())
+/// ```
+pub fn train_test_split<L: Clone>(
+    x: ArrayView2<'_, f64>,
+    y: &[L],
+    test_fraction: f64,
+    seed: u64,
+) -> Result<TrainTestSplit<L>> {
+    let n_test = hold_out_test_size(x.nrows(), y.len(), test_fraction)?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rows: Vec<usize> = (0..y.len()).collect();
+    partial_shuffle(&mut rows, n_test, &mut rng);
+    rows.truncate(n_test);
+    split_data(x, y, Split::from_test(rows, y.len()))
+}
+
+/// A hold-out split that keeps each class's share of the rows on both sides, in the manner of
+/// scikit-learn's `train_test_split(x, y, test_size=test_fraction, stratify=y)`.
+///
+/// The test set has `n_test = ⌈test_fraction · n⌉` rows, as in [`train_test_split`]. Class `c`,
+/// with `n_c` rows, gives `t_c` of them to it, as close to its share `n_c · n_test / n` as these
+/// bounds allow:
+///
+/// * a class with at least two rows keeps at least one on each side (`1 ≤ t_c ≤ n_c − 1`), so
+///   a model trained on the training set sees every class that can be tested;
+/// * a class with a single row keeps it in the training set (scikit-learn refuses such a `y`).
+///
+/// The counts start at `⌊share⌋` clamped to the bounds; then, one row at a time until they sum
+/// to `n_test`, a row is added to the class furthest below its share that the bounds admit (or
+/// taken from the class furthest above it), ties going to the smallest label. Where the bounds
+/// cannot all hold — more classes than test rows, or too few training rows — rows move to the
+/// classes furthest from their share regardless of them. Where the bounds do not bind, every
+/// `t_c` is `⌊share⌋` or `⌈share⌉`, as in scikit-learn's allocation, which breaks ties at random.
+///
+/// Classes are the distinct labels in sorted order. The stream `ChaCha8Rng::seed_from_u64(seed)`
+/// draws each class's `t_c` test rows in that order, by a partial Fisher–Yates shuffle of the
+/// class's rows in ascending order. Everything else — the result, the order of rows on each
+/// side, the errors — is as in [`train_test_split`].
+///
+/// ```
+/// use gendisc_data::splits::stratified_train_test_split;
+/// use ndarray::Array2;
+///
+/// // 90 rows of class 0 and 10 of class 1; a fifth of them for testing.
+/// let y: Vec<usize> = (0..100).map(|i| usize::from(i >= 90)).collect();
+/// let x = Array2::from_shape_fn((100, 2), |(i, j)| (i + j) as f64);
+/// let split = stratified_train_test_split(x.view(), &y, 0.2, 1)?;
+/// assert_eq!(split.y_test.iter().filter(|&&k| k == 1).count(), 2);
+/// assert_eq!(split.y_train.iter().filter(|&&k| k == 1).count(), 8);
+/// # Ok::<(), gendisc_core::Error>(())
+/// ```
+pub fn stratified_train_test_split<L: Clone + Ord>(
+    x: ArrayView2<'_, f64>,
+    y: &[L],
+    test_fraction: f64,
+    seed: u64,
+) -> Result<TrainTestSplit<L>> {
+    let n_test = hold_out_test_size(x.nrows(), y.len(), test_fraction)?;
+    let mut rows_of_label: BTreeMap<&L, Vec<usize>> = BTreeMap::new();
+    for (row, label) in y.iter().enumerate() {
+        rows_of_label.entry(label).or_default().push(row);
+    }
+    let class_rows: Vec<Vec<usize>> = rows_of_label.into_values().collect();
+    let class_sizes: Vec<usize> = class_rows.iter().map(Vec::len).collect();
+    let test_counts = stratified_test_counts(&class_sizes, n_test);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut test = Vec::with_capacity(n_test);
+    for (mut rows, count) in class_rows.into_iter().zip(test_counts) {
+        partial_shuffle(&mut rows, count, &mut rng);
+        test.extend_from_slice(&rows[..count]);
+    }
+    split_data(x, y, Split::from_test(test, y.len()))
+}
+
+/// The number of test rows of a hold-out split, `⌈test_fraction · n⌉` as scikit-learn computes
+/// it (in floating point), after validating the arguments.
+fn hold_out_test_size(x_rows: usize, n: usize, test_fraction: f64) -> Result<usize> {
+    // Written so that NaN fails too.
+    if !(test_fraction > 0.0 && test_fraction < 1.0) {
+        return Err(Error::invalid_parameter(
+            "test_fraction",
+            format!("the test fraction must lie strictly between 0 and 1; got {test_fraction}"),
+        ));
+    }
+    if n != x_rows {
+        return Err(Error::shape_mismatch("length of y vs rows of x", x_rows, n));
+    }
+    if n == 0 {
+        return Err(Error::Empty {
+            what: "x and y (no rows to split)".into(),
+        });
+    }
+    let n_test = (test_fraction * n as f64).ceil() as usize;
+    if n_test >= n {
+        return Err(Error::invalid_parameter(
+            "test_fraction",
+            format!(
+                "⌈{test_fraction} × {n}⌉ = {n_test} test rows out of {n} leave no training row"
+            ),
+        ));
+    }
+    Ok(n_test)
+}
+
+/// How many of each class's rows go to the test set in [`stratified_train_test_split`] (see
+/// there for the rule): `class_sizes` are the classes' row counts in label order, all positive,
+/// and `0 < n_test < Σ class_sizes`.
+fn stratified_test_counts(class_sizes: &[usize], n_test: usize) -> Vec<usize> {
+    let n: usize = class_sizes.iter().sum();
+    // A class's distance above its share `n_c · n_test / n`, in units of `1/n`: exact integers,
+    // so that ties are ties.
+    let excess = |class: usize, count: usize| -> i128 {
+        count as i128 * n as i128 - class_sizes[class] as i128 * n_test as i128
+    };
+    let lower = |class: usize| usize::from(class_sizes[class] >= 2);
+    let upper = |class: usize| class_sizes[class].saturating_sub(1);
+    let mut counts: Vec<usize> = (0..class_sizes.len())
+        .map(|class| (class_sizes[class] * n_test / n).clamp(lower(class), upper(class)))
+        .collect();
+    let mut total: usize = counts.iter().sum();
+    // The eligible class furthest from its share in the direction `sign` (+1: above it), the
+    // smallest label on ties.
+    let furthest = |counts: &[usize], sign: i128, eligible: &dyn Fn(usize, usize) -> bool| {
+        (0..counts.len())
+            .filter(|&class| eligible(class, counts[class]))
+            .max_by_key(|&class| {
+                (
+                    sign * excess(class, counts[class]),
+                    std::cmp::Reverse(class),
+                )
+            })
+    };
+    while total < n_test {
+        let class = furthest(&counts, -1, &|class, count| count < upper(class))
+            .or_else(|| furthest(&counts, -1, &|class, count| count < class_sizes[class]))
+            .expect("n_test < n leaves a class with a training row");
+        counts[class] += 1;
+        total += 1;
+    }
+    while total > n_test {
+        let class = furthest(&counts, 1, &|class, count| count > lower(class))
+            .or_else(|| furthest(&counts, 1, &|_, count| count > 0))
+            .expect("n_test > 0 leaves a class with a test row");
+        counts[class] -= 1;
+        total -= 1;
+    }
+    counts
+}
+
+/// The rows and labels of each side of `split`.
+fn split_data<L: Clone>(
+    x: ArrayView2<'_, f64>,
+    y: &[L],
+    split: Split,
+) -> Result<TrainTestSplit<L>> {
+    let labels = |rows: &[usize]| rows.iter().map(|&i| y[i].clone()).collect();
+    Ok(TrainTestSplit {
+        x_train: take_rows(x, &split.train)?,
+        x_test: take_rows(x, &split.test)?,
+        y_train: labels(&split.train),
+        y_test: labels(&split.test),
+        rows: split,
+    })
 }
 
 /// One coordinate of a replicate's key: a name (dataset, classifier…) or an index (training
@@ -616,6 +856,41 @@ mod tests {
         assert!(folds
             .iter()
             .all(|f| f.test.len() == 1 && f.train.len() == 2));
+    }
+
+    #[test]
+    fn stratified_counts_follow_the_shares() {
+        // Exact shares 12, 6, 2.
+        assert_eq!(stratified_test_counts(&[60, 30, 10], 20), [12, 6, 2]);
+        // Shares 3.5, 3.5, 3: the tie for the last row goes to the smaller label.
+        assert_eq!(stratified_test_counts(&[7, 7, 6], 10), [4, 3, 3]);
+        // Shares 9.7 and 0.3: the small class still gets a test row.
+        assert_eq!(stratified_test_counts(&[97, 3], 10), [9, 1]);
+        // Shares 0.3 and 2.7: a single row stays in training, the other class gives 3 rows.
+        assert_eq!(stratified_test_counts(&[1, 9], 3), [0, 3]);
+        // Shares 6 and 1 of (6, 2) would leave the second class's 2 rows one on each side
+        // (bounds hold), and the first class keeps a training row only if n_test < 7.
+        assert_eq!(stratified_test_counts(&[6, 2], 6), [5, 1]);
+    }
+
+    #[test]
+    fn stratified_counts_give_way_where_the_bounds_cannot_hold() {
+        // Five small classes hold a test row each, so the large one gives up four rows of its
+        // share of 10.
+        assert_eq!(
+            stratified_test_counts(&[100, 2, 2, 2, 2, 2], 11),
+            [6, 1, 1, 1, 1, 1]
+        );
+        // Five classes of two rows and a single test row: only one class can be tested; the
+        // others, tied, give up their rows smallest label first.
+        assert_eq!(stratified_test_counts(&[2, 2, 2, 2, 2], 1), [0, 0, 0, 0, 1]);
+        // Nine test rows out of ten: the bounds allow five; singletons are then tested too.
+        let counts = stratified_test_counts(&[2, 2, 2, 1, 1, 1, 1], 9);
+        assert_eq!(counts.iter().sum::<usize>(), 9);
+        assert!(counts
+            .iter()
+            .zip([2, 2, 2, 1, 1, 1, 1])
+            .all(|(&t, size)| t <= size));
     }
 
     #[test]
