@@ -68,7 +68,13 @@ enum Task {
 
 fn main() -> Result<()> {
     match Cli::parse().command {
-        Task::Reproduce(args) if cfg!(debug_assertions) && !args.unoptimised => rerun_optimised(),
+        Task::Reproduce(args)
+            if cfg!(debug_assertions)
+                && !args.unoptimised
+                && std::env::var_os(RERUN_MARKER).is_none() =>
+        {
+            rerun_optimised()
+        }
         Task::Reproduce(args) => reproduce::run(&args),
         Task::Claims(args) => claims::run(&args),
         Task::FetchData(args) => fetch_data::run(&args),
@@ -84,6 +90,9 @@ fn main() -> Result<()> {
     }
 }
 
+/// Set in the environment of [`rerun_optimised`]'s child, which then runs whatever its build.
+const RERUN_MARKER: &str = "GENDISC_XTASK_RERUN";
+
 /// Runs this very command again from a release build of the task runner, which `cargo` makes
 /// first if it is missing or stale.
 ///
@@ -91,6 +100,8 @@ fn main() -> Result<()> {
 /// longer than the release build costs.
 fn rerun_optimised() -> Result<()> {
     let mut command = cargo::cargo();
+    // A release profile made to keep debug assertions would otherwise rerun itself for ever.
+    command.env(RERUN_MARKER, "1");
     command
         .args(["run", "--release", "--quiet", "--package", "xtask", "--"])
         .args(std::env::args_os().skip(1));
