@@ -56,7 +56,7 @@ pub(crate) fn check_floored_variances<S: Data<Elem = f64>, D: Dimension>(
         return Err(invalid(
             kind,
             "variance_floor",
-            format!("{floor}; the floor must be finite and positive"),
+            format!("{floor:e}; the floor must be finite and positive"),
         ));
     }
     positive(kind, "variances", variances)?;
@@ -64,7 +64,7 @@ pub(crate) fn check_floored_variances<S: Data<Elem = f64>, D: Dimension>(
         Some((index, v)) => Err(invalid(
             kind,
             "variances",
-            format!("entry {index:?} is {v}, below the variance floor {floor}"),
+            format!("entry {index:?} is {v:e}, below the variance floor {floor:e}"),
         )),
         None => Ok(()),
     }
