@@ -188,10 +188,17 @@ where
         if let Some(m) = self.max_iterations {
             params = params.max_iterations(m);
         }
+        params = params.require_convergence(self.require_convergence);
         let logistic = match sample_weight {
-            Some(w) => params.fit_weighted(b.view(), y, w)?,
-            None => params.fit(b.view(), y)?,
-        };
+            Some(w) => params.fit_weighted(b.view(), y, w),
+            None => params.fit(b.view(), y),
+        }
+        .map_err(|e| match e {
+            Error::NotConverged {
+                iterations, detail, ..
+            } => not_converged(solver, iterations, detail),
+            other => other,
+        })?;
         let mut region_weights = Array1::zeros(n_regions);
         for (a, &r) in active.iter().enumerate() {
             region_weights[r] = logistic.coefficients()[[0, a]];
@@ -275,6 +282,18 @@ where
                 self.tolerance,
                 self.max_iterations,
             )?;
+            if self.require_convergence && solution.report.status == Status::MaxIterations {
+                return Err(not_converged(
+                    ThetaSolver::Multiclass,
+                    solution.report.iterations,
+                    format!(
+                        "the gradient norm of the mean objective was {:e}, above the tolerance \
+                         {:e}; raise max_iterations or loosen the tolerance",
+                        solution.report.gradient_norm,
+                        self.tolerance.unwrap_or(multiclass::DEFAULT_TOLERANCE)
+                    ),
+                ));
+            }
             let separated = self.prior_variance.is_none()
                 && multiclass::is_separated(&objective, solution.x.view());
             (
@@ -311,6 +330,15 @@ where
                 leave_one_out: self.leave_one_out,
             },
         })
+    }
+}
+
+/// The error of a fit of `θ` that stopped at its iteration cap when convergence was required.
+fn not_converged(solver: ThetaSolver, iterations: usize, detail: String) -> Error {
+    Error::NotConverged {
+        what: format!("the hybrid's region weights θ ({solver:?} solver)"),
+        iterations,
+        detail,
     }
 }
 
@@ -376,6 +404,9 @@ where
 {
     type Model = Hybrid<G::Model>;
 
+    /// Fits the generative model, the region features and then `θ`. The solver of `θ` may stop
+    /// at its iteration cap: see [`HybridReport::status`] and
+    /// [`HybridParams::require_convergence`](crate::HybridParams::require_convergence).
     fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<Self::Model> {
         self.fit_with(x, y, None, || self.generative.fit(x, y))
     }

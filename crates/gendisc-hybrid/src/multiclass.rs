@@ -393,6 +393,9 @@ impl TwiceDifferentiable for MulticlassObjective<'_> {
     }
 }
 
+/// The gradient tolerance of [`fit`] when none is set.
+pub(crate) const DEFAULT_TOLERANCE: f64 = 1e-10;
+
 /// Minimises the objective from `start` with Newton's method.
 pub(crate) fn fit(
     objective: &MulticlassObjective<'_>,
@@ -401,7 +404,7 @@ pub(crate) fn fit(
     max_iterations: Option<usize>,
 ) -> Result<Solution> {
     let settings = NewtonSettings {
-        gradient_tolerance: tolerance.unwrap_or(1e-10),
+        gradient_tolerance: tolerance.unwrap_or(DEFAULT_TOLERANCE),
         max_iterations: max_iterations.unwrap_or(100),
         ..Default::default()
     };

@@ -84,6 +84,11 @@ pub enum ThetaSolver {
 /// | `prior_variance` | none | `σ²` of a Gaussian prior `N(0, σ² I)` on `θ_1 … θ_R` (an L2 penalty `Σ θ_r² / (2σ²)`; the intercept is not penalised) |
 /// | `tolerance` | the solver's | `Glm`: glm's `epsilon` (`1e-8`); others: gradient norm of the mean objective (`1e-10`) |
 /// | `max_iterations` | the solver's | `Glm`: glm's `maxit` (25); others: Newton steps (100) |
+/// | `require_convergence` | `false` | stopping at `max_iterations` is an [`Error::NotConverged`] rather than a model whose report says so |
+///
+/// Every solver of `θ` can stop at `max_iterations` before its stopping rule holds. The fit
+/// then returns the hybrid with [`HybridReport::status`](crate::HybridReport::status)
+/// `MaxIterations`, unless [`require_convergence`](HybridParams::require_convergence) is set.
 ///
 /// Xue & Titterington (§3.1.1) fit `θ` without leave-one-out, by `glm`: the defaults. Raina et
 /// al. use leave-one-out.
@@ -98,6 +103,9 @@ pub struct HybridValidParams<G> {
     pub(crate) prior_variance: Option<f64>,
     pub(crate) tolerance: Option<f64>,
     pub(crate) max_iterations: Option<usize>,
+    /// Absent from parameters serialised before the setting existed, which did not ask.
+    #[serde(default)]
+    pub(crate) require_convergence: bool,
 }
 
 impl<G> HybridValidParams<G> {
@@ -137,6 +145,10 @@ impl<G> HybridValidParams<G> {
     pub fn max_iterations(&self) -> Option<usize> {
         self.max_iterations
     }
+    /// Whether stopping at the iteration cap is an error.
+    pub fn require_convergence(&self) -> bool {
+        self.require_convergence
+    }
 }
 
 /// Builder of [`HybridValidParams`]; see there for the table of parameters. Every setter is
@@ -157,6 +169,7 @@ impl<G> HybridParams<G> {
             prior_variance: None,
             tolerance: None,
             max_iterations: None,
+            require_convergence: false,
         })
     }
 
@@ -210,9 +223,24 @@ impl<G> HybridParams<G> {
         self
     }
 
-    /// The iteration cap (default: the solver's, see [`HybridValidParams`]).
+    /// The iteration cap (default: the solver's, see [`HybridValidParams`]). A solver that
+    /// reaches it before its stopping rule holds still returns the hybrid, flagged in its
+    /// [`HybridReport`](crate::HybridReport), unless
+    /// [`require_convergence`](Self::require_convergence) is set.
     pub fn max_iterations(mut self, max_iterations: usize) -> Self {
         self.0.max_iterations = Some(max_iterations);
+        self
+    }
+
+    /// Whether stopping at the iteration cap is an error (default `false`).
+    ///
+    /// By default a fit of `θ` that reaches [`max_iterations`](Self::max_iterations) first
+    /// returns the weights where it stopped, and only
+    /// [`HybridReport::status`](crate::HybridReport::status) (`MaxIterations`) says so. With
+    /// `true` the fit fails instead with [`Error::NotConverged`], naming the solver and how far
+    /// it was from its criterion.
+    pub fn require_convergence(mut self, require: bool) -> Self {
+        self.0.require_convergence = require;
         self
     }
 }

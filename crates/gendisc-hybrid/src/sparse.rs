@@ -169,6 +169,7 @@ impl<G: SparseRegionGenerative> HybridValidParams<G> {
             prior_variance: self.prior_variance,
             tolerance: self.tolerance,
             max_iterations: self.max_iterations,
+            require_convergence: self.require_convergence,
         };
         let solver = shared.resolve_solver(n_classes)?;
         let mut fitted = match solver {
