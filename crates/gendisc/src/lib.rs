@@ -17,6 +17,9 @@
 //! | `bilevel` | `gendisc-bilevel`: Epshteyn & DeJong's classifier under a generative prior | `bilevel` |
 //! | `gdt` | `gendisc-gdt`: Bouchard & Triggs' generative–discriminative trade-off | `gdt` (default) |
 //!
+//! `use gendisc::prelude::*;` brings the traits, [`LabelledModel`], the error type, ndarray's
+//! array types and the most used estimators of the enabled features in one line.
+//!
 //! The most used items of `gendisc-core` are also at the top level:
 //!
 //! ```
@@ -29,8 +32,13 @@
 pub use gendisc_core as core;
 pub use gendisc_core::{
     ClassLabels, Classifier, ConditionalModel, Error, FactorisedGenerative, Fit, FitWeighted,
-    Generative, ParamGuard, Result,
+    Generative, LabelledModel, ParamGuard, Result, SavedModel,
 };
+/// The ndarray version every gendisc crate is built against: use it (`gendisc::ndarray`) rather
+/// than a dependency of your own, and your arrays are always the type the models take.
+pub use ndarray;
+
+pub mod prelude;
 
 #[cfg(feature = "data")]
 pub use gendisc_data as data;
