@@ -201,6 +201,8 @@ impl GdtCvValidParams {
 
     /// Scores every `λ` of the grid by stratified k-fold cross-validation on `(x, y)` and
     /// picks `λ̂` (no refit). Sample weights, when given, weight both the fits and the scores.
+    /// A fold's fit that stops at its iteration cap is scored all the same unless convergence
+    /// is required ([`GdtCvParams::require_convergence`]).
     pub fn select(
         &self,
         x: ArrayView2<'_, f64>,
@@ -390,6 +392,8 @@ impl GdtCv {
     }
 }
 
+/// Selects `λ̂` and refits on all the data; the fits can stop at their iteration caps (see
+/// [`GdtCvValidParams`] and [`GdtCvParams::require_convergence`]).
 impl Fit for GdtCvValidParams {
     type Model = GdtCv;
 

@@ -649,7 +649,8 @@ impl GdtValidParams {
     /// Fits from the parameters of `start` (a model of the same family, classes and features,
     /// fitted on rows of the same largest magnitude — its [`scale`](Gdt::scale) — e.g. the fit
     /// at a neighbouring `λ` on the same data) instead of the generative solution: a warm
-    /// start.
+    /// start. Like every GDT fit it can stop at the optimiser's iteration cap; see
+    /// [`GdtParams::require_convergence`](crate::GdtParams::require_convergence).
     pub fn fit_from(
         &self,
         start: &Gdt,
@@ -694,7 +695,10 @@ impl GdtValidParams {
     /// Fits every `λ` of `lambdas` (each in `[0, 1]`, in the given order), the first from the
     /// generative solution and each next one warm-started at the previous fit: the λ path.
     /// Ordering `lambdas` from 1 down to 0 follows the path from the generative to the
-    /// discriminative fit. The parameter's own `lambda` is ignored.
+    /// discriminative fit. The parameter's own `lambda` is ignored. Each fit can stop at the
+    /// optimiser's iteration cap (its report says so); with
+    /// [`GdtParams::require_convergence`](crate::GdtParams::require_convergence) the first
+    /// that does is an error.
     pub fn fit_path(
         &self,
         lambdas: &[f64],
@@ -730,6 +734,9 @@ impl GdtValidParams {
     }
 }
 
+/// Fits GDT from the generative start. The fit can stop at the optimiser's iteration cap, and
+/// Balls2's EM start at its own, and is then returned with a report that says so (see
+/// [`GdtValidParams`] and [`GdtParams::require_convergence`](crate::GdtParams::require_convergence)).
 impl Fit for GdtValidParams {
     type Model = Gdt;
 
