@@ -3,6 +3,7 @@
 mod features;
 mod fit;
 mod model;
+mod model_file;
 mod multiclass;
 mod params;
 mod shared;

@@ -14,12 +14,12 @@
 //! A region with no words in a document (`n_r = 0`, e.g. an empty subject) contributes
 //! nothing: `p(x^r | y) = 1` for an empty region, whatever its exponent, so `b_r = 0`.
 
-use ndarray::{Array1, Array2, Array3, ArrayView1, Axis};
+use ndarray::{s, Array1, Array2, Array3, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 use sprs::{CsMat, CsMatView};
 
-use gendisc_core::validate::check_finite_vector;
-use gendisc_core::{Classifier, Error, ParamGuard, Result};
+use gendisc_core::validate::{check_finite_vector, check_prediction_matrix};
+use gendisc_core::{Classifier, ConditionalModel, Error, ParamGuard, Result};
 use gendisc_generative::{
     LeaveOneOutFit, MultinomialNb, MultinomialNbParams, MultinomialNbValidParams,
 };
@@ -60,15 +60,22 @@ impl SparseRegionGenerative for MultinomialNbParams {
 /// (normalized; 0 for an empty region) or 1 (unnormalized). Methods take the document's
 /// regions as CSR matrices of the same shape (rows = documents, columns = the vocabulary the
 /// generative model was fitted on).
+///
+/// As a [`Classifier`] and a [`ConditionalModel`] — and so in a
+/// [`LabelledModel`](gendisc_core::LabelledModel) or a model file — it reads dense rows that
+/// hold a document's regions side by side: with a vocabulary of `V` words, columns
+/// `r·V .. (r + 1)·V` are region `r`'s counts, and [`n_features`](Classifier::n_features) is
+/// `R·V`. The methods of the same names that take region matrices stay the fast path for
+/// sparse text; call the traits' as `Classifier::predict(&hybrid, x)`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SparseHybrid {
-    generative: MultinomialNb,
-    normalization: Normalization,
+    pub(crate) generative: MultinomialNb,
+    pub(crate) normalization: Normalization,
     /// `μ_y`, length `K`.
-    class_intercepts: Array1<f64>,
+    pub(crate) class_intercepts: Array1<f64>,
     /// `θ_r`, length `R`.
-    region_weights: Array1<f64>,
-    report: Option<HybridReport>,
+    pub(crate) region_weights: Array1<f64>,
+    pub(crate) report: Option<HybridReport>,
 }
 
 impl<G: SparseRegionGenerative> HybridParams<G> {
@@ -407,6 +414,48 @@ impl SparseHybrid {
         }
         let eta = self.scores(regions)?;
         Ok(&eta.column(1) - &eta.column(0))
+    }
+}
+
+impl SparseHybrid {
+    /// The regions of dense rows laid side by side (see [`SparseHybrid`]), as CSR matrices,
+    /// after checking the width and the values of `x`.
+    fn regions_of(&self, x: ArrayView2<'_, f64>) -> Result<Vec<CsMat<f64>>> {
+        check_prediction_matrix(x, Classifier::n_features(self))?;
+        let vocabulary = self.generative.n_features();
+        Ok((0..self.region_weights.len())
+            .map(|r| {
+                let columns = x.slice(s![.., r * vocabulary..(r + 1) * vocabulary]);
+                CsMat::csr_from_dense(columns, 0.0)
+            })
+            .collect())
+    }
+}
+
+impl Classifier for SparseHybrid {
+    /// `R·V`: the regions' counts side by side.
+    fn n_features(&self) -> usize {
+        self.region_weights.len() * self.generative.n_features()
+    }
+
+    fn n_classes(&self) -> usize {
+        self.class_intercepts.len()
+    }
+
+    /// [`SparseHybrid::predict`] on the regions laid side by side in `x`.
+    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
+        let regions = self.regions_of(x)?;
+        let views: Vec<_> = regions.iter().map(CsMat::view).collect();
+        SparseHybrid::predict(self, &views)
+    }
+}
+
+impl ConditionalModel for SparseHybrid {
+    /// [`SparseHybrid::predict_log_proba`] on the regions laid side by side in `x`.
+    fn predict_log_proba(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        let regions = self.regions_of(x)?;
+        let views: Vec<_> = regions.iter().map(CsMat::view).collect();
+        SparseHybrid::predict_log_proba(self, &views)
     }
 }
 
