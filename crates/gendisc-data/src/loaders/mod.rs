@@ -5,6 +5,11 @@
 //!   whitespace separated, `?` for missing values), CSV with a header ([`TableFormat::Csv`]) and
 //!   Weka ARFF ([`TableFormat::Arff`]) into a [`Table`] of numeric and categorical columns and a
 //!   class column. One file or several concatenated ([`TableReader::read_files`]).
+//! * Missing values: the markers are configurable ([`TableReader::missing_markers`]; for CSV by
+//!   default [`CSV_MISSING_MARKERS`], an empty cell, `NA`, `NaN` and `?`), and a gap never
+//!   makes a numeric column categorical. [`MissingValues`] says what a gap does: an error
+//!   naming file, line and column (the CSV default), `None` in the table (the UCI and ARFF
+//!   default), or its row left out and counted ([`Table::n_dropped_rows`]).
 //! * A [`Table`] turns into model input: [`Table::to_dense`] for numeric columns,
 //!   [`Table::one_hot`] for mixed ones, [`Table::targets`] and [`Table::classes`] for the labels;
 //!   [`Table::drop_missing_rows`] does complete-case analysis, [`Table::align_to`] encodes a test
@@ -70,5 +75,7 @@ mod table;
 
 pub use libsvm::{IndexBase, LibsvmReader, SparseDataset};
 pub use path::{data_dir, dataset_path, DATA_DIR_VAR};
-pub use reader::{ColumnRef, ColumnType, Separator, TableFormat, TableReader};
+pub use reader::{
+    ColumnRef, ColumnType, MissingValues, Separator, TableFormat, TableReader, CSV_MISSING_MARKERS,
+};
 pub use table::{Categorical, Column, ColumnValues, OneHot, Table};

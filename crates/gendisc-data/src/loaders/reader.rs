@@ -75,6 +75,33 @@ pub enum Separator {
     Char(char),
 }
 
+/// What [`TableReader`] does with a missing value in a feature column (a cell that equals one of
+/// the reader's missing markers).
+///
+/// A missing class label is always an error, except under [`DropRows`](Self::DropRows), which
+/// drops its row too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MissingValues {
+    /// Keep the row; the value is `None` in its column (see [`Table::incomplete_rows`],
+    /// [`Table::drop_missing_rows`]). The default for UCI and ARFF files, whose studies decide
+    /// per data set what to do with the gaps.
+    Keep,
+    /// Fail with an [`Error::Parse`] at the first missing value, naming the file, the 1-based
+    /// line, and the column's name and 1-based number. The default for CSV files, so that a gap
+    /// never passes unnoticed.
+    Reject,
+    /// Leave out every row with a missing value, as if it were not in the file (levels and
+    /// classes come from the rows kept); [`Table::n_dropped_rows`] and
+    /// [`Table::dropped_rows`] say how many and which. Reading fails if no row is left.
+    DropRows,
+}
+
+/// The missing markers of a [`TableReader::csv`] reader: an empty cell (pandas' `to_csv`), `NA`
+/// (R's `write.csv`), `NaN` (the usual spelling of a not-a-number) and `?` (the UCI
+/// convention). Matched exactly, case included, against the trimmed cell, so NumPy's `nan` is
+/// not one: add it with [`TableReader::missing_markers`].
+pub const CSV_MISSING_MARKERS: [&str; 4] = ["", "NA", "NaN", "?"];
+
 /// The text formats [`TableReader`] understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TableFormat {
@@ -99,10 +126,21 @@ pub enum TableFormat {
 
 /// Reads a delimited text file into a [`Table`].
 ///
-/// Defaults: the class is the last column; `?` marks a missing value; feature types are
-/// inferred (a column is numeric if every non-missing value parses as a finite `f64`,
-/// categorical otherwise; a column with no values at all is numeric); no column is ignored.
-/// Blank lines are skipped anywhere, CRLF line ends and a missing final newline are accepted.
+/// Defaults: the class is the last column; feature types are inferred (a column is numeric if
+/// every non-missing value parses as a finite `f64`, categorical otherwise — a missing value
+/// never makes a column categorical; a column with no values at all is numeric); no column is
+/// ignored. Blank lines are skipped anywhere, CRLF line ends and a missing final newline are
+/// accepted.
+///
+/// Missing values depend on the format:
+///
+/// | format | missing markers | a missing feature value |
+/// |---|---|---|
+/// | [`csv`](Self::csv) | [`CSV_MISSING_MARKERS`]: empty, `NA`, `NaN`, `?` | an error naming file, line and column ([`MissingValues::Reject`]) |
+/// | [`uci`](Self::uci), [`arff`](Self::arff) | `?` | kept as `None` ([`MissingValues::Keep`]) |
+///
+/// [`missing_markers`](Self::missing_markers) and [`missing_values`](Self::missing_values)
+/// change either; [`MissingValues::DropRows`] leaves out the incomplete rows and counts them.
 ///
 /// Every malformed input is an [`Error::Parse`] naming file, 1-based line and 1-based field:
 /// a row with the wrong number of fields, a value that is not a number in a column typed
@@ -133,7 +171,8 @@ pub struct TableReader {
     ignored: Vec<ColumnRef>,
     types: Vec<(ColumnRef, ColumnType)>,
     all_columns_type: Option<ColumnType>,
-    missing_marker: Option<String>,
+    missing_markers: Vec<String>,
+    missing_values: MissingValues,
     class_suffix: Option<String>,
     column_names: Option<Vec<String>>,
 }
@@ -141,13 +180,18 @@ pub struct TableReader {
 impl TableReader {
     /// A reader for `format` with the defaults above.
     pub fn new(format: TableFormat) -> Self {
+        let (missing_markers, missing_values) = match format {
+            TableFormat::Csv { .. } => (CSV_MISSING_MARKERS.to_vec(), MissingValues::Reject),
+            TableFormat::Uci(_) | TableFormat::Arff => (vec!["?"], MissingValues::Keep),
+        };
         TableReader {
             format,
             class_column: ColumnRef::Last,
             ignored: Vec::new(),
             types: Vec::new(),
             all_columns_type: None,
-            missing_marker: Some("?".to_string()),
+            missing_markers: missing_markers.into_iter().map(str::to_string).collect(),
+            missing_values,
             class_suffix: None,
             column_names: None,
         }
@@ -197,16 +241,59 @@ impl TableReader {
         self
     }
 
-    /// The text that marks a missing value (default `?`), compared with the trimmed field.
+    /// The one text that marks a missing value, in place of the format's markers (see the
+    /// table above), compared with the trimmed field.
     pub fn missing_marker(mut self, marker: impl Into<String>) -> Self {
-        self.missing_marker = Some(marker.into());
+        self.missing_markers = vec![marker.into()];
+        self
+    }
+
+    /// The texts that mark a missing value, in place of the format's markers, each compared
+    /// exactly (case included) with the trimmed field; `""` stands for an empty cell. To add
+    /// to the CSV markers:
+    ///
+    /// ```
+    /// use gendisc_data::loaders::{TableReader, CSV_MISSING_MARKERS};
+    /// let reader = TableReader::csv().missing_markers(CSV_MISSING_MARKERS.into_iter().chain(["N/A"]));
+    /// let table = reader.missing_values(gendisc_data::loaders::MissingValues::Keep)
+    ///     .read_str("x,class\nN/A,a\n2.5,b\n", "t.csv")?;
+    /// assert!(table.columns()[0].is_numeric());
+    /// assert_eq!(table.columns()[0].missing_count(), 1);
+    /// # Ok::<(), gendisc_core::Error>(())
+    /// ```
+    pub fn missing_markers<S: Into<String>>(
+        mut self,
+        markers: impl IntoIterator<Item = S>,
+    ) -> Self {
+        self.missing_markers = markers.into_iter().map(Into::into).collect();
         self
     }
 
     /// No marker: every value is data. For house-votes-84, where `?` ("did not vote") is a
     /// genuine third answer, this keeps it as a level.
     pub fn no_missing_marker(mut self) -> Self {
-        self.missing_marker = None;
+        self.missing_markers.clear();
+        self
+    }
+
+    /// What to do with a missing feature value (see [`MissingValues`]; the default depends on
+    /// the format, see the table above).
+    ///
+    /// ```
+    /// use gendisc_data::loaders::{MissingValues, TableReader};
+    ///
+    /// let text = "age,income,class\n31,NA,yes\n45,52000,no\n,41000,yes\n38,39000,no\n";
+    /// // By default a gap is an error that points at it: line 2, column 2.
+    /// let err = TableReader::csv().read_str(text, "survey.csv").unwrap_err();
+    /// assert!(err.to_string().starts_with("survey.csv:2:2: missing value 'NA' in numeric column 'income'"));
+    /// // Or drop the incomplete rows and say how many there were.
+    /// let table = TableReader::csv().missing_values(MissingValues::DropRows).read_str(text, "survey.csv")?;
+    /// assert_eq!((table.n_rows(), table.n_dropped_rows()), (2, 2));
+    /// assert_eq!(table.to_dense()?.row(0).to_vec(), vec![45.0, 52000.0]);
+    /// # Ok::<(), gendisc_core::Error>(())
+    /// ```
+    pub fn missing_values(mut self, policy: MissingValues) -> Self {
+        self.missing_values = policy;
         self
     }
 
@@ -340,12 +427,37 @@ impl TableReader {
             }
         }
 
-        let columns = (0..n_fields)
+        let feature_fields: Vec<usize> = (0..n_fields)
             .filter(|&field| field != class_field && !ignored[field])
-            .map(|field| self.typed_column(cells, field, &names[field], kinds[field]))
+            .collect();
+        let (rows, dropped): (Vec<usize>, Vec<usize>) = match self.missing_values {
+            MissingValues::DropRows => (0..cells.n_rows()).partition(|&row| {
+                !std::iter::once(class_field)
+                    .chain(feature_fields.iter().copied())
+                    .any(|field| self.is_missing(cells.cell(row, field)))
+            }),
+            MissingValues::Keep | MissingValues::Reject => {
+                ((0..cells.n_rows()).collect(), Vec::new())
+            }
+        };
+        if rows.is_empty() {
+            return Err(layout_error(format!(
+                "every one of the {} data rows has a missing value (cells equal to {}), so \
+                 dropping them leaves no data",
+                dropped.len(),
+                self.describe_markers()
+            )));
+        }
+
+        let columns = feature_fields
+            .iter()
+            .map(|&field| self.typed_column(cells, &rows, field, &names[field], kinds[field]))
             .collect::<Result<Vec<_>>>()?;
+        if self.missing_values == MissingValues::Reject {
+            self.reject_missing(cells, &columns)?;
+        }
         let (classes, targets) =
-            self.class_column_values(cells, class_field, &names[class_field])?;
+            self.class_column_values(cells, &rows, class_field, &names[class_field])?;
         Ok(Table {
             columns,
             class_name: names[class_field].clone(),
@@ -353,12 +465,72 @@ impl TableReader {
             classes,
             targets: targets.into(),
             sources: cells.sources.clone(),
-            origins: cells.origins.clone(),
+            origins: rows.iter().map(|&row| cells.origins[row]).collect(),
+            dropped: dropped.iter().map(|&row| cells.origins[row]).collect(),
         })
     }
 
     fn is_missing(&self, cell: &str) -> bool {
-        self.missing_marker.as_deref() == Some(cell)
+        self.missing_markers.iter().any(|marker| marker == cell)
+    }
+
+    /// The markers as a list for messages: `'NA', 'NaN', '?' or an empty cell`.
+    fn describe_markers(&self) -> String {
+        let mut shown: Vec<String> = self
+            .missing_markers
+            .iter()
+            .filter(|m| !m.is_empty())
+            .map(|m| format!("'{m}'"))
+            .collect();
+        if self.missing_markers.iter().any(String::is_empty) {
+            shown.push("an empty cell".to_string());
+        }
+        match shown.split_last() {
+            None => "no marker".to_string(),
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        }
+    }
+
+    /// Under [`MissingValues::Reject`], an error at the first missing feature value in file
+    /// order (line by line, then field by field).
+    fn reject_missing(&self, cells: &RawCells, columns: &[Column]) -> Result<()> {
+        // Under Reject every row is kept, so a column's positions are the rows of `cells`.
+        for row in 0..cells.n_rows() {
+            for column in columns {
+                let missing = match &column.values {
+                    ColumnValues::Numeric(values) => values[row].is_none(),
+                    ColumnValues::Categorical(categorical) => categorical.codes[row].is_none(),
+                };
+                if !missing {
+                    continue;
+                }
+                let field = column.field - 1;
+                let cell = cells.cell(row, field);
+                let shown = if cell.is_empty() {
+                    "(an empty cell)".to_string()
+                } else {
+                    format!("'{cell}'")
+                };
+                let kind = if column.is_numeric() {
+                    "numeric"
+                } else {
+                    "categorical"
+                };
+                return Err(self.cell_error(
+                    cells,
+                    row,
+                    field,
+                    format!(
+                        "missing value {shown} in {kind} column '{}' (column {}); leave out the \
+                         incomplete rows with TableReader::missing_values(MissingValues::DropRows), \
+                         or keep the gaps with MissingValues::Keep",
+                        column.name, column.field
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn cell_error(&self, cells: &RawCells, row: usize, field: usize, message: String) -> Error {
@@ -376,6 +548,7 @@ impl TableReader {
     fn typed_column(
         &self,
         cells: &RawCells,
+        rows: &[usize],
         field: usize,
         name: &str,
         kind: Option<ColumnType>,
@@ -388,7 +561,7 @@ impl TableReader {
         });
         let values = match kind {
             Some(ColumnType::Numeric) => {
-                let values = self.numeric_values(cells, field).map_err(|row| {
+                let values = self.numeric_values(cells, rows, field).map_err(|row| {
                     let cell = cells.cell(row, field);
                     self.cell_error(
                         cells,
@@ -399,14 +572,14 @@ impl TableReader {
                 })?;
                 ColumnValues::Numeric(values)
             }
-            Some(ColumnType::Categorical) => {
-                ColumnValues::Categorical(self.categorical_values(cells, field, name, declared)?)
-            }
-            None => match self.numeric_values(cells, field) {
+            Some(ColumnType::Categorical) => ColumnValues::Categorical(
+                self.categorical_values(cells, rows, field, name, declared)?,
+            ),
+            None => match self.numeric_values(cells, rows, field) {
                 Ok(values) => ColumnValues::Numeric(values),
-                Err(_) => {
-                    ColumnValues::Categorical(self.categorical_values(cells, field, name, None)?)
-                }
+                Err(_) => ColumnValues::Categorical(
+                    self.categorical_values(cells, rows, field, name, None)?,
+                ),
             },
         };
         Ok(Column {
@@ -416,10 +589,16 @@ impl TableReader {
         })
     }
 
-    /// The values of column `field` as numbers, or the first row whose value is not one.
-    fn numeric_values(&self, cells: &RawCells, field: usize) -> Result<Vec<Option<f64>>, usize> {
-        (0..cells.n_rows())
-            .map(|row| {
+    /// The values of column `field` in the rows `rows` as numbers, or the first row whose value
+    /// is not one.
+    fn numeric_values(
+        &self,
+        cells: &RawCells,
+        rows: &[usize],
+        field: usize,
+    ) -> Result<Vec<Option<f64>>, usize> {
+        rows.iter()
+            .map(|&row| {
                 let cell = cells.cell(row, field);
                 if self.is_missing(cell) {
                     Ok(None)
@@ -430,11 +609,13 @@ impl TableReader {
             .collect()
     }
 
-    /// The values of column `field` as codes into its levels: the declared values of a nominal
-    /// ARFF attribute (a value outside them is an error), else the values seen.
+    /// The values of column `field` in the rows `rows` as codes into its levels: the declared
+    /// values of a nominal ARFF attribute (a value outside them is an error), else the values
+    /// seen.
     fn categorical_values(
         &self,
         cells: &RawCells,
+        rows: &[usize],
         field: usize,
         name: &str,
         declared: Option<&Declared>,
@@ -444,13 +625,14 @@ impl TableReader {
                 sorted_distinct(declared.iter().map(String::as_str))
             }
             _ => sorted_distinct(
-                (0..cells.n_rows())
-                    .map(|row| cells.cell(row, field))
+                rows.iter()
+                    .map(|&row| cells.cell(row, field))
                     .filter(|cell| !self.is_missing(cell)),
             ),
         };
-        let codes = (0..cells.n_rows())
-            .map(|row| {
+        let codes = rows
+            .iter()
+            .map(|&row| {
                 let cell = cells.cell(row, field);
                 if self.is_missing(cell) {
                     return Ok(None);
@@ -472,11 +654,12 @@ impl TableReader {
         Ok(Categorical { levels, codes })
     }
 
-    /// The class labels (after stripping the suffix) and each row's class index. Labels are the
-    /// ARFF-declared values of a nominal class, else the labels seen.
+    /// The class labels (after stripping the suffix) and the class index of each row of `rows`.
+    /// Labels are the ARFF-declared values of a nominal class, else the labels seen.
     fn class_column_values(
         &self,
         cells: &RawCells,
+        rows: &[usize],
         field: usize,
         name: &str,
     ) -> Result<(ClassLabels<String>, Vec<usize>)> {
@@ -487,7 +670,7 @@ impl TableReader {
                 None => cell,
             }
         };
-        for row in 0..cells.n_rows() {
+        for &row in rows {
             let cell = cells.cell(row, field);
             if self.is_missing(cell) || label(row).is_empty() {
                 return Err(self.cell_error(
@@ -502,10 +685,10 @@ impl TableReader {
             Some(Declared::Nominal(declared)) => {
                 sorted_distinct(declared.iter().map(String::as_str))
             }
-            _ => sorted_distinct((0..cells.n_rows()).map(label)),
+            _ => sorted_distinct(rows.iter().map(|&row| label(row))),
         };
-        let mut targets = Vec::with_capacity(cells.n_rows());
-        for row in 0..cells.n_rows() {
+        let mut targets = Vec::with_capacity(rows.len());
+        for &row in rows {
             let code = find_level(&levels, label(row)).ok_or_else(|| {
                 self.cell_error(
                     cells,

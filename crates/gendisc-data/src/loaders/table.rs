@@ -41,6 +41,8 @@ pub struct Table {
     pub(crate) targets: Array1<usize>,
     pub(crate) sources: Sources,
     pub(crate) origins: Vec<RowOrigin>,
+    /// Where each row left out for a missing value came from, in the order they were dropped.
+    pub(crate) dropped: Vec<RowOrigin>,
 }
 
 /// One feature column: its name, where it sat in the file, and its values.
@@ -254,6 +256,22 @@ impl Table {
         Some((self.sources[origin.source].as_path(), origin.line))
     }
 
+    /// How many rows were left out because of a missing value: by the reader under
+    /// [`MissingValues::DropRows`](super::MissingValues::DropRows), and by
+    /// [`drop_missing_rows`](Self::drop_missing_rows) since.
+    pub fn n_dropped_rows(&self) -> usize {
+        self.dropped.len()
+    }
+
+    /// The file and 1-based line of each row counted by [`n_dropped_rows`](Self::n_dropped_rows),
+    /// in file order for each dropping step.
+    pub fn dropped_rows(&self) -> Vec<(&Path, usize)> {
+        self.dropped
+            .iter()
+            .map(|origin| (self.sources[origin.source].as_path(), origin.line))
+            .collect()
+    }
+
     /// The rows (0-based, increasing) that have at least one missing feature value.
     pub fn incomplete_rows(&self) -> Vec<usize> {
         (0..self.n_rows())
@@ -261,15 +279,19 @@ impl Table {
             .collect()
     }
 
-    /// The table without its incomplete rows (complete-case analysis, as R's `na.omit`).
+    /// The table without its incomplete rows (complete-case analysis, as R's `na.omit`); they
+    /// are added to [`n_dropped_rows`](Self::n_dropped_rows).
     ///
     /// Categorical levels and classes are kept even if no remaining row uses them, so codes and
     /// class indices mean the same before and after.
     pub fn drop_missing_rows(&self) -> Table {
-        let keep: Vec<usize> = (0..self.n_rows())
-            .filter(|&row| !self.columns.iter().any(|c| c.values.is_missing(row)))
-            .collect();
-        self.select_rows(&keep)
+        let (keep, drop): (Vec<usize>, Vec<usize>) = (0..self.n_rows())
+            .partition(|&row| !self.columns.iter().any(|c| c.values.is_missing(row)));
+        let mut table = self.select_rows(&keep);
+        table
+            .dropped
+            .extend(drop.iter().map(|&row| self.origins[row]));
+        table
     }
 
     /// The rows in `rows` (0-based, each `< n_rows`), in that order.
@@ -290,6 +312,7 @@ impl Table {
             targets: rows.iter().map(|&i| self.targets[i]).collect(),
             sources: self.sources.clone(),
             origins: rows.iter().map(|&i| self.origins[i]).collect(),
+            dropped: self.dropped.clone(),
         }
     }
 
@@ -579,6 +602,7 @@ impl Table {
             targets,
             sources: self.sources.clone(),
             origins: self.origins.clone(),
+            dropped: self.dropped.clone(),
         })
     }
 
@@ -592,6 +616,7 @@ impl Table {
             targets: self.targets.clone(),
             sources: self.sources.clone(),
             origins: self.origins.clone(),
+            dropped: self.dropped.clone(),
         }
     }
 
@@ -625,13 +650,22 @@ impl Table {
             .find_map(|(row, code)| {
                 code.map(|c| categorical.levels[c].as_str())
                     .filter(|level| !is_number(level))
-                    .map(|level| (row, format!("'{level}' is not a number")))
+                    .map(|level| {
+                        (
+                            row,
+                            format!("'{level}' is not a number"),
+                            format!(
+                                "; if '{level}' marks a missing value, name it to \
+                                 TableReader::missing_markers"
+                            ),
+                        )
+                    })
             });
-        let (row, why) =
-            first_non_number.unwrap_or_else(|| (0, "it was typed categorical".to_string()));
+        let (row, why, marker_hint) = first_non_number
+            .unwrap_or_else(|| (0, "it was typed categorical".to_string(), String::new()));
         let message = format!(
             "column '{}' is categorical ({why}); to_dense needs numeric columns: encode it with \
-             Table::one_hot or leave it out with Table::select_columns",
+             Table::one_hot or leave it out with Table::select_columns{marker_hint}",
             column.name
         );
         if self.n_rows() == 0 {
