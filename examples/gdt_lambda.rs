@@ -9,6 +9,10 @@
 //! is QDA (a full covariance per class). Each λ of the path is warm-started at the previous
 //! fit and scored on the held-out rows; `GdtCv` then picks λ by 5-fold cross-validation of the
 //! log loss on the training rows alone, as a user would, and refits at the chosen λ.
+//!
+//! Each fit's status is printed because it matters: the conditional likelihood alone (λ = 0)
+//! need not have a finite maximum within QDA, and such a fit stops where its objective stopped
+//! being finite, saying so in its report (`require_convergence` makes that an error instead).
 
 use gendisc::data::loaders::TableReader;
 use gendisc::data::splits::stratified_train_test_split;
