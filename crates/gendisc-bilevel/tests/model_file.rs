@@ -145,12 +145,12 @@ fn corruptions() -> Vec<Corruption> {
         ),
         (
             "unsorted labels",
-            |v| v["labels"]["labels"] = json!([1, -1]),
+            |v| v["labels"] = json!([1, -1]),
             Expected::Invalid("labels"),
         ),
         (
             "three labels for two classes",
-            |v| v["labels"]["labels"] = json!([-1, 0, 1]),
+            |v| v["labels"] = json!([-1, 0, 1]),
             Expected::Invalid("labels"),
         ),
         (

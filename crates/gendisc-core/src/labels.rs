@@ -20,7 +20,10 @@ use crate::error::{Error, Result};
 /// assert_eq!(y.to_vec(), vec![1, 0, 1]);
 /// assert_eq!(classes.decode(&[0, 1]).unwrap(), vec!["ham", "spam"]);
 /// ```
+///
+/// Serialised as the plain list of labels, in class order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct ClassLabels<L> {
     labels: Vec<L>,
 }

@@ -10,7 +10,7 @@
 //!   "format_version": 1,
 //!   "gendisc_version": "0.1.0",
 //!   "kind": "gaussian-naive-bayes",
-//!   "labels": { "labels": ["no", "yes"] },
+//!   "labels": ["no", "yes"],
 //!   "feature_names": ["age", "income"],
 //!   "fit": null,
 //!   "model": { … }

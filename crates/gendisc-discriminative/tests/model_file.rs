@@ -117,7 +117,7 @@ fn envelope_cases() -> Vec<Case> {
         Case {
             name: "unsorted labels",
             edit: |v| {
-                let labels = v["labels"]["labels"].as_array_mut().unwrap();
+                let labels = v["labels"].as_array_mut().unwrap();
                 labels.reverse();
             },
             expect: Expect::Field("labels"),
@@ -125,7 +125,7 @@ fn envelope_cases() -> Vec<Case> {
         Case {
             name: "a repeated label",
             edit: |v| {
-                let labels = v["labels"]["labels"].as_array_mut().unwrap();
+                let labels = v["labels"].as_array_mut().unwrap();
                 labels[1] = labels[0].clone();
             },
             expect: Expect::Field("labels"),
@@ -133,14 +133,14 @@ fn envelope_cases() -> Vec<Case> {
         Case {
             name: "a label too many",
             edit: |v| {
-                let labels = v["labels"]["labels"].as_array_mut().unwrap();
+                let labels = v["labels"].as_array_mut().unwrap();
                 labels.push(json!("zzz"));
             },
             expect: Expect::Field("labels"),
         },
         Case {
             name: "no labels",
-            edit: |v| v["labels"]["labels"] = json!([]),
+            edit: |v| v["labels"] = json!([]),
             expect: Expect::Field("labels"),
         },
         Case {
@@ -289,7 +289,7 @@ fn logistic_regression_files() {
             name: "one class",
             edit: |v| {
                 set(v, "/model/n_classes", json!(1));
-                set(v, "/labels/labels", json!(["ham"]));
+                set(v, "/labels", json!(["ham"]));
             },
             expect: Expect::Field("n_classes"),
         },
@@ -297,7 +297,7 @@ fn logistic_regression_files() {
             name: "three classes in one linear predictor",
             edit: |v| {
                 set(v, "/model/n_classes", json!(3));
-                set(v, "/labels/labels", json!(["a", "b", "c"]));
+                set(v, "/labels", json!(["a", "b", "c"]));
             },
             expect: Expect::Field("theta"),
         },
@@ -414,7 +414,7 @@ fn linear_svm_files() {
             name: "one class",
             edit: |v| {
                 set(v, "/model/n_classes", json!(1));
-                set(v, "/labels/labels", json!(["ham"]));
+                set(v, "/labels", json!(["ham"]));
             },
             expect: Expect::Parse("`n_classes`"),
         },

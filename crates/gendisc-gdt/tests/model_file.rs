@@ -141,17 +141,17 @@ fn envelope_corruptions(other_kind: &'static str) -> Vec<Corruption> {
         ),
         (
             "unsorted labels",
-            |v| v["labels"]["labels"] = json!(["yes", "no"]),
+            |v| v["labels"] = json!(["yes", "no"]),
             Expected::Invalid("labels"),
         ),
         (
             "repeated label",
-            |v| v["labels"]["labels"] = json!(["no", "no"]),
+            |v| v["labels"] = json!(["no", "no"]),
             Expected::Invalid("labels"),
         ),
         (
             "three labels for two classes",
-            |v| v["labels"]["labels"] = json!(["maybe", "no", "yes"]),
+            |v| v["labels"] = json!(["maybe", "no", "yes"]),
             Expected::Invalid("labels"),
         ),
         (

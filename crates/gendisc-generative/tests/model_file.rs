@@ -247,17 +247,17 @@ fn envelope_corruptions() -> Vec<Corruption> {
         ),
         case(
             "labels unsorted",
-            |f| set(f, "/labels/labels", json!(["bee", "ant", "cat"])),
+            |f| set(f, "/labels", json!(["bee", "ant", "cat"])),
             Expect::Field("labels"),
         ),
         case(
             "labels repeated",
-            |f| set(f, "/labels/labels", json!(["ant", "ant", "cat"])),
+            |f| set(f, "/labels", json!(["ant", "ant", "cat"])),
             Expect::Field("labels"),
         ),
         case(
             "one label too few",
-            |f| pop(f, "/labels/labels"),
+            |f| pop(f, "/labels"),
             Expect::Field("labels"),
         ),
         case(

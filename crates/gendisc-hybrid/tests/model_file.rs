@@ -174,14 +174,14 @@ fn envelope_cases() -> Vec<Case> {
         Case {
             name: "unsorted labels",
             edit: |v| {
-                v["labels"]["labels"].as_array_mut().unwrap().reverse();
+                v["labels"].as_array_mut().unwrap().reverse();
             },
             expect: Expect::Field("labels"),
         },
         Case {
             name: "a label too many",
             edit: |v| {
-                let labels = v["labels"]["labels"].as_array_mut().unwrap();
+                let labels = v["labels"].as_array_mut().unwrap();
                 labels.push(json!("talk.politics"));
             },
             expect: Expect::Field("labels"),
@@ -206,7 +206,7 @@ fn envelope_cases() -> Vec<Case> {
         Case {
             name: "a class term per generative class, but three labels and terms",
             edit: |v| {
-                set(v, "/labels/labels", json!(["a", "b", "c"]));
+                set(v, "/labels", json!(["a", "b", "c"]));
                 set(v, "/model/class_intercepts/dim", json!([3]));
                 let terms = v["model"]["class_intercepts"]["data"]
                     .as_array_mut()
