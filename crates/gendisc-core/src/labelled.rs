@@ -25,7 +25,7 @@ use crate::traits::{Classifier, ConditionalModel, Fit};
 /// use gendisc_core::{LabelledModel, Classifier, Fit, Result};
 /// use ndarray::{array, Array1, ArrayView1, ArrayView2};
 ///
-/// // A toy classifier: class 1 when the first feature is positive.
+/// // A toy classifier: class 1 when the first feature is negative.
 /// struct Sign;
 /// struct SignModel;
 /// impl Fit for Sign {
@@ -38,13 +38,13 @@ use crate::traits::{Classifier, ConditionalModel, Fit};
 ///     fn n_features(&self) -> usize { 1 }
 ///     fn n_classes(&self) -> usize { 2 }
 ///     fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
-///         Ok(x.column(0).mapv(|v| usize::from(v > 0.0)))
+///         Ok(x.column(0).mapv(|v| usize::from(v < 0.0)))
 ///     }
 /// }
 ///
 /// let x = array![[-1.0], [2.0], [3.0]];
 /// let model = LabelledModel::fit(&Sign, x.view(), &["low", "high", "high"]).unwrap();
-/// assert_eq!(model.labels(), &["high", "low"]); // sorted: class 0 is "high"
+/// assert_eq!(model.labels(), &["high", "low"]); // sorted: class 1 is "low"
 /// assert_eq!(model.predict(array![[-5.0]].view()).unwrap(), vec!["low"]);
 /// ```
 #[derive(Debug, Clone, PartialEq)]
