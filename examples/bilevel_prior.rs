@@ -31,7 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).unwrap_or_else(|| SAMPLE.to_owned());
     let table = TableReader::csv().read(&path)?;
     let x = table.to_dense()?;
-    let y = table.classes().decode(&table.targets().to_vec())?;
+    let y = table.labels();
     let halves = stratified_train_test_split(x.view(), &y, 0.5, 1)?;
     let (earlier_x, earlier_y) = (&halves.x_train, &halves.y_train);
 

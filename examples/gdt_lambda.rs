@@ -27,7 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).unwrap_or_else(|| SAMPLE.to_owned());
     let table = TableReader::csv().read(&path)?;
     let x = table.to_dense()?;
-    let y = table.classes().decode(&table.targets().to_vec())?;
+    let y = table.labels();
     let data = stratified_train_test_split(x.view(), &y, 0.25, 42)?;
     let (x_train, x_test) = (data.x_train.view(), data.x_test.view());
 

@@ -22,7 +22,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).unwrap_or_else(|| SAMPLE.to_owned());
     let table = TableReader::csv().read(&path)?; // the class is the last column
     let x = table.to_dense()?;
-    let y = table.classes().decode(&table.targets().to_vec())?; // the labels as strings
+    let y = table.labels(); // the class of each row, as written in the file
     let data = stratified_train_test_split(x.view(), &y, 0.25, 42)?;
     println!(
         "{path}: {} training rows, {} test rows, classes {:?}",

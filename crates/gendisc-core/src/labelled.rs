@@ -178,7 +178,7 @@ impl<M: Classifier, L: Ord + Clone + Debug> LabelledModel<M, L> {
 impl<M, L> LabelledModel<M, L>
 where
     M: SavedModel + Clone,
-    L: Ord + Clone + Debug + Serialize + DeserializeOwned,
+    L: Ord + Clone + Debug + Serialize,
 {
     /// Writes the model with its labels and feature names as a model file (see
     /// [`model_file`](crate::model_file)).
@@ -190,9 +190,18 @@ where
         )
         .write(path)
     }
+}
 
+impl<M, L> LabelledModel<M, L>
+where
+    M: SavedModel,
+    L: Ord + Clone + Debug + Serialize + DeserializeOwned,
+{
     /// Reads a model file written by [`save`](Self::save), checking its envelope and every
     /// invariant of the model; a file that fails one is an error naming the file and the field.
+    ///
+    /// Labels are read as owned values: a model fitted on `&str` labels is loaded as a
+    /// `LabelledModel<M, String>`.
     pub fn load(path: impl AsRef<Path>) -> Result<Self> {
         let file = ModelFile::<M, L>::read(path)?;
         Ok(Self {

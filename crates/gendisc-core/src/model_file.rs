@@ -200,7 +200,7 @@ impl<M: SavedModel, L: Ord + Clone + Debug> ModelFile<M, L> {
 impl<M, L> ModelFile<M, L>
 where
     M: SavedModel,
-    L: Ord + Clone + Debug + Serialize + DeserializeOwned,
+    L: Ord + Clone + Debug + Serialize,
 {
     /// Writes the envelope as pretty-printed JSON (floats round-trip exactly).
     pub fn write(&self, path: impl AsRef<Path>) -> Result<()> {
@@ -212,7 +212,13 @@ where
         let json = serde_json::to_string_pretty(self).map_err(|e| io(e.into()))?;
         fs::write(path, json + "\n").map_err(io)
     }
+}
 
+impl<M, L> ModelFile<M, L>
+where
+    M: SavedModel,
+    L: Ord + Clone + Debug + Serialize + DeserializeOwned,
+{
     /// Reads and checks a model file; every failure names the file.
     ///
     /// The envelope is read before the model, so that a file of another format, of a newer

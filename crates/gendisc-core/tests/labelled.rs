@@ -1,6 +1,6 @@
 //! `LabelledModel`: fits on the user's labels, and errors that speak of them.
 
-use gendisc_core::{Classifier, Error, Fit, LabelledModel, Result};
+use gendisc_core::{Classifier, Error, Fit, LabelledModel, Result, SavedModel};
 use ndarray::{array, Array1, ArrayView1, ArrayView2};
 
 /// Predicts class 1 for a positive first feature; its fit fails, naming class `empty`, when
@@ -9,8 +9,15 @@ struct Threshold {
     empty: Option<usize>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct ThresholdModel;
+
+impl SavedModel for ThresholdModel {
+    const KIND: &'static str = "threshold";
+    fn check_invariants(&self) -> Result<()> {
+        Ok(())
+    }
+}
 
 impl Fit for Threshold {
     type Model = ThresholdModel;
@@ -98,5 +105,24 @@ fn feature_names_must_match_the_features() {
             }
         ),
         "{err}"
+    );
+}
+
+#[test]
+fn a_model_fitted_on_str_labels_saves_and_loads_with_string_labels() {
+    let x = array![[-1.0, 0.0], [1.0, 0.0]];
+    let model = LabelledModel::fit(&FIT, x.view(), &["no", "yes"]).unwrap();
+    let path = std::env::temp_dir().join(format!(
+        "gendisc-core-str-labels-{}.json",
+        std::process::id()
+    ));
+    model.save(&path).unwrap();
+    let loaded = LabelledModel::<ThresholdModel, String>::load(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(loaded.labels(), &["no".to_owned(), "yes".to_owned()]);
+    let rows = array![[3.0, 0.0], [-3.0, 0.0]];
+    assert_eq!(
+        loaded.predict(rows.view()).unwrap(),
+        model.predict(rows.view()).unwrap()
     );
 }

@@ -212,6 +212,13 @@ impl Table {
         &self.targets
     }
 
+    /// The class label of each row, as written in the file: what
+    /// [`LabelledModel::fit`](gendisc_core::LabelledModel::fit) takes.
+    pub fn labels(&self) -> Vec<String> {
+        let labels = self.classes.labels();
+        self.targets.iter().map(|&k| labels[k].clone()).collect()
+    }
+
     /// The number of rows of each class, in class order.
     pub fn class_counts(&self) -> Vec<usize> {
         let mut counts = vec![0; self.classes.n_classes()];
