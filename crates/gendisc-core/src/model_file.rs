@@ -237,7 +237,11 @@ where
             path: path.to_owned(),
             line: e.line(),
             column: e.column(),
-            message: e.to_string(),
+            // serde_json's message ends with the position, which `Error::Parse` shows already.
+            message: match e.to_string().rsplit_once(" at line ") {
+                Some((message, _)) => message.to_owned(),
+                None => e.to_string(),
+            },
         };
         let header: Header = serde_json::from_str(&text).map_err(json_error)?;
         header.check::<M>().map_err(in_file)?;
@@ -256,41 +260,40 @@ struct Header {
 }
 
 impl Header {
+    /// Checks that the file is a model file this build reads, of the kind `M`; errors are about
+    /// the kind asked for.
     fn check<M: SavedModel>(&self) -> Result<()> {
-        let kind = self.kind.clone().unwrap_or_default();
         let invalid = |field: &str, reason: String| Error::InvalidModel {
-            kind: kind.clone(),
+            kind: M::KIND.to_owned(),
             field: field.to_owned(),
             reason,
         };
-        match self.format.as_deref() {
-            Some(FORMAT) => {}
-            other => {
-                return Err(invalid(
-                    "format",
-                    format!("expected {FORMAT:?}, found {other:?}: not a gendisc model file"),
-                ))
-            }
+        let shown = |value: Option<&str>| value.map_or("none".to_owned(), |v| format!("{v:?}"));
+        if self.format.as_deref() != Some(FORMAT) {
+            return Err(invalid(
+                "format",
+                format!(
+                    "not a gendisc model file (format {}, expected {FORMAT:?})",
+                    shown(self.format.as_deref())
+                ),
+            ));
         }
         match self.format_version {
             Some(v) if (1..=FORMAT_VERSION).contains(&v) => {}
             other => {
+                let found = other.map_or("no version".to_owned(), |v| format!("version {v}"));
                 return Err(invalid(
                     "format_version",
                     format!(
-                        "version {other:?} is unknown to gendisc {GENDISC_VERSION}, which reads versions 1 to {FORMAT_VERSION}"
+                        "{found} is unknown to gendisc {GENDISC_VERSION}, which reads versions 1 to {FORMAT_VERSION}"
                     ),
-                ))
+                ));
             }
         }
         if self.kind.as_deref() != Some(M::KIND) {
             return Err(invalid(
                 "kind",
-                format!(
-                    "the file holds a {:?} model, but a {:?} was asked for",
-                    self.kind,
-                    M::KIND
-                ),
+                format!("the file holds a {} model", shown(self.kind.as_deref())),
             ));
         }
         Ok(())
