@@ -1,0 +1,3 @@
+//! The `gendisc` command.
+
+fn main() {}
