@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::labels::ClassLabels;
-use crate::model_file::{ModelFile, SavedModel};
+use crate::model_file::{ModelFile, Preprocessing, SavedModel};
 use crate::traits::{Classifier, ConditionalModel, Fit};
 
 /// A fitted model that knows its class labels (any `Ord + Clone` type: `String` from tables,
@@ -52,6 +52,7 @@ pub struct LabelledModel<M, L = String> {
     model: M,
     labels: ClassLabels<L>,
     feature_names: Option<Vec<String>>,
+    preprocessing: Option<Preprocessing>,
 }
 
 impl<M: Classifier, L: Ord + Clone + Debug> LabelledModel<M, L> {
@@ -100,6 +101,7 @@ impl<M: Classifier, L: Ord + Clone + Debug> LabelledModel<M, L> {
             model,
             labels,
             feature_names: None,
+            preprocessing: None,
         };
         match feature_names {
             Some(names) => labelled.with_feature_names(names),
@@ -124,6 +126,25 @@ impl<M: Classifier, L: Ord + Clone + Debug> LabelledModel<M, L> {
         Ok(self)
     }
 
+    /// Records how the model's features are made from a table (saved with the model, so that new
+    /// data is encoded the same way); its columns must make as many features as the model's.
+    pub fn with_preprocessing(mut self, preprocessing: Preprocessing) -> Result<Self> {
+        if preprocessing.n_features() != self.model.n_features() {
+            return Err(Error::shape_mismatch(
+                "features made by the preprocessing vs the model's features",
+                self.model.n_features(),
+                preprocessing.n_features(),
+            ));
+        }
+        self.preprocessing = Some(preprocessing);
+        Ok(self)
+    }
+
+    /// How the model's features are made from a table, when that was recorded.
+    pub fn preprocessing(&self) -> Option<&Preprocessing> {
+        self.preprocessing.as_ref()
+    }
+
     /// The class labels in class order: column `k` of [`predict_proba`](Self::predict_proba)
     /// belongs to `labels()[k]`.
     pub fn labels(&self) -> &[L] {
@@ -146,7 +167,7 @@ impl<M: Classifier, L: Ord + Clone + Debug> LabelledModel<M, L> {
         &self.model
     }
 
-    /// The model, its labels and its feature names.
+    /// The model, its labels and its feature names (the preprocessing, if any, is dropped).
     pub fn into_parts(self) -> (M, ClassLabels<L>, Option<Vec<String>>) {
         (self.model, self.labels, self.feature_names)
     }
@@ -180,7 +201,7 @@ where
     M: SavedModel + Clone,
     L: Ord + Clone + Debug + Serialize,
 {
-    /// Writes the model with its labels and feature names as a model file (see
+    /// Writes the model with its labels, feature names and preprocessing as a model file (see
     /// [`model_file`](crate::model_file)).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
         ModelFile::new(
@@ -188,6 +209,7 @@ where
             self.labels.clone(),
             self.feature_names.clone(),
         )
+        .with_preprocessing(self.preprocessing.clone())
         .write(path)
     }
 }
@@ -208,6 +230,7 @@ where
             model: file.model,
             labels: file.labels,
             feature_names: file.feature_names,
+            preprocessing: file.preprocessing,
         })
     }
 }

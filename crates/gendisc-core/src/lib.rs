@@ -12,7 +12,9 @@ pub mod validate;
 pub use error::{Error, Result};
 pub use labelled::LabelledModel;
 pub use labels::ClassLabels;
-pub use model_file::{FitSummary, ModelFile, SavedModel};
+pub use model_file::{
+    ColumnEncoding, FitSummary, InputColumn, ModelFile, Preprocessing, SavedModel,
+};
 pub use traits::{
     argmax_rows, bayes_log_odds, bayes_log_posterior, bayes_predict, log_posterior_from_joint,
     log_posterior_from_scores, Classifier, ConditionalModel, FactorisedGenerative, Fit,

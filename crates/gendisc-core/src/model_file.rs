@@ -17,6 +17,10 @@
 //! }
 //! ```
 //!
+//! A model fitted on a table may also record its [`Preprocessing`] (a `preprocessing` field,
+//! absent otherwise): the input columns it reads, in order, and how each is encoded, so that
+//! new data is encoded as the training data was.
+//!
 //! Reading a file checks everything a fit guarantees before the model is handed out: the
 //! envelope (format, a version this build knows, the kind asked for), labels sorted and distinct
 //! and as many as the model's classes, as many feature names as the model's features, and the
@@ -104,8 +108,78 @@ pub struct ModelFile<M, L> {
     pub feature_names: Option<Vec<String>>,
     /// How the fit ended, for iterative fits.
     pub fit: Option<FitSummary>,
+    /// How the model's features are read from a table, when that was recorded. Absent from the
+    /// file when `None`, so that files without it read and write as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preprocessing: Option<Preprocessing>,
     /// The model's parameters.
     pub model: M,
+}
+
+/// How a table's columns become a model's features: the input columns the model reads, in
+/// order, and the encoding of each. Plain data: the encoding itself is done by the data crate.
+///
+/// The features are the columns' encodings concatenated in order, so a model with a
+/// preprocessing has [`n_features`](Self::n_features) features.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Preprocessing {
+    /// The input columns, in the order their features appear.
+    pub columns: Vec<InputColumn>,
+    /// The name of the column that held the class labels, when it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+}
+
+/// One input column of a [`Preprocessing`]: its name in the table and its encoding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InputColumn {
+    /// The column's name (a header name, or `V1`, `V2`, … for files without names).
+    pub name: String,
+    /// How the column's values become features.
+    pub encoding: ColumnEncoding,
+}
+
+/// How one input column becomes features.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ColumnEncoding {
+    /// A number, one feature as it is.
+    Numeric,
+    /// A category, one indicator feature per level, in this order.
+    OneHot {
+        /// The levels known at fit time.
+        levels: Vec<String>,
+    },
+    /// A category, one feature holding the index of its level in `levels` (for models of
+    /// categorical features, such as categorical naive Bayes).
+    Categorical {
+        /// The levels known at fit time.
+        levels: Vec<String>,
+    },
+}
+
+impl ColumnEncoding {
+    /// The number of features the column becomes.
+    pub fn n_features(&self) -> usize {
+        match self {
+            ColumnEncoding::Numeric | ColumnEncoding::Categorical { .. } => 1,
+            ColumnEncoding::OneHot { levels } => levels.len(),
+        }
+    }
+}
+
+impl Preprocessing {
+    /// The number of features the columns become.
+    pub fn n_features(&self) -> usize {
+        self.columns.iter().map(|c| c.encoding.n_features()).sum()
+    }
+
+    /// The input columns' names, in order.
+    pub fn column_names(&self) -> Vec<&str> {
+        self.columns.iter().map(|c| c.name.as_str()).collect()
+    }
 }
 
 impl<M: SavedModel, L: Ord + Clone + Debug> ModelFile<M, L> {
@@ -120,8 +194,15 @@ impl<M: SavedModel, L: Ord + Clone + Debug> ModelFile<M, L> {
             fit: model.fit_summary(),
             labels,
             feature_names,
+            preprocessing: None,
             model,
         }
+    }
+
+    /// The envelope with the preprocessing that makes the model's features from a table.
+    pub fn with_preprocessing(mut self, preprocessing: Option<Preprocessing>) -> Self {
+        self.preprocessing = preprocessing;
+        self
     }
 
     /// Checks the envelope and the model against each other and against the model's
@@ -193,6 +274,18 @@ impl<M: SavedModel, L: Ord + Clone + Debug> ModelFile<M, L> {
                 ));
             }
         }
+        if let Some(preprocessing) = &self.preprocessing {
+            if preprocessing.n_features() != self.model.n_features() {
+                return Err(invalid(
+                    "preprocessing",
+                    format!(
+                        "its columns make {} features for a model of {} features",
+                        preprocessing.n_features(),
+                        self.model.n_features()
+                    ),
+                ));
+            }
+        }
         self.model.check_invariants()
     }
 }
@@ -233,21 +326,49 @@ where
             path: path.to_owned(),
             source: Box::new(source),
         };
-        let json_error = |e: serde_json::Error| Error::Parse {
-            path: path.to_owned(),
-            line: e.line(),
-            column: e.column(),
-            // serde_json's message ends with the position, which `Error::Parse` shows already.
-            message: match e.to_string().rsplit_once(" at line ") {
-                Some((message, _)) => message.to_owned(),
-                None => e.to_string(),
-            },
-        };
+        let json_error = |e| json_error(path, e);
         let header: Header = serde_json::from_str(&text).map_err(json_error)?;
         header.check::<M>().map_err(in_file)?;
         let file: Self = serde_json::from_str(&text).map_err(json_error)?;
         file.check().map_err(in_file)?;
         Ok(file)
+    }
+}
+
+/// Reads the kind of the model in a model file, checking only that it is a gendisc model file of
+/// a version this build reads: how a program that reads any model picks the type to
+/// [`read`](ModelFile::read) it as.
+///
+/// Fails with an [`Error::Io`] or [`Error::Parse`] naming the file when it cannot be read as
+/// JSON, and an [`Error::InvalidModelFile`] when it is not a model file or of an unknown version.
+pub fn read_kind(path: impl AsRef<Path>) -> Result<String> {
+    let path = path.as_ref();
+    let text = fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let header: Header = serde_json::from_str(&text).map_err(|e| json_error(path, e))?;
+    let kind = header.kind.clone().unwrap_or_default();
+    header
+        .check_format(&kind)
+        .map_err(|source| Error::InvalidModelFile {
+            path: path.to_owned(),
+            source: Box::new(source),
+        })?;
+    Ok(kind)
+}
+
+/// A JSON error of the file at `path`, at its line and column.
+fn json_error(path: &Path, e: serde_json::Error) -> Error {
+    Error::Parse {
+        path: path.to_owned(),
+        line: e.line(),
+        column: e.column(),
+        // serde_json's message ends with the position, which `Error::Parse` shows already.
+        message: match e.to_string().rsplit_once(" at line ") {
+            Some((message, _)) => message.to_owned(),
+            None => e.to_string(),
+        },
     }
 }
 
@@ -263,8 +384,23 @@ impl Header {
     /// Checks that the file is a model file this build reads, of the kind `M`; errors are about
     /// the kind asked for.
     fn check<M: SavedModel>(&self) -> Result<()> {
+        self.check_format(M::KIND)?;
+        let shown = |value: Option<&str>| value.map_or("none".to_owned(), |v| format!("{v:?}"));
+        if self.kind.as_deref() != Some(M::KIND) {
+            return Err(Error::InvalidModel {
+                kind: M::KIND.to_owned(),
+                field: "kind".to_owned(),
+                reason: format!("the file holds a {} model", shown(self.kind.as_deref())),
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks that the file is a gendisc model file of a version this build reads; errors are
+    /// about the kind `kind`.
+    fn check_format(&self, kind: &str) -> Result<()> {
         let invalid = |field: &str, reason: String| Error::InvalidModel {
-            kind: M::KIND.to_owned(),
+            kind: kind.to_owned(),
             field: field.to_owned(),
             reason,
         };
@@ -289,12 +425,6 @@ impl Header {
                     ),
                 ));
             }
-        }
-        if self.kind.as_deref() != Some(M::KIND) {
-            return Err(invalid(
-                "kind",
-                format!("the file holds a {} model", shown(self.kind.as_deref())),
-            ));
         }
         Ok(())
     }
