@@ -1,0 +1,184 @@
+//! `gendisc compare`: Ng & Jordan's question — generative or discriminative, and from which
+//! training-set size on? — asked of the user's own data.
+//!
+//! The table is re-split at a grid of training sizes, many times per size; every chosen model is
+//! fitted on the same stratified training sets and scored on the rows left out. The run goes
+//! through the study engine, so it is parallel, gives the same files for a seed whatever the
+//! thread count, and resumes after a kill from the result store in the output directory
+//! (`cells.jsonl`). From the per-replicate errors it writes medians with bootstrap intervals,
+//! paired differences (discriminative minus generative, same split), the crossover size of each
+//! discriminative model over each generative one ([`analysis`] defines it), a learning-curve
+//! figure and a report.
+
+pub mod analysis;
+pub mod models;
+pub mod outputs;
+pub mod study;
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use gendisc_data::loaders::{ColumnRef, TableReader};
+use gendisc_studies::{OnMismatch, Progress, RunReport, Runner, RunnerSettings};
+
+use self::models::ModelKind;
+use self::study::{default_sizes, CompareStudy, Design};
+
+/// The result store in the output directory, from which an interrupted run resumes.
+pub const STORE: &str = "cells.jsonl";
+
+/// Training sizes of the default grid.
+pub const DEFAULT_GRID_POINTS: usize = 10;
+
+/// Which models learn better from how many rows: learning curves of generative and
+/// discriminative classifiers on your data, and the training size from which each
+/// discriminative model overtakes each generative one.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// The data: a CSV file with a header row, numeric feature columns and a class column.
+    #[arg(long, value_name = "FILE")]
+    pub data: PathBuf,
+
+    /// The class column, by name or 0-based position (a number is read as a position);
+    /// default the last column.
+    #[arg(long, value_name = "COLUMN")]
+    pub target: Option<String>,
+
+    /// The models to compare, comma-separated: nb (Gaussian naive Bayes), lr (logistic
+    /// regression), hybrid (Raina et al.'s hybrid over Gaussian naive Bayes), gdt-cv (GDT over
+    /// LDA, λ by cross-validation), lda, qda.
+    #[arg(long, value_delimiter = ',', default_value = "nb,lr,hybrid")]
+    pub models: Vec<String>,
+
+    /// Training sizes, comma-separated and increasing; default about ten sizes spaced
+    /// geometrically from two rows per class to 80% of the rows.
+    #[arg(long, value_delimiter = ',', value_name = "M,M,…")]
+    pub sizes: Option<Vec<usize>>,
+
+    /// The number of sizes of the default grid (ignored with --sizes).
+    #[arg(long, default_value_t = DEFAULT_GRID_POINTS, value_name = "N")]
+    pub grid_points: usize,
+
+    /// Random training sets per size.
+    #[arg(long, default_value_t = 200)]
+    pub replicates: usize,
+
+    /// The seed of every split and of the bootstrap.
+    #[arg(long, default_value_t = 2001)]
+    pub seed: u64,
+
+    /// Test on at most this many rows per replicate (a stratified sample of the rows outside
+    /// the training set); default every such row.
+    #[arg(long, value_name = "ROWS")]
+    pub max_test: Option<usize>,
+
+    /// Worker threads; default one per CPU. The results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+
+    /// The output directory (created if needed); a run into a directory that holds a finished
+    /// or interrupted run of the same configuration resumes it.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+/// Runs `gendisc compare`: reads the data, runs (or resumes) the comparison and writes every
+/// output into `args.out`, then prints how the run went and the crossover sizes.
+pub fn run(args: &Args) -> Result<()> {
+    compare(args).map(|_| ())
+}
+
+/// [`run`], returning the engine's account of the run (cells run and resumed).
+pub fn compare(args: &Args) -> Result<RunReport> {
+    if args.grid_points == 0 {
+        bail!("--grid-points must be at least 1");
+    }
+    let models = args
+        .models
+        .iter()
+        .map(|name| name.parse::<ModelKind>())
+        .collect::<Result<Vec<_>, _>>()?;
+
+    let target = match &args.target {
+        Some(t) => match t.parse::<usize>() {
+            Ok(index) => ColumnRef::Index(index),
+            Err(_) => ColumnRef::Name(t.clone()),
+        },
+        None => ColumnRef::Last,
+    };
+    let file = args.data.display().to_string();
+    let table = TableReader::csv()
+        .class_column(target)
+        .read(&args.data)
+        .with_context(|| format!("cannot read the data file {file}"))?;
+    let x = table
+        .to_dense()
+        .with_context(|| format!("{file}: the comparison needs numeric feature columns"))?;
+    let class_counts = table.class_counts();
+    let sizes = match &args.sizes {
+        Some(sizes) => sizes.clone(),
+        None => default_sizes(&class_counts, args.grid_points),
+    };
+    let design = Design {
+        sizes,
+        replicates: args.replicates,
+        seed: args.seed,
+        models,
+        max_test: args.max_test,
+    };
+    let study = CompareStudy::new(x, table.targets().clone(), design)
+        .with_context(|| format!("cannot compare on {file}"))?;
+
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create the output directory {}", args.out.display()))?;
+    let runner = Runner::new(RunnerSettings {
+        threads: args.threads,
+        progress: Progress::Auto,
+        store: Some(args.out.join(STORE)),
+        // The directory belongs to this command: a store of another configuration (other
+        // models, sizes, seed or data) is replaced, and the message below says so.
+        on_mismatch: OnMismatch::StartAfresh,
+        ..RunnerSettings::default()
+    })?;
+    let results = runner.run(&study)?;
+    let report = results.report();
+    if report.discarded_mismatched_store {
+        eprintln!(
+            "note: {} held a run of another configuration; it was started afresh",
+            args.out.join(STORE).display()
+        );
+    }
+
+    let design = study.design();
+    let analysis = analysis::analyse(&results, &design.sizes, &design.models, design.seed)?;
+    let description = outputs::DataDescription {
+        file: &file,
+        target: table.class_name(),
+        features: table.column_names(),
+        classes: table.classes().labels().to_vec(),
+        class_counts,
+    };
+    outputs::write_all(&args.out, &description, &study, &results, &analysis)?;
+
+    println!(
+        "{} cells ({} sizes × {} replicates): {} run, {} resumed, in {:.1} s",
+        report.cells,
+        design.sizes.len(),
+        design.replicates,
+        report.ran,
+        report.resumed,
+        report.elapsed.as_secs_f64()
+    );
+    for pair in &analysis.pairs {
+        let crossover = match pair.crossover {
+            analysis::Crossover::At(m) => format!("m = {m}"),
+            analysis::Crossover::NoneInRange => "none in range".into(),
+        };
+        println!(
+            "crossover {} over {}: {crossover}",
+            pair.discriminative, pair.generative
+        );
+    }
+    println!("wrote {} into {}", outputs::REPORT_MD, args.out.display());
+    Ok(report.clone())
+}

@@ -1,0 +1,494 @@
+//! The files a comparison writes: CSV tables, the learning-curve figure and `REPORT.md`.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use gendisc_studies::figure::{
+    ErrorDisplay, Figure, LineStyle, Marker, Panel, Point, ReferenceLine, Scale, Series,
+};
+use gendisc_studies::{format_float, Cell, StudyResults};
+
+use super::analysis::{Analysis, Crossover, Estimate, Pair, BOOTSTRAP_DRAWS, CONFIDENCE};
+use super::models::Role;
+use super::study::{CompareStudy, DATASET, ERROR, FAILED, LOG_LOSS};
+
+/// Per-replicate results.
+pub const REPLICATES_CSV: &str = "replicates.csv";
+/// Per size and model: median error with its interval.
+pub const SUMMARY_CSV: &str = "summary.csv";
+/// Per size and pair of models: the median paired difference.
+pub const DIFFERENCES_CSV: &str = "differences.csv";
+/// Per pair of models: the crossover size.
+pub const CROSSOVER_CSV: &str = "crossover.csv";
+/// The learning curves and paired differences.
+pub const FIGURE_SVG: &str = "learning_curves.svg";
+/// The report.
+pub const REPORT_MD: &str = "REPORT.md";
+
+/// What the report says about the data, beside the results.
+pub struct DataDescription<'a> {
+    /// The file as the user named it.
+    pub file: &'a str,
+    /// The class column's name.
+    pub target: &'a str,
+    /// The feature columns' names.
+    pub features: Vec<&'a str>,
+    /// The class labels, in class order.
+    pub classes: Vec<String>,
+    /// Rows per class.
+    pub class_counts: Vec<usize>,
+}
+
+/// Writes every output file into `out`.
+pub fn write_all(
+    out: &Path,
+    data: &DataDescription<'_>,
+    study: &CompareStudy,
+    results: &StudyResults,
+    analysis: &Analysis,
+) -> Result<()> {
+    write_replicates(&out.join(REPLICATES_CSV), study, results)?;
+    write_summary(&out.join(SUMMARY_CSV), analysis)?;
+    write_differences(&out.join(DIFFERENCES_CSV), analysis)?;
+    write_crossovers(&out.join(CROSSOVER_CSV), analysis)?;
+    let figure = figure(analysis).render_svg()?;
+    write(&out.join(FIGURE_SVG), figure.as_bytes())?;
+    let report = report(data, study, analysis)?;
+    write(&out.join(REPORT_MD), report.as_bytes())
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn csv_writer(path: &Path) -> Result<csv::Writer<fs::File>> {
+    csv::Writer::from_path(path).with_context(|| format!("cannot create {}", path.display()))
+}
+
+fn optional(x: Option<f64>) -> String {
+    x.map(format_float).unwrap_or_default()
+}
+
+fn write_replicates(path: &Path, study: &CompareStudy, results: &StudyResults) -> Result<()> {
+    let mut w = csv_writer(path)?;
+    w.write_record([
+        "train_size",
+        "replicate",
+        "model",
+        "role",
+        "error",
+        "log_loss",
+        "fit_failed",
+    ])?;
+    for (cell, outcome) in results.iter() {
+        for (k, model) in study.design().models.iter().enumerate() {
+            let failed = outcome.get(k, FAILED) != Some(0.0);
+            w.write_record([
+                cell.train_size.to_string(),
+                cell.replicate.to_string(),
+                model.name().to_string(),
+                model.role().name().to_string(),
+                optional(outcome.get(k, ERROR)),
+                optional(outcome.get(k, LOG_LOSS)),
+                u8::from(failed).to_string(),
+            ])?;
+        }
+    }
+    w.flush()
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn write_summary(path: &Path, analysis: &Analysis) -> Result<()> {
+    let mut w = csv_writer(path)?;
+    w.write_record([
+        "train_size",
+        "model",
+        "role",
+        "fitted",
+        "failed",
+        "median_error",
+        "error_lower",
+        "error_upper",
+        "median_log_loss",
+    ])?;
+    for s in &analysis.summaries {
+        w.write_record([
+            s.size.to_string(),
+            s.model.name().to_string(),
+            s.model.role().name().to_string(),
+            s.fitted.to_string(),
+            s.failed.to_string(),
+            optional(s.error.map(|e| e.value)),
+            optional(s.error.map(|e| e.lower)),
+            optional(s.error.map(|e| e.upper)),
+            optional(s.log_loss),
+        ])?;
+    }
+    w.flush()
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn write_differences(path: &Path, analysis: &Analysis) -> Result<()> {
+    let mut w = csv_writer(path)?;
+    w.write_record([
+        "train_size",
+        "discriminative",
+        "generative",
+        "pairs",
+        "median_difference",
+        "difference_lower",
+        "difference_upper",
+        "share_discriminative_better",
+        "share_generative_better",
+    ])?;
+    for pair in &analysis.pairs {
+        for d in &pair.differences {
+            w.write_record([
+                d.size.to_string(),
+                pair.discriminative.name().to_string(),
+                pair.generative.name().to_string(),
+                d.pairs.to_string(),
+                optional(d.median.map(|e| e.value)),
+                optional(d.median.map(|e| e.lower)),
+                optional(d.median.map(|e| e.upper)),
+                format_float(d.discriminative_better),
+                format_float(d.generative_better),
+            ])?;
+        }
+    }
+    w.flush()
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn crossover_field(c: Crossover) -> String {
+    match c {
+        Crossover::At(m) => m.to_string(),
+        Crossover::NoneInRange => "none".into(),
+    }
+}
+
+fn write_crossovers(path: &Path, analysis: &Analysis) -> Result<()> {
+    let mut w = csv_writer(path)?;
+    w.write_record([
+        "discriminative",
+        "generative",
+        "crossover",
+        "crossover_lower",
+        "crossover_upper",
+        "share_of_draws_in_range",
+    ])?;
+    for pair in &analysis.pairs {
+        w.write_record([
+            pair.discriminative.name().to_string(),
+            pair.generative.name().to_string(),
+            crossover_field(pair.crossover),
+            crossover_field(pair.interval.0),
+            crossover_field(pair.interval.1),
+            format_float(pair.share_in_range),
+        ])?;
+    }
+    w.flush()
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+const MARKERS: [Marker; 4] = [
+    Marker::Circle,
+    Marker::Square,
+    Marker::Triangle,
+    Marker::Cross,
+];
+
+fn figure(analysis: &Analysis) -> Figure {
+    let mut errors = Panel::new("median test error (95% bootstrap band)")
+        .x_label("training size m")
+        .y_label("test error rate")
+        .x_scale(Scale::Log);
+    for (k, &model) in analysis.models.iter().enumerate() {
+        let points = analysis
+            .summaries
+            .iter()
+            .filter(|s| s.model == model)
+            .filter_map(|s| {
+                let e = s.error?;
+                Some(Point::with_error(s.size as f64, e.value, e.lower, e.upper))
+            });
+        let line = match model.role() {
+            Role::Generative => LineStyle::Dashed,
+            Role::Discriminative => LineStyle::Solid,
+        };
+        errors = errors.series(
+            Series::new(model.name(), points)
+                .line(line)
+                .marker(MARKERS[k % MARKERS.len()])
+                .errors(ErrorDisplay::Band),
+        );
+    }
+    let mut figure = Figure::new(1, if analysis.pairs.is_empty() { 1 } else { 2 })
+        .title("Generative or discriminative: test error against training size")
+        .panel(errors);
+    if !analysis.pairs.is_empty() {
+        let mut differences = Panel::new("median paired difference, discriminative − generative")
+            .x_label("training size m")
+            .y_label("difference in test error")
+            .x_scale(Scale::Log)
+            .reference_line(ReferenceLine::new(0.0).line(LineStyle::Dotted));
+        for pair in &analysis.pairs {
+            let points = pair.differences.iter().filter_map(|d| {
+                let e = d.median?;
+                Some(Point::with_error(d.size as f64, e.value, e.lower, e.upper))
+            });
+            differences = differences.series(
+                Series::new(pair_name(pair), points)
+                    .marker(Marker::Circle)
+                    .errors(ErrorDisplay::Bars),
+            );
+        }
+        figure = figure.panel(differences);
+    }
+    figure
+}
+
+fn pair_name(pair: &Pair) -> String {
+    format!("{} − {}", pair.discriminative, pair.generative)
+}
+
+fn interval(e: &Estimate) -> String {
+    format!("{:.3} [{:.3}, {:.3}]", e.value, e.lower, e.upper)
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.0}%", 100.0 * x)
+}
+
+fn crossover_sentence(pair: &Pair, smallest: usize, largest: usize) -> String {
+    let (d, g) = (pair.discriminative, pair.generative);
+    let bounds = match pair.interval {
+        (Crossover::NoneInRange, _) => "beyond the largest size in most draws".to_string(),
+        (Crossover::At(lower), Crossover::NoneInRange) => {
+            format!("from m = {lower} to beyond the largest size")
+        }
+        (Crossover::At(lower), Crossover::At(upper)) if lower == upper => format!("m = {lower}"),
+        (Crossover::At(lower), Crossover::At(upper)) => format!("m = {lower} to {upper}"),
+    };
+    let draws = format!(
+        "{:.0}% bootstrap interval {bounds}; {} of {BOOTSTRAP_DRAWS} draws cross within the grid",
+        100.0 * CONFIDENCE,
+        percent(pair.share_in_range)
+    );
+    let last = pair.differences.last().and_then(|d| d.median);
+    match pair.crossover {
+        Crossover::At(m) if m == smallest => format!(
+            "**{d}** has a lower median error than **{g}** at every size from the smallest, \
+             m = {m}, on: the crossover lies at or below m = {m} ({draws})."
+        ),
+        Crossover::At(m) => format!(
+            "**{d}** overtakes **{g}** at m = {m}: from there to m = {largest} its median paired \
+             difference stays below zero ({draws})."
+        ),
+        Crossover::NoneInRange => format!(
+            "**{d}** does not overtake **{g}** within the sizes run: at m = {largest} the median \
+             paired difference is {} ({draws}).",
+            last.map_or("not available (no replicate fitted both)".into(), |e| {
+                format!("{:+.3}", e.value)
+            })
+        ),
+    }
+}
+
+fn report(data: &DataDescription<'_>, study: &CompareStudy, analysis: &Analysis) -> Result<String> {
+    let design = study.design();
+    let n_rows: usize = data.class_counts.iter().sum();
+    let mut r = String::new();
+    writeln!(r, "# Generative or discriminative on `{}`", data.file)?;
+    writeln!(r)?;
+    let classes: Vec<String> = data
+        .classes
+        .iter()
+        .zip(&data.class_counts)
+        .map(|(c, n)| format!("`{c}` ({n})"))
+        .collect();
+    writeln!(
+        r,
+        "{n_rows} rows, {} numeric feature columns; class column `{}` with {} classes: {}.",
+        data.features.len(),
+        data.target,
+        data.classes.len(),
+        classes.join(", ")
+    )?;
+    writeln!(r)?;
+    let sizes: Vec<String> = design.sizes.iter().map(usize::to_string).collect();
+    let test_sizes = study.test_sizes();
+    let (fewest, most) = (
+        test_sizes.iter().min().copied().unwrap_or(0),
+        test_sizes.iter().max().copied().unwrap_or(0),
+    );
+    writeln!(
+        r,
+        "Training sizes m = {}; {} replicates per size, each a stratified random training set \
+         of m rows (every class in proportion, at least one row each) with {} test rows, \
+         seed {}. Every model is fitted on the same splits.",
+        sizes.join(", "),
+        design.replicates,
+        if fewest == most {
+            format!("{fewest}")
+        } else {
+            format!("{fewest} to {most}")
+        },
+        design.seed
+    )?;
+    writeln!(r)?;
+    writeln!(r, "| model | side | what |")?;
+    writeln!(r, "|---|---|---|")?;
+    for model in &design.models {
+        writeln!(
+            r,
+            "| `{model}` | {} | {} |",
+            model.role().name(),
+            model.description()
+        )?;
+    }
+    writeln!(r)?;
+
+    writeln!(r, "## Crossover sizes")?;
+    writeln!(r)?;
+    if analysis.pairs.is_empty() {
+        writeln!(
+            r,
+            "No crossover is computed: the models compared are not one discriminative and one \
+             generative model at least."
+        )?;
+    } else {
+        writeln!(
+            r,
+            "The crossover size of a discriminative model D over a generative model G is the \
+             smallest training size from which the median, over replicates, of the paired \
+             difference error(D) − error(G) on the same split stays below zero at every larger \
+             size. Intervals resample each size's replicates ({BOOTSTRAP_DRAWS} draws)."
+        )?;
+        writeln!(r)?;
+        let (smallest, largest) = (
+            design.sizes.first().copied().unwrap_or(0),
+            design.sizes.last().copied().unwrap_or(0),
+        );
+        for pair in &analysis.pairs {
+            writeln!(r, "* {}", crossover_sentence(pair, smallest, largest))?;
+            if let (Some(first), Some(last)) = (
+                pair.differences.first().and_then(|d| d.median),
+                pair.differences.last().and_then(|d| d.median),
+            ) {
+                if first.value > 0.0 && last.value < 0.0 {
+                    writeln!(
+                        r,
+                        "  Ng & Jordan's two regimes: {} is better at m = {smallest} (median \
+                         difference {:+.3}), {} at m = {largest} ({:+.3}).",
+                        pair.generative, first.value, pair.discriminative, last.value
+                    )?;
+                }
+            }
+        }
+    }
+    writeln!(r)?;
+
+    writeln!(
+        r,
+        "## Median test error ({:.0}% bootstrap interval)",
+        100.0 * CONFIDENCE
+    )?;
+    writeln!(r)?;
+    let header: Vec<String> = design.models.iter().map(|m| format!("`{m}`")).collect();
+    writeln!(r, "| m | {} |", header.join(" | "))?;
+    writeln!(r, "|---:|{}", "---|".repeat(design.models.len()))?;
+    for &size in &design.sizes {
+        let cells: Vec<String> = analysis
+            .summaries
+            .iter()
+            .filter(|s| s.size == size)
+            .map(|s| s.error.as_ref().map_or("—".into(), interval))
+            .collect();
+        writeln!(r, "| {size} | {} |", cells.join(" | "))?;
+    }
+    writeln!(r)?;
+
+    if !analysis.pairs.is_empty() {
+        writeln!(r, "## Median paired difference in test error")?;
+        writeln!(r)?;
+        writeln!(
+            r,
+            "Discriminative minus generative on the same split; below zero, the discriminative \
+             model is better. In brackets the share of splits on which it is better."
+        )?;
+        writeln!(r)?;
+        let header: Vec<String> = analysis.pairs.iter().map(pair_name).collect();
+        writeln!(r, "| m | {} |", header.join(" | "))?;
+        writeln!(r, "|---:|{}", "---|".repeat(analysis.pairs.len()))?;
+        for (s, &size) in design.sizes.iter().enumerate() {
+            let cells: Vec<String> = analysis
+                .pairs
+                .iter()
+                .map(|p| {
+                    let d = &p.differences[s];
+                    d.median.as_ref().map_or("—".into(), |e| {
+                        format!("{} ({})", interval(e), percent(d.discriminative_better))
+                    })
+                })
+                .collect();
+            writeln!(r, "| {size} | {} |", cells.join(" | "))?;
+        }
+        writeln!(r)?;
+    }
+
+    writeln!(r, "## Failed fits")?;
+    writeln!(r)?;
+    let failed: Vec<_> = analysis.summaries.iter().filter(|s| s.failed > 0).collect();
+    if failed.is_empty() {
+        writeln!(r, "Every model was fitted on every split.")?;
+    } else {
+        writeln!(
+            r,
+            "A fit that fails is left out of its model's medians and of the paired differences \
+             at that size."
+        )?;
+        writeln!(r)?;
+        for s in failed {
+            // Quote the first failure's error: refit on its split.
+            let first = (0..design.replicates).find_map(|replicate| {
+                study
+                    .fit_and_score(&Cell::new(DATASET, s.size, replicate), s.model)
+                    .err()
+            });
+            writeln!(
+                r,
+                "* `{}` at m = {}: {} of {} replicates failed{}",
+                s.model,
+                s.size,
+                s.failed,
+                s.failed + s.fitted,
+                first.map_or(".".into(), |e| format!(", e.g. “{e}”."))
+            )?;
+        }
+    }
+    writeln!(r)?;
+    writeln!(r, "## Files")?;
+    writeln!(r)?;
+    for (file, what) in [
+        (
+            REPLICATES_CSV,
+            "test error and log loss of every model on every replicate",
+        ),
+        (
+            SUMMARY_CSV,
+            "median error with its interval and median log loss, per size and model",
+        ),
+        (
+            DIFFERENCES_CSV,
+            "median paired difference with its interval, per size and pair",
+        ),
+        (CROSSOVER_CSV, "crossover size with its interval, per pair"),
+        (FIGURE_SVG, "the learning curves and the paired differences"),
+    ] {
+        writeln!(r, "* `{file}`: {what}")?;
+    }
+    Ok(r)
+}
