@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use gendisc_studies::verdict::{claims_markdown, read_verdicts_csv, VerdictRow};
+use gendisc_engine::verdict::{claims_markdown, read_verdicts_csv, VerdictRow};
 
 use crate::reproduce::STUDY_NAMES;
 

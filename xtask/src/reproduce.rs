@@ -18,11 +18,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+use gendisc_engine::verdict::{read_verdicts_csv, VerdictRow};
+use gendisc_engine::{OnMismatch, RunReport, RunnerSettings, StudyResults};
 use gendisc_studies::papers::{
     bouchard_triggs, epshteyn_dejong, ng_jordan, raina, xue_titterington,
 };
-use gendisc_studies::verdict::{read_verdicts_csv, VerdictRow};
-use gendisc_studies::{OnMismatch, RunReport, RunnerSettings, StudyResults};
 use gendisc_text::wordnet::WordNet;
 
 use crate::fetch_data::{self, Manifest, Source};
@@ -622,7 +622,7 @@ fn runner_settings() -> RunnerSettings {
 /// Runs a study's cells with [`runner_settings`], says what was run and returns the counts.
 fn run_cells(
     name: &str,
-    reproduce: impl FnOnce(RunnerSettings) -> gendisc_studies::Result<StudyResults>,
+    reproduce: impl FnOnce(RunnerSettings) -> gendisc_engine::Result<StudyResults>,
 ) -> Result<Cells> {
     let start = Instant::now();
     let results = reproduce(runner_settings())?;

@@ -1,20 +1,10 @@
 #![doc = include_str!("../README.md")]
 
-pub mod cell;
-pub mod error;
-pub mod figure;
 pub mod papers;
-pub mod runner;
-pub mod store;
-pub mod study;
-pub mod tables;
-pub mod verdict;
 
-pub use cell::{Cell, Outcome, Schema};
-pub use error::{CellFailure, Result, StudyError};
-pub use runner::{OnCellError, Progress, RunReport, Runner, RunnerSettings, StudyResults};
-pub use store::{FlushPolicy, OnMismatch};
-pub use study::{fingerprint, Study};
-pub use tables::{
-    format_float, outcomes_csv, write_outcomes_csv, Spread, Statistic, SummaryRow, SummaryTable,
-};
+// The engine the reproductions run on — runner, store, tables, figures and the judging method of
+// every report (`verdict`) — re-exported, so that code and documents naming these items through
+// this crate, as the claims table does, keep working. A program that runs studies of its own
+// depends on `gendisc-engine` alone.
+#[doc(no_inline)]
+pub use gendisc_engine::*;

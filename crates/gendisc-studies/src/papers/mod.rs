@@ -10,7 +10,7 @@ pub mod xue_titterington;
 
 use std::path::Path;
 
-use crate::{Result, Runner, RunnerSettings, Study, StudyResults};
+use gendisc_engine::{Result, Runner, RunnerSettings, Study, StudyResults};
 
 /// Runs `study` with its result store at `out/store` — resuming from it when it holds cells of
 /// the same configuration — as every reproduction does before writing its outputs.

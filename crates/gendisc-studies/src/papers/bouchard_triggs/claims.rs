@@ -24,11 +24,11 @@ use std::fmt::Write as _;
 use gendisc_data::splits::replicate_rng;
 use rand::Rng;
 
-use crate::verdict::{
+use gendisc_engine::verdict::{
     describe, Better, Centre, Claim, Difference, Evidence, Judgement, Kind, Statement, Thresholds,
     Unit, Verdict, Window, CONFIDENCE,
 };
-use crate::{Result, StudyResults};
+use gendisc_engine::{Result, StudyResults};
 
 /// The generative end, λ = 1.
 pub const GEN: &str = "GEN";
@@ -232,9 +232,9 @@ pub fn bootstrap_change<T>(
 
 fn judgement(d: &Difference) -> Judgement {
     match d.side(0.0) {
-        crate::verdict::Side::A => Judgement::Holds,
-        crate::verdict::Side::B => Judgement::Against,
-        crate::verdict::Side::Tie => Judgement::Tie,
+        gendisc_engine::verdict::Side::A => Judgement::Holds,
+        gendisc_engine::verdict::Side::B => Judgement::Against,
+        gendisc_engine::verdict::Side::Tie => Judgement::Tie,
     }
 }
 
@@ -549,7 +549,7 @@ pub fn render(r: &mut String, verdict: &Verdict) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdict::Word;
+    use gendisc_engine::verdict::Word;
 
     /// A path over λ ∈ {1, 0.5, 0} whose loss at λ is `loss(λ, r)`.
     fn path(n: usize, reps: usize, loss: impl Fn(f64, usize) -> f64) -> LambdaPath {
@@ -683,7 +683,7 @@ mod tests {
         let a: Vec<f64> = (0..30).map(|i| (i % 7) as f64).collect();
         let d = bootstrap_change(&a, &a, |s| median(&deref(s)), "k").unwrap();
         assert_eq!(d.estimate, 0.0);
-        assert_eq!(d.side(0.0), crate::verdict::Side::Tie);
+        assert_eq!(d.side(0.0), gendisc_engine::verdict::Side::Tie);
         assert!(bootstrap_change::<f64>(&[], &a, |s| median(&deref(s)), "k").is_none());
     }
 

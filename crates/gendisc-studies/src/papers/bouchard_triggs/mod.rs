@@ -39,7 +39,7 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use rand::Rng;
 use serde::Serialize;
 
-use crate::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
+use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
 pub use fisher::{InputScaling, Reduction};
 pub use report::write_outputs;
@@ -870,7 +870,7 @@ pub fn reproduce(
     out: &Path,
     settings: Settings,
     runner: RunnerSettings,
-) -> crate::Result<Reproduction> {
+) -> gendisc_engine::Result<Reproduction> {
     let figure1 = Figure1Study::new(settings.clone())?;
     let figure1_results = super::run_stored(&figure1, out, "figure1-cells.jsonl", runner.clone())?;
     let (table1, table1_results) = match Table1Study::new(settings) {

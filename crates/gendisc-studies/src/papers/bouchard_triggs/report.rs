@@ -16,10 +16,10 @@ use super::{
     lambda_name, scale_sensitive, Figure1Reading, Figure1Study, Statlog, Table1Block, Table1Study,
     Variant, CONVERGED, COST, ERROR, LAMBDA, LOGLOSS, STUDY_ID,
 };
-use crate::figure::{Figure, Panel, Point, ReferenceLine, Series};
-use crate::tables::format_float;
-use crate::verdict::{write_verdicts_csv, Difference, Side, Verdict, CONFIDENCE};
-use crate::{Result, StudyError, StudyResults, SummaryTable};
+use gendisc_engine::figure::{Figure, Panel, Point, ReferenceLine, Series};
+use gendisc_engine::tables::format_float;
+use gendisc_engine::verdict::{write_verdicts_csv, Difference, Side, Verdict, CONFIDENCE};
+use gendisc_engine::{Result, StudyError, StudyResults, SummaryTable};
 
 /// Table 1 of the paper: test error rate averaged over 100 trials, rows `LDA GEN` …
 /// `Balls2 DISC` (λ = 1, 0.75, 0.5, 0.25, 0 per model), columns australian, diabetes, heart,

@@ -51,7 +51,7 @@ use rand::seq::SliceRandom;
 use serde::Serialize;
 use sprs::{CsMat, CsMatView};
 
-use crate::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
+use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
 pub use features::{FeatureStats, NounFeatures};
 pub use report::write_outputs;
@@ -1020,7 +1020,7 @@ pub fn reproduce(
     out: &Path,
     settings: Settings,
     runner: RunnerSettings,
-) -> crate::Result<StudyResults> {
+) -> gendisc_engine::Result<StudyResults> {
     let study = EpshteynDejongStudy::new(news, wordnet, settings)?;
     let results = super::run_stored(&study, out, "cells.jsonl", runner)?;
     write_outputs(out, &study, &results)?;
@@ -1030,7 +1030,7 @@ pub fn reproduce(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Runner;
+    use gendisc_engine::Runner;
 
     /// A small noun hierarchy in WordNet's file format: `entity` above `belief`, `weapon`,
     /// `region`, `vehicle`, each above its group's label word and a few related words.
@@ -1251,8 +1251,8 @@ mod tests {
         }
         // One verdict line in the report per row of verdicts.csv, and each reading has its own.
         let report = std::fs::read_to_string(out.join("REPORT.md")).unwrap();
-        let verdict_lines = crate::verdict::count_verdict_lines(&report);
-        let rows = crate::verdict::read_verdicts_csv(
+        let verdict_lines = gendisc_engine::verdict::count_verdict_lines(&report);
+        let rows = gendisc_engine::verdict::read_verdicts_csv(
             &std::fs::read_to_string(out.join("verdicts.csv")).unwrap(),
         )
         .unwrap();

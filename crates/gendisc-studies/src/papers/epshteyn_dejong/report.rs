@@ -12,10 +12,12 @@ use std::path::Path;
 
 use gendisc_metrics::distributions::{student_t_cdf, student_t_quantile};
 
-use crate::error::StudyError;
-use crate::figure::{Figure, LineStyle, Marker, Panel, Point, ReferenceLine, Scale, Series};
-use crate::tables::format_float;
-use crate::{Outcome, Result, StudyResults, SummaryTable};
+use gendisc_engine::error::StudyError;
+use gendisc_engine::figure::{
+    Figure, LineStyle, Marker, Panel, Point, ReferenceLine, Scale, Series,
+};
+use gendisc_engine::tables::format_float;
+use gendisc_engine::{Outcome, Result, StudyResults, SummaryTable};
 
 use super::{
     figure_51_dataset, Alignment, EpshteynDejongStudy, Setup, ACCURACY, BETA, BILEVEL, CONVERGED,
@@ -63,7 +65,7 @@ pub fn write_outputs(
         }
     }
     let verdicts = data.verdicts()?;
-    crate::verdict::write_verdicts_csv(
+    gendisc_engine::verdict::write_verdicts_csv(
         out.join("verdicts.csv"),
         super::STUDY_ID,
         &verdicts
@@ -872,7 +874,7 @@ impl<'a> ReportData<'a> {
                 let c = &p.comparison;
                 let bilevel = self.accuracies(&p.dataset, p.size, BILEVEL);
                 let svm = self.accuracies(&p.dataset, p.size, SVM);
-                let d: Vec<Option<crate::verdict::Difference>> = Improvement::ALL
+                let d: Vec<Option<gendisc_engine::verdict::Difference>> = Improvement::ALL
                     .iter()
                     .map(|m| m.difference(&bilevel, &svm))
                     .collect();
@@ -881,7 +883,7 @@ impl<'a> ReportData<'a> {
                         *range = (range.0.min(d.estimate), range.1.max(d.estimate));
                     }
                 }
-                let interval = |d: &Option<crate::verdict::Difference>| {
+                let interval = |d: &Option<gendisc_engine::verdict::Difference>| {
                     d.map_or("n/a".to_string(), |d| {
                         format!("{} ({} to {})", pct(d.estimate), pct(d.lower), pct(d.upper))
                     })

@@ -1,11 +1,11 @@
-//! The paper's claims as verdicts of the judging module ([`crate::verdict`]), under each
+//! The paper's claims as verdicts of the judging module ([`gendisc_engine::verdict`]), under each
 //! reading of the setup.
 //!
 //! The claim (§4 and §1): as the training-set size `m` grows there are two regimes, naive
 //! Bayes better at first, logistic regression catching up and overtaking it. It is judged
 //! per dataset and per training size, from the per-split errors: at every point the paired
 //! difference of the two test errors over the splits with its 95% t interval, a tie when the
-//! interval holds zero ([`Difference::side`](crate::verdict::Difference::side)). Two claims per
+//! interval holds zero ([`Difference::side`](gendisc_engine::verdict::Difference::side)). Two claims per
 //! reading, with datasets as units:
 //!
 //! * `nb-leads-small-m` — [`Statement::Leads`]: over the small-`m` window naive Bayes is better
@@ -25,8 +25,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::verdict::{Better, Claim, Evidence, Statement, Verdict, Window};
-use crate::{Result, StudyResults};
+use gendisc_engine::verdict::{Better, Claim, Evidence, Statement, Verdict, Window};
+use gendisc_engine::{Result, StudyResults};
 
 use super::{
     NgJordanStudy, ERROR, LOGISTIC_REGRESSION, LOGISTIC_REGRESSION_UNIT_RANGE, NAIVE_BAYES,
@@ -237,7 +237,7 @@ pub(crate) fn chance_of_lead(points: usize, tail: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdict::Word;
+    use gendisc_engine::verdict::Word;
 
     /// Errors over 40 splits around `base`, with split-to-split noise shared by both series
     /// plus a little of each one's own.

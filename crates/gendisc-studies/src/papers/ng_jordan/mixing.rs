@@ -16,8 +16,8 @@ use ndarray::{ArrayView1, ArrayView2, Axis};
 
 use super::version_space::{perceptron_separator, random_separator};
 use super::{coefficients, error_rate, fit_logistic, log_odds_of, Inputs, NgJordanStudy};
-use crate::verdict::{describe, Centre, Difference, CONFIDENCE};
-use crate::Cell;
+use gendisc_engine::verdict::{describe, Centre, Difference, CONFIDENCE};
+use gendisc_engine::Cell;
 
 /// Perceptron passes over a training set before the perceptron start is given up (the split
 /// then leaves the diagnostic).

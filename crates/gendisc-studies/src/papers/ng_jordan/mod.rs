@@ -49,7 +49,7 @@
 //!   class 0.
 //!
 //! The report ([`write_outputs`]) judges the paper's claims under each of the four readings
-//! with the judging module ([`crate::verdict`]); [`walk_mixing`] checks that the walk is mixed.
+//! with the judging module ([`gendisc_engine::verdict`]); [`walk_mixing`] checks that the walk is mixed.
 
 mod claims;
 pub mod datasets;
@@ -66,7 +66,7 @@ use gendisc_generative::{CategoricalNb, GaussianNb, VarianceStructure};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::Serialize;
 
-use crate::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
+use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
 pub use datasets::{
     load, load_all, required_files, rescale_unit_range, Dataset, DatasetSpec, InputKind, Inputs,
@@ -490,7 +490,7 @@ pub fn reproduce(
     out: &Path,
     settings: Settings,
     runner: RunnerSettings,
-) -> crate::Result<StudyResults> {
+) -> gendisc_engine::Result<StudyResults> {
     let study = NgJordanStudy::new(settings)?;
     let results = super::run_stored(&study, out, "cells.jsonl", runner)?;
     write_outputs(out, &study, &results)?;

@@ -1,7 +1,7 @@
 //! The outputs of the Ng–Jordan study: the learning-curve CSV, the fifteen-panel figure, the
 //! separability counts, `verdicts.csv` and `REPORT.md`.
 //!
-//! The verdicts are the judging module's ([`crate::verdict`], through [`super::claims`]),
+//! The verdicts are the judging module's ([`gendisc_engine::verdict`], through [`super::claims`]),
 //! computed from the per-split errors of the results just written; the tables of means are
 //! computed from `learning_curves.csv` as written — the file is read back — so that they can be
 //! checked against it.
@@ -17,12 +17,12 @@ use super::{
     LOGISTIC_REGRESSION_UNIT_RANGE, NAIVE_BAYES, RANDOM_SEPARATOR, RANDOM_SEPARATOR_UNIT_RANGE,
     SEPARATED,
 };
-use crate::figure::{Figure, LineStyle, Marker, Panel, Point, Series};
-use crate::tables::format_float;
-use crate::verdict::{
+use gendisc_engine::figure::{Figure, LineStyle, Marker, Panel, Point, Series};
+use gendisc_engine::tables::format_float;
+use gendisc_engine::verdict::{
     write_verdicts_csv, Evidence, Side, Thresholds, Verdict, Window, Word, CONFIDENCE,
 };
-use crate::{Result, StudyError, StudyResults, SummaryTable};
+use gendisc_engine::{Result, StudyError, StudyResults, SummaryTable};
 
 /// The header of `learning_curves.csv`.
 const CURVES_HEADER: [&str; 7] = [

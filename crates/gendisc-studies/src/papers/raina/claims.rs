@@ -9,11 +9,11 @@
 //! [`Statement::Units`] with the module's tie rule ([`Difference::side`]): a coverage is not a
 //! training size, so those units are not points of an [`Evidence`] over `m`.
 
-use crate::verdict::{
+use gendisc_engine::verdict::{
     describe, Better, Centre, Claim, Difference, Evidence, Judgement, Kind, Side, Statement,
     Thresholds, Unit, Verdict, Window, CONFIDENCE,
 };
-use crate::{Result, StudyResults};
+use gendisc_engine::{Result, StudyResults};
 
 use super::{
     accuracy_metric, COVERAGE_AT_95, COVERAGE_GRID, ER, FIGURE_1, FIGURE_2, HYBRID, HYBRID_L2,

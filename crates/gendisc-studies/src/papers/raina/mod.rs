@@ -52,7 +52,7 @@ use rand::seq::SliceRandom;
 use serde::Serialize;
 use sprs::CsMat;
 
-use crate::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
+use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
 pub use report::write_outputs;
 
@@ -845,7 +845,7 @@ pub fn reproduce(
     out: &Path,
     settings: Settings,
     runner: RunnerSettings,
-) -> crate::Result<StudyResults> {
+) -> gendisc_engine::Result<StudyResults> {
     let study = RainaStudy::new(news, settings)?;
     let results = super::run_stored(&study, out, "cells.jsonl", runner)?;
     write_outputs(out, &study, &results)?;
@@ -855,7 +855,7 @@ pub fn reproduce(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Runner;
+    use gendisc_engine::Runner;
 
     /// A small synthetic collection with the study's groups: each group has its own topic
     /// words, shared words, and postings with or without a subject.
@@ -957,7 +957,7 @@ mod tests {
     fn the_report_states_every_claim_with_a_verdict() {
         let study = RainaStudy::new(&collection(24), settings()).unwrap();
         let results = Runner::new(RunnerSettings {
-            progress: crate::runner::Progress::Never,
+            progress: gendisc_engine::runner::Progress::Never,
             ..RunnerSettings::default()
         })
         .unwrap()
@@ -967,9 +967,9 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         write_outputs(&dir, &study, &results).unwrap();
         let report = std::fs::read_to_string(dir.join("REPORT.md")).unwrap();
-        let verdict_lines = crate::verdict::count_verdict_lines(&report);
+        let verdict_lines = gendisc_engine::verdict::count_verdict_lines(&report);
         let csv = std::fs::read_to_string(dir.join("verdicts.csv")).unwrap();
-        let rows = crate::verdict::read_verdicts_csv(&csv).unwrap();
+        let rows = gendisc_engine::verdict::read_verdicts_csv(&csv).unwrap();
         assert_eq!(rows.len(), 8 * claims::READINGS.len(), "{csv}");
         assert_eq!(verdict_lines, rows.len(), "{report}");
         for reading in claims::READINGS {

@@ -5,11 +5,11 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
 
-use crate::error::StudyError;
-use crate::figure::{Figure, LineStyle, Marker, Panel, Series};
-use crate::tables::{format_float, Statistic};
-use crate::verdict::{write_verdicts_csv, Statement, Verdict};
-use crate::{Result, StudyResults, SummaryTable};
+use gendisc_engine::error::StudyError;
+use gendisc_engine::figure::{Figure, LineStyle, Marker, Panel, Series};
+use gendisc_engine::tables::{format_float, Statistic};
+use gendisc_engine::verdict::{write_verdicts_csv, Statement, Verdict};
+use gendisc_engine::{Result, StudyResults, SummaryTable};
 
 use super::claims::{self, READINGS, TARGET_ACCURACY};
 
@@ -266,7 +266,7 @@ impl ReportData {
                     .iter()
                     .zip(&curves.errors[s])
                     .filter(|(_, e)| e.is_finite())
-                    .map(|(&m, &e)| crate::figure::Point::new(m as f64, e));
+                    .map(|(&m, &e)| gendisc_engine::figure::Point::new(m as f64, e));
                 panel = panel.series(
                     Series::new(label(classifier), points)
                         .line(styles[s].0)
@@ -303,7 +303,10 @@ impl ReportData {
                 let points = (1..=COVERAGE_GRID)
                     .filter(|&c| curves.accuracy[s][c - 1].is_finite())
                     .map(|c| {
-                        crate::figure::Point::new(grid_coverage(c), curves.accuracy[s][c - 1])
+                        gendisc_engine::figure::Point::new(
+                            grid_coverage(c),
+                            curves.accuracy[s][c - 1],
+                        )
                     });
                 let mut series = Series::new(label(classifier), points).line(styles[s]);
                 if let Some(marker) = markers[s] {

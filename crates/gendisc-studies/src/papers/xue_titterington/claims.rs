@@ -9,8 +9,8 @@
 
 use gendisc_data::generators::{CovarianceStructure, XueTitteringtonPreset};
 
-use crate::verdict::{Better, Centre, Claim, Evidence, Statement, Verdict, Window};
-use crate::{Result, StudyResults};
+use gendisc_engine::verdict::{Better, Centre, Claim, Evidence, Statement, Verdict, Window};
+use gendisc_engine::{Result, StudyResults};
 
 use super::{ER, HYBRID, LL, LOGISTIC_REGRESSION, NAIVE_BAYES};
 
@@ -167,7 +167,7 @@ mod tests {
 
     #[test]
     fn the_readings_differ_in_how_ties_count() {
-        use crate::verdict::Kind;
+        use gendisc_engine::verdict::Kind;
         let best = Reading::ShownBetter.statement(NB, [LR, HY]);
         let none = Reading::NoneShownBetter.statement(NB, [LR, HY]);
         assert_eq!(best.kind(), Kind::Difference);

@@ -45,7 +45,7 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 
 use serde::Serialize;
 
-use crate::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
+use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
 pub use report::write_outputs;
 
@@ -457,7 +457,7 @@ pub fn reproduce(
     out: &Path,
     settings: Settings,
     runner: RunnerSettings,
-) -> crate::Result<StudyResults> {
+) -> gendisc_engine::Result<StudyResults> {
     let study = XueTitteringtonStudy::new(settings)?;
     let results = super::run_stored(&study, out, "cells.jsonl", runner)?;
     write_outputs(out, &study, &results)?;
@@ -557,8 +557,8 @@ mod tests {
             ..Settings::paper()
         })
         .unwrap();
-        let results = crate::Runner::new(RunnerSettings {
-            progress: crate::runner::Progress::Never,
+        let results = gendisc_engine::Runner::new(RunnerSettings {
+            progress: gendisc_engine::runner::Progress::Never,
             ..RunnerSettings::default()
         })
         .unwrap()
@@ -570,10 +570,10 @@ mod tests {
         let report = std::fs::read_to_string(dir.join("REPORT.md")).unwrap();
         let csv = std::fs::read_to_string(dir.join("verdicts.csv")).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
-        let rows = crate::verdict::read_verdicts_csv(&csv).unwrap();
+        let rows = gendisc_engine::verdict::read_verdicts_csv(&csv).unwrap();
         // Conclusions 1, 2 and 2 at large m under each reading of "the best", and conclusion 3.
         assert_eq!(rows.len(), 3 * claims::READINGS.len() + 1, "{csv}");
-        let lines = crate::verdict::count_verdict_lines(&report);
+        let lines = gendisc_engine::verdict::count_verdict_lines(&report);
         assert_eq!(lines, rows.len(), "{report}");
         for reading in claims::READINGS {
             assert!(report.contains(reading.name()), "{report}");

@@ -14,10 +14,10 @@ use super::{
     LL_MEAN, LOGISTIC_REGRESSION, LOGISTIC_REGRESSION_L2, NAIVE_BAYES, ROWS_PER_CLASS, R_WARNING,
     SEPARATED,
 };
-use crate::figure::{Figure, LineStyle, Panel, Series};
-use crate::tables::format_float;
-use crate::verdict::{write_verdicts_csv, Verdict};
-use crate::{Result, Statistic, StudyError, StudyResults, SummaryTable};
+use gendisc_engine::figure::{Figure, LineStyle, Panel, Series};
+use gendisc_engine::tables::format_float;
+use gendisc_engine::verdict::{write_verdicts_csv, Verdict};
+use gendisc_engine::{Result, Statistic, StudyError, StudyResults, SummaryTable};
 
 /// The paper's three classifiers, whose comparison the paper's conclusions are about.
 const PAPER_CLASSIFIERS: [&str; 3] = [NAIVE_BAYES, LOGISTIC_REGRESSION, HYBRID];

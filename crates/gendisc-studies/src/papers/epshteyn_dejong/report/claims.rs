@@ -1,13 +1,13 @@
-//! The claims of §4–§5 as typed statements, judged by [`crate::verdict`] on this run's
+//! The claims of §4–§5 as typed statements, judged by [`gendisc_engine::verdict`] on this run's
 //! results: paired per-replicate comparisons where the samples are shared (Figure 5.1's bilevel
 //! against the SVM, Figure 5.2's classifiers at one size, Figure 5.3's neighbouring parameter
 //! values), report-computed units with the module's tie rule where they are not.
 
-use crate::verdict::{
+use gendisc_engine::verdict::{
     describe, Better, Centre, Claim, Difference, Evidence, Judgement, Kind, Side, Statement,
     Thresholds, Unit, Verdict, Window, CONFIDENCE,
 };
-use crate::Result;
+use gendisc_engine::Result;
 
 use super::super::{
     EpshteynDejongStudy, EXPERIMENT_4, FIGURE_52, FIGURE_52_LDA, LDA_90, MULTITASK_SVM,
@@ -464,7 +464,7 @@ impl ReportData<'_> {
                 judgement,
                 format!(
                     "bilevel shown above both the SVM and LDA (90%, {}) at m = {:?}",
-                    crate::tables::format_float(lda.0),
+                    gendisc_engine::tables::format_float(lda.0),
                     both
                 ),
             ));
@@ -615,8 +615,8 @@ impl ReportData<'_> {
                     format!(
                         "{} = {} against {}",
                         sens.name,
-                        crate::tables::format_float(sens.values[tight]),
-                        crate::tables::format_float(sens.values[loose])
+                        gendisc_engine::tables::format_float(sens.values[tight]),
+                        gendisc_engine::tables::format_float(sens.values[loose])
                     ),
                     m,
                     vec![at(tight), at(loose)],

@@ -12,7 +12,7 @@
 //! with the line and marker style of its first appearance.
 //!
 //! ```
-//! use gendisc_studies::figure::{Figure, LineStyle, Marker, Panel, Point, ReferenceLine, Series};
+//! use gendisc_engine::figure::{Figure, LineStyle, Marker, Panel, Point, ReferenceLine, Series};
 //!
 //! let curve = |name: &str, ys: [f64; 3]| {
 //!     Series::new(name, [100.0, 200.0, 300.0].iter().zip(ys).map(|(&x, y)| Point::new(x, y)))
@@ -30,7 +30,7 @@
 //!     .panel(Panel::new("Bernoulli").series(curve("naive Bayes", [0.2, 0.19, 0.18])));
 //! let svg = figure.render_svg()?;
 //! assert!(svg.starts_with("<svg") && svg.contains("naive Bayes") && svg.contains("Bayes error"));
-//! # Ok::<(), gendisc_studies::StudyError>(())
+//! # Ok::<(), gendisc_engine::StudyError>(())
 //! ```
 
 use std::path::Path;

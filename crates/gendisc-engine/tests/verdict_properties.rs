@@ -1,6 +1,6 @@
 //! Properties of the judging module on random evidence.
 
-use gendisc_studies::verdict::{
+use gendisc_engine::verdict::{
     Better, Centre, Claim, Evidence, Judgement, Statement, Verdict, Window, Word,
 };
 use proptest::prelude::*;

@@ -28,7 +28,7 @@ use crate::store::write_atomically;
 /// non-finite values.
 ///
 /// ```
-/// use gendisc_studies::format_float;
+/// use gendisc_engine::format_float;
 /// assert_eq!(format_float(0.1), "0.1");
 /// assert_eq!(format_float(3.0), "3");
 /// assert_eq!(format_float(-2.5e-7), "-2.5e-7");

@@ -1,11 +1,11 @@
 //! Summaries over replicates and the CSV tables, checked against values worked out by hand.
 
 use gendisc_core::Error;
-use gendisc_metrics::distributions::student_t_quantile;
-use gendisc_studies::{
+use gendisc_engine::{
     format_float, outcomes_csv, Cell, Outcome, Runner, Schema, Spread, Statistic, Study,
     StudyError, SummaryTable,
 };
+use gendisc_metrics::distributions::student_t_quantile;
 
 /// Two datasets × two sizes × four replicates. Classifier `a` measures `x = replicate + size`
 /// and, for dataset `d2` only, `y = −replicate`; classifier `b` measures `x = 0.5` in

@@ -1,8 +1,8 @@
 //! The judging module on a study's own results: evidence gathered from the cells, paired by
 //! replicate.
 
-use gendisc_studies::verdict::{Better, Claim, Evidence, Statement, Verdict, Window, Word};
-use gendisc_studies::{fingerprint, Cell, Outcome, Runner, Schema, Study};
+use gendisc_engine::verdict::{Better, Claim, Evidence, Statement, Verdict, Window, Word};
+use gendisc_engine::{fingerprint, Cell, Outcome, Runner, Schema, Study};
 use rand::Rng;
 
 /// Two estimators of a uniform mean from `m` draws: the sample mean ("full") and the mean of

@@ -49,7 +49,7 @@ impl Window {
     /// [`Window::Range`], and moves).
     ///
     /// ```
-    /// use gendisc_studies::verdict::Window;
+    /// use gendisc_engine::verdict::Window;
     /// let grid = [10, 25, 50, 100, 200];
     /// let shifted = Window::range(25, 50).neighbours(&grid);
     /// assert!(shifted.contains(&Window::range(10, 25)));
@@ -90,7 +90,7 @@ impl Window {
     /// points otherwise, e.g. by position on each dataset's grid).
     ///
     /// ```
-    /// use gendisc_studies::verdict::Window;
+    /// use gendisc_engine::verdict::Window;
     /// assert_eq!(Window::range(1, 6).label("grid position"), "grid position = 1…6");
     /// assert_eq!(Window::range(25, 25).to_string(), "m = 25");
     /// ```

@@ -5,7 +5,7 @@
 //! quick way to watch the runner at work.
 //!
 //! ```text
-//! gendisc-studies-toy OUTPUT_DIR [--cell-delay-ms N] [--threads N] [--flush-cells N] [--flush-ms N]
+//! gendisc-engine-toy OUTPUT_DIR [--cell-delay-ms N] [--threads N] [--flush-cells N] [--flush-ms N]
 //! ```
 //!
 //! Writes `OUTPUT_DIR/results.jsonl`, `summary.csv`, `outcomes.csv` and `figure.svg`, and prints
@@ -15,8 +15,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use gendisc_studies::figure::{ErrorDisplay, Figure, Marker, Panel, Series};
-use gendisc_studies::{
+use gendisc_engine::figure::{ErrorDisplay, Figure, Marker, Panel, Series};
+use gendisc_engine::{
     fingerprint, write_outcomes_csv, Cell, FlushPolicy, Outcome, Progress, Runner, RunnerSettings,
     Schema, Spread, Statistic, Study, SummaryTable,
 };
@@ -87,7 +87,7 @@ fn parse_arguments() -> Result<Arguments, String> {
     let mut args = std::env::args().skip(1);
     let output = args
         .next()
-        .ok_or("usage: gendisc-studies-toy OUTPUT_DIR [options]")?;
+        .ok_or("usage: gendisc-engine-toy OUTPUT_DIR [options]")?;
     let mut parsed = Arguments {
         output: output.into(),
         cell_delay: Duration::ZERO,

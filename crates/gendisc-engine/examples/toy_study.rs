@@ -7,7 +7,7 @@
 //! grows. Each cell draws its training and test rows from its own stream, `Cell::rng`.
 //!
 //! ```text
-//! cargo run -p gendisc-studies --example toy_study [OUTPUT_DIR]
+//! cargo run -p gendisc-engine --example toy_study [OUTPUT_DIR]
 //! ```
 //!
 //! writes `results.jsonl` (the resumable store: interrupt the run and start it again),
@@ -16,14 +16,14 @@
 
 use std::path::PathBuf;
 
-use gendisc_metrics::distributions::standard_normal_cdf;
-use gendisc_studies::figure::{
+use gendisc_engine::figure::{
     ErrorDisplay, Figure, LineStyle, Marker, Panel, ReferenceLine, Series,
 };
-use gendisc_studies::{
+use gendisc_engine::{
     fingerprint, write_outcomes_csv, Cell, OnMismatch, Outcome, Runner, RunnerSettings, Schema,
     Spread, Statistic, Study, SummaryTable,
 };
+use gendisc_metrics::distributions::standard_normal_cdf;
 use rand_distr::{Distribution, StandardNormal};
 use serde::Serialize;
 
@@ -175,7 +175,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Panel::new(format!("μ = {mu}"))
                 .x_label("training size m")
                 .y_label("test error (median, quartiles)")
-                .x_scale(gendisc_studies::figure::Scale::Log)
+                .x_scale(gendisc_engine::figure::Scale::Log)
                 .series(
                     Series::new("plug-in", curve("plug-in"))
                         .marker(Marker::Circle)

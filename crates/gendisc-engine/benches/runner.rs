@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use gendisc_studies::{Cell, Outcome, Progress, Runner, RunnerSettings, Schema, Study};
+use gendisc_engine::{Cell, Outcome, Progress, Runner, RunnerSettings, Schema, Study};
 use rand::Rng;
 
 /// Draws one number from the cell's stream and records six metrics, as a three-classifier,
@@ -47,10 +47,7 @@ impl Study for Trivial {
 }
 
 fn store_path() -> PathBuf {
-    std::env::temp_dir().join(format!(
-        "gendisc-studies-bench-{}.jsonl",
-        std::process::id()
-    ))
+    std::env::temp_dir().join(format!("gendisc-engine-bench-{}.jsonl", std::process::id()))
 }
 
 fn runner(store: Option<PathBuf>) -> Runner {

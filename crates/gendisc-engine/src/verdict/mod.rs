@@ -27,7 +27,7 @@
 //! for each choice.
 //!
 //! ```
-//! use gendisc_studies::verdict::{Better, Claim, Evidence, Statement, Verdict, Window, Word};
+//! use gendisc_engine::verdict::{Better, Claim, Evidence, Statement, Verdict, Window, Word};
 //!
 //! let mut evidence = Evidence::new(["naive Bayes", "logistic regression"], Better::Lower);
 //! // Naive Bayes ahead at m = 10 and 20, logistic regression at m = 80.
@@ -45,7 +45,7 @@
 //! let verdict = Verdict::judge(&claim, &evidence, "points")?;
 //! assert_eq!(verdict.word, Word::Supported);
 //! assert!(verdict.markdown().starts_with("**supported** (borderline: "));
-//! # Ok::<(), gendisc_studies::StudyError>(())
+//! # Ok::<(), gendisc_engine::StudyError>(())
 //! ```
 
 mod claim;

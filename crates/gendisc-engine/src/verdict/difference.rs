@@ -93,7 +93,7 @@ impl Difference {
     /// replicate says nothing about variation.
     ///
     /// ```
-    /// use gendisc_studies::verdict::{Better, Centre, Difference, Side};
+    /// use gendisc_engine::verdict::{Better, Centre, Difference, Side};
     /// // A's error is lower than B's on every replicate, by 0.02 ± 0.01.
     /// let a = [0.10, 0.12, 0.11, 0.09, 0.10];
     /// let b = [0.12, 0.13, 0.14, 0.10, 0.12];
@@ -157,7 +157,7 @@ impl Difference {
     /// contains zero.
     ///
     /// ```
-    /// use gendisc_studies::verdict::{Difference, Side};
+    /// use gendisc_engine::verdict::{Difference, Side};
     /// let d = Difference::from_estimate(0.03, 0.01, 0.95).unwrap(); // 0.03 ± 0.0196
     /// assert_eq!(d.side(0.0), Side::A);
     /// assert_eq!(d.side(0.02), Side::Tie);

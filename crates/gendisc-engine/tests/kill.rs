@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use common::{complete_lines, TempDir};
 
-const BINARY: &str = env!("CARGO_BIN_EXE_gendisc-studies-toy");
+const BINARY: &str = env!("CARGO_BIN_EXE_gendisc-engine-toy");
 const CELLS: usize = 1200;
 const OUTPUTS: [&str; 4] = ["results.jsonl", "summary.csv", "outcomes.csv", "figure.svg"];
 

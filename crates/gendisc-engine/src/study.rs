@@ -22,7 +22,7 @@ use crate::cell::{Cell, Outcome, Schema};
 /// `run_cell` is called from several threads at once, hence `Sync`.
 ///
 /// ```
-/// use gendisc_studies::{fingerprint, Cell, Outcome, Runner, Schema, Study};
+/// use gendisc_engine::{fingerprint, Cell, Outcome, Runner, Schema, Study};
 /// use rand::Rng;
 ///
 /// /// Estimates a coin's bias from `train_size` tosses.
@@ -78,7 +78,7 @@ pub trait Study: Sync {
 /// version number to bump when the computation itself changes — and nothing else.
 ///
 /// ```
-/// use gendisc_studies::fingerprint;
+/// use gendisc_engine::fingerprint;
 /// let a = fingerprint(&("xue-titterington v1", 20_240_601_u64, [100, 125, 150]));
 /// assert_eq!(a.len(), 16);
 /// assert_eq!(a, fingerprint(&("xue-titterington v1", 20_240_601_u64, [100, 125, 150])));

@@ -4,10 +4,10 @@ mod common;
 
 use common::TempDir;
 use gendisc_core::Error;
-use gendisc_studies::figure::{
+use gendisc_engine::figure::{
     ErrorDisplay, Figure, LineStyle, Marker, Panel, Point, ReferenceLine, Scale, Series,
 };
-use gendisc_studies::StudyError;
+use gendisc_engine::StudyError;
 
 /// The text of every `<text>` element, trimmed.
 fn texts(svg: &str) -> Vec<String> {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use gendisc_core::Error;
-use gendisc_studies::{fingerprint, Cell, Outcome, Schema, Study};
+use gendisc_engine::{fingerprint, Cell, Outcome, Schema, Study};
 use rand::Rng;
 
 /// A directory under the system's temporary directory, removed on drop.
@@ -16,7 +16,7 @@ impl TempDir {
     pub fn new(name: &str) -> Self {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
         let path = std::env::temp_dir().join(format!(
-            "gendisc-studies-{name}-{}-{}",
+            "gendisc-engine-{name}-{}-{}",
             std::process::id(),
             COUNTER.fetch_add(1, Ordering::Relaxed)
         ));

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use common::{complete_lines, TempDir, ToyStudy};
 use gendisc_core::Error;
-use gendisc_studies::{
+use gendisc_engine::{
     Cell, FlushPolicy, OnCellError, OnMismatch, Outcome, Progress, Runner, RunnerSettings, Schema,
     Study, StudyError, StudyResults,
 };
@@ -494,11 +494,11 @@ fn an_unusable_store_path_is_an_error_naming_it() {
 #[test]
 fn an_unwritable_store_is_an_error_naming_the_path() {
     // No one, not even root, may create a directory in procfs.
-    let path = Path::new("/proc/self/gendisc-studies/results.jsonl");
+    let path = Path::new("/proc/self/gendisc-engine/results.jsonl");
     let error = runner_with_store(path).run(&ToyStudy::new(1)).unwrap_err();
     assert!(matches!(error, StudyError::Write { .. }), "{error}");
     assert!(
-        error.to_string().contains("/proc/self/gendisc-studies"),
+        error.to_string().contains("/proc/self/gendisc-engine"),
         "{error}"
     );
 }

@@ -47,14 +47,14 @@ pub enum OnCellError {
 /// The settings of a [`Runner`]; every field has a documented default.
 ///
 /// ```
-/// use gendisc_studies::{Runner, RunnerSettings};
+/// use gendisc_engine::{Runner, RunnerSettings};
 /// let runner = Runner::new(RunnerSettings {
 ///     threads: Some(2),
 ///     store: Some("results/coin/results.jsonl".into()),
 ///     ..RunnerSettings::default()
 /// })?;
 /// assert_eq!(runner.settings().threads, Some(2));
-/// # Ok::<(), gendisc_studies::StudyError>(())
+/// # Ok::<(), gendisc_engine::StudyError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct RunnerSettings {

@@ -39,7 +39,7 @@ impl Cell {
     /// then training size, then replicate — the order of the papers' tables.
     ///
     /// ```
-    /// use gendisc_studies::Cell;
+    /// use gendisc_engine::Cell;
     /// let cells = Cell::grid(&["a", "b"], &[10, 20], 3);
     /// assert_eq!(cells.len(), 12);
     /// assert_eq!(cells[4], Cell::new("a", 20, 1));
@@ -74,7 +74,7 @@ impl Cell {
     /// study's results independent of the thread count and of interruptions.
     ///
     /// ```
-    /// use gendisc_studies::Cell;
+    /// use gendisc_engine::Cell;
     /// use rand::Rng;
     /// let cell = Cell::new("normal-equal-full", 200, 3);
     /// let a: u64 = cell.rng(7).random();
@@ -113,7 +113,7 @@ impl Schema {
     /// when a name is empty or repeated.
     ///
     /// ```
-    /// use gendisc_studies::Schema;
+    /// use gendisc_engine::Schema;
     /// let schema = Schema::new(["naive-bayes", "logistic"], ["error-rate"])?;
     /// assert_eq!(schema.classifier_index("logistic"), Some(1));
     /// assert!(Schema::new(["nb", "nb"], ["error-rate"]).is_err());
@@ -188,7 +188,7 @@ where
 /// NaN: a NaN is a numerical failure, and [`Outcome::set`] refuses it.
 ///
 /// ```
-/// use gendisc_studies::{Outcome, Schema};
+/// use gendisc_engine::{Outcome, Schema};
 /// let schema = Schema::new(["naive-bayes", "logistic"], ["error-rate", "log-loss"])?;
 /// let mut outcome = Outcome::new(&schema);
 /// outcome.set(1, 0, 0.125)?;
@@ -310,7 +310,7 @@ impl Outcome {
 /// absent value, or the string `"inf"` / `"-inf"` for an infinity — JSON has no infinities.
 ///
 /// ```
-/// use gendisc_studies::{Outcome, Schema};
+/// use gendisc_engine::{Outcome, Schema};
 /// let schema = Schema::new(["nb", "lr"], ["error-rate", "log-loss"])?;
 /// let mut outcome = Outcome::new(&schema);
 /// outcome.set(0, 0, 0.25)?;

@@ -23,7 +23,7 @@ pub struct Point {
 /// of one classifier) measured on the same replicates at `(group, m)` points.
 ///
 /// ```
-/// use gendisc_studies::verdict::{Better, Evidence};
+/// use gendisc_engine::verdict::{Better, Evidence};
 /// let mut evidence = Evidence::new(["naive Bayes", "logistic regression"], Better::Lower);
 /// evidence.push("iris", 10, vec![vec![0.10, 0.12, 0.11], vec![0.15, 0.14, 0.16]]).unwrap();
 /// evidence.push("iris", 40, vec![vec![0.06, 0.05, 0.07], vec![0.04, 0.05, 0.03]]).unwrap();
