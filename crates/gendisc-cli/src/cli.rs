@@ -1,0 +1,367 @@
+//! The command line: subcommands, their flags and their help.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::input::DataArgs;
+
+/// Fit gendisc's generative, discriminative and hybrid classifiers on your own data files, save
+/// them as model files, and apply and evaluate them on new data.
+#[derive(Debug, Parser)]
+#[command(
+    name = "gendisc",
+    version,
+    after_help = "\
+Examples:
+  gendisc models
+  gendisc fit nb --data train.csv --out nb.json
+  gendisc fit lr --data train.csv --target class --prior-variance 10 --out lr.json
+  gendisc predict --model lr.json --data new.csv --proba --out predictions.csv
+  gendisc evaluate --model lr.json --data test.csv --json"
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List every estimator: its name for `gendisc fit`, the kind of model file it writes, and
+    /// what it is.
+    #[command(after_help = "Example:\n  gendisc models")]
+    Models,
+    /// Fit an estimator on a data file and save the model (its labels, the encoding of its
+    /// columns and how its fit ended) as a model file.
+    #[command(after_help = "\
+Examples:
+  gendisc fit nb --data train.csv --out nb.json
+  gendisc fit logistic-regression --data train.arff --solver glm --out lr.json
+  gendisc fit gdt --data train.csv --family qda --lambda 0.25 --out gdt.json
+  gendisc fit <MODEL> --help    (the estimator's hyper-parameters and their defaults)")]
+    Fit(FitArgs),
+    /// Predict the class of each row of a data file with a saved model, as CSV.
+    #[command(after_help = "\
+Examples:
+  gendisc predict --model nb.json --data new.csv
+  gendisc predict --model nb.json --data new.csv --proba --out predictions.csv")]
+    Predict(PredictArgs),
+    /// Score a saved model on a labelled data file: error rate, log loss, Brier score,
+    /// calibration error and the confusion matrix.
+    #[command(after_help = "\
+Examples:
+  gendisc evaluate --model nb.json --data test.csv
+  gendisc evaluate --model nb.json --data test.csv --json")]
+    Evaluate(EvaluateArgs),
+    /// Learning curves of generative and discriminative models on your data, and the training
+    /// size from which each discriminative model overtakes each generative one.
+    #[command(after_help = "\
+Example:
+  gendisc compare --data table.csv --models nb,lr,hybrid --out comparison")]
+    Compare(crate::compare::Args),
+}
+
+/// `gendisc fit`.
+#[derive(Debug, Args)]
+pub struct FitArgs {
+    /// The estimator (see `gendisc models`).
+    #[command(subcommand)]
+    pub estimator: Estimator,
+}
+
+/// What every fit reads and writes.
+#[derive(Debug, Clone, Args)]
+pub struct FitCommon {
+    /// The training data.
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// Where to write the model file (JSON).
+    #[arg(long, short, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+/// The estimators `gendisc fit` knows, each with its hyper-parameters.
+#[derive(Debug, Subcommand)]
+pub enum Estimator {
+    /// Naive Bayes of the kind that suits the columns: categorical naive Bayes when every
+    /// feature is categorical, Bernoulli when every feature is 0/1, Gaussian otherwise
+    /// (categorical columns one-hot).
+    Nb {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// The pseudo-count of the categorical and Bernoulli models (1: Laplace smoothing).
+        #[arg(long, default_value_t = 1.0)]
+        alpha: f64,
+        /// The Gaussian model's variance floor, relative to the largest feature variance.
+        #[arg(long, default_value_t = 1e-9)]
+        var_smoothing: f64,
+    },
+    /// Gaussian naive Bayes.
+    GaussianNb {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// The variance floor, relative to the largest feature variance.
+        #[arg(long, default_value_t = 1e-9)]
+        var_smoothing: f64,
+    },
+    /// Bernoulli naive Bayes (features 0/1).
+    BernoulliNb {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// The pseudo-count (1: Laplace smoothing).
+        #[arg(long, default_value_t = 1.0)]
+        alpha: f64,
+    },
+    /// Categorical naive Bayes (every column read as categories).
+    CategoricalNb {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// The pseudo-count (1: Laplace smoothing).
+        #[arg(long, default_value_t = 1.0)]
+        alpha: f64,
+    },
+    /// Multinomial naive Bayes (features are non-negative counts).
+    MultinomialNb {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// The pseudo-count (1: add-one smoothing).
+        #[arg(long, default_value_t = 1.0)]
+        alpha: f64,
+    },
+    /// Linear discriminant analysis (Gaussian classes, one shared covariance).
+    Lda {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// Shrink the pooled covariance toward the scaled identity by this weight in [0, 1]
+        /// [default: no shrinkage].
+        #[arg(long, value_name = "WEIGHT")]
+        shrinkage: Option<f64>,
+    },
+    /// Quadratic discriminant analysis (Gaussian classes, a covariance each).
+    Qda {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// Shrink each class covariance toward the scaled identity by this weight in [0, 1]
+        /// [default: no shrinkage].
+        #[arg(long, value_name = "WEIGHT")]
+        shrinkage: Option<f64>,
+    },
+    /// Balls1: a spherical Gaussian per class.
+    Balls1 {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// The variance floor, relative to the largest feature variance.
+        #[arg(long, default_value_t = 1e-9)]
+        var_smoothing: f64,
+    },
+    /// Balls2: a mixture of two spherical Gaussians per class, fitted by EM.
+    Balls2 {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// The cap on EM iterations per class.
+        #[arg(long, default_value_t = 500)]
+        max_iterations: usize,
+        /// EM's relative convergence tolerance.
+        #[arg(long, default_value_t = 1e-8)]
+        tolerance: f64,
+        /// The seed of EM's initialisation.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The variance floor, relative to the largest feature variance.
+        #[arg(long, default_value_t = 1e-9)]
+        var_smoothing: f64,
+    },
+    /// Logistic regression (multinomial for more than two classes), by maximum likelihood or
+    /// with a Gaussian (L2) prior on the weights.
+    #[command(visible_alias = "lr")]
+    LogisticRegression {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// The variance of the Gaussian prior on the weights (an L2 penalty of 1/(2 variance))
+        /// [default: no prior, maximum likelihood].
+        #[arg(long, value_name = "VARIANCE")]
+        prior_variance: Option<f64>,
+        /// The solver; `glm` is R's glm.fit (binary, no prior).
+        #[arg(long, value_enum, default_value_t = LogisticSolverArg::Auto)]
+        solver: LogisticSolverArg,
+        /// The iteration cap [default: the solver's].
+        #[arg(long, value_name = "N")]
+        max_iterations: Option<usize>,
+        /// The convergence tolerance [default: the solver's].
+        #[arg(long, value_name = "TOL")]
+        tolerance: Option<f64>,
+        /// Fit without an intercept.
+        #[arg(long)]
+        no_intercept: bool,
+    },
+    /// Linear support vector machine (hinge loss, one-vs-rest for more than two classes).
+    LinearSvm {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// The soft-margin penalty C.
+        #[arg(long, default_value_t = 1.0)]
+        c: f64,
+        /// A hard margin instead (fails on data that are not separable).
+        #[arg(long, conflicts_with = "c")]
+        hard_margin: bool,
+        /// The stopping tolerance on the projected gradient.
+        #[arg(long, default_value_t = 1e-4)]
+        tol: f64,
+        /// The cap on outer iterations.
+        #[arg(long, default_value_t = 1000)]
+        max_iter: usize,
+        /// The seed of the coordinate order.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Raina et al.'s hybrid: a naive Bayes model per region of columns, the regions weighted
+    /// discriminatively.
+    Hybrid {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// The naive Bayes model of each region.
+        #[arg(long, value_enum, default_value_t = HybridBase::Gaussian)]
+        generative: HybridBase,
+        /// The regions: groups of input columns separated by `;`, columns by `,`, e.g.
+        /// `a,b;c` [default: one region of every column].
+        #[arg(long, value_name = "GROUPS")]
+        regions: Option<String>,
+        /// Unnormalized region features (the log-likelihood ratio not divided by the region's
+        /// size).
+        #[arg(long)]
+        unnormalized: bool,
+        /// Fit the region weights on leave-one-out features.
+        #[arg(long)]
+        leave_one_out: bool,
+        /// The variance of a Gaussian prior on the region weights [default: none].
+        #[arg(long, value_name = "VARIANCE")]
+        prior_variance: Option<f64>,
+    },
+    /// Bouchard and Triggs' generative-discriminative trade-off at a given λ (1: generative,
+    /// 0: discriminative).
+    Gdt {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// The generative family.
+        #[arg(long, value_enum, default_value_t = GdtFamily::Lda)]
+        family: GdtFamily,
+        /// The trade-off λ in [0, 1].
+        #[arg(long, default_value_t = 0.5)]
+        lambda: f64,
+    },
+    /// The generative-discriminative trade-off with λ chosen by stratified cross-validation.
+    GdtCv {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// The generative family.
+        #[arg(long, value_enum, default_value_t = GdtFamily::Lda)]
+        family: GdtFamily,
+        /// The candidate values of λ, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "1,0.75,0.5,0.25,0")]
+        grid: Vec<f64>,
+        /// The number of folds.
+        #[arg(long, default_value_t = 5)]
+        folds: usize,
+        /// The seed of the fold split.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+}
+
+impl Estimator {
+    /// The data and output arguments of the fit.
+    pub fn common(&self) -> &FitCommon {
+        match self {
+            Estimator::Nb { fit, .. }
+            | Estimator::GaussianNb { fit, .. }
+            | Estimator::BernoulliNb { fit, .. }
+            | Estimator::CategoricalNb { fit, .. }
+            | Estimator::MultinomialNb { fit, .. }
+            | Estimator::Lda { fit, .. }
+            | Estimator::Qda { fit, .. }
+            | Estimator::Balls1 { fit, .. }
+            | Estimator::Balls2 { fit, .. }
+            | Estimator::LogisticRegression { fit, .. }
+            | Estimator::LinearSvm { fit, .. }
+            | Estimator::Hybrid { fit, .. }
+            | Estimator::Gdt { fit, .. }
+            | Estimator::GdtCv { fit, .. } => fit,
+        }
+    }
+}
+
+/// Logistic regression's solvers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogisticSolverArg {
+    /// Newton for few coefficients, L-BFGS for many.
+    Auto,
+    /// Damped Newton (IRLS with a line search).
+    Newton,
+    /// Limited-memory BFGS.
+    Lbfgs,
+    /// Nonlinear conjugate gradient.
+    Cg,
+    /// R's glm.fit: IRLS stopping where glm stops (binary, no prior).
+    Glm,
+}
+
+/// The naive Bayes models the hybrid is built on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HybridBase {
+    /// Gaussian naive Bayes.
+    Gaussian,
+    /// Bernoulli naive Bayes (0/1 features).
+    Bernoulli,
+    /// Categorical naive Bayes (columns read as categories).
+    Categorical,
+    /// Multinomial naive Bayes (counts).
+    Multinomial,
+}
+
+/// GDT's generative families.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GdtFamily {
+    /// Gaussian classes, one shared full covariance.
+    Lda,
+    /// Gaussian classes, a full covariance each.
+    Qda,
+    /// A spherical Gaussian per class.
+    Balls1,
+    /// A mixture of two spherical Gaussians per class.
+    Balls2,
+    /// Gaussian classes, one shared diagonal covariance.
+    SharedDiagonal,
+}
+
+/// `gendisc predict`.
+#[derive(Debug, Args)]
+pub struct PredictArgs {
+    /// The model file written by `gendisc fit`.
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// The rows to classify (the class column may be absent from a CSV file with a header).
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// Add one column of probabilities per class label.
+    #[arg(long)]
+    pub proba: bool,
+    /// Write the CSV here [default: standard output].
+    #[arg(long, short, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// `gendisc evaluate`.
+#[derive(Debug, Args)]
+pub struct EvaluateArgs {
+    /// The model file written by `gendisc fit`.
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// The labelled rows to score the model on.
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// Print the scores as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}

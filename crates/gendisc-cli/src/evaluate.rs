@@ -1,0 +1,120 @@
+//! `gendisc evaluate`: a saved model's scores on labelled data.
+
+use anyhow::{bail, Context, Result};
+use gendisc_core::ClassLabels;
+use gendisc_metrics::{
+    brier_score_proba, confusion_matrix, expected_calibration_error, label_error_rate, log_loss,
+    DEFAULT_CALIBRATION_BINS,
+};
+use ndarray::Array2;
+use serde_json::json;
+
+use crate::cli::EvaluateArgs;
+use crate::input;
+use crate::saved;
+
+/// Scores the model of `args.model` on the rows of `args.data`.
+pub fn run(args: &EvaluateArgs) -> Result<()> {
+    let model = saved::load(&args.model)?;
+    let data = input::encode_for_model(&args.data, model.preprocessing(), model.n_features())?;
+    let Some(truth) = data.labels else {
+        bail!(
+            "{} has no class column to evaluate against",
+            args.data.data.display()
+        );
+    };
+    let labels = model.labels();
+    let classes = ClassLabels::new(labels.iter().cloned())?;
+    let y = classes.encode(&truth).with_context(|| {
+        format!(
+            "{} holds a class the model does not know (its classes: {})",
+            args.data.data.display(),
+            labels.join(", ")
+        )
+    })?;
+    let x = data.x.view();
+    let predicted = model.predict(x)?;
+    let error_rate = label_error_rate(&truth, &predicted)?;
+    let confusion = confusion_matrix(y.view(), classes.encode(&predicted)?.view(), labels.len())?;
+    let probabilistic = match model.predict_proba(x) {
+        Some(proba) => {
+            let proba = proba?;
+            let log_proba = proba.mapv(f64::ln);
+            Some((
+                log_loss(y.view(), proba.view())?,
+                brier_score_proba(y.view(), proba.view())?,
+                expected_calibration_error(log_proba.view(), y.view(), DEFAULT_CALIBRATION_BINS)?,
+            ))
+        }
+        None => None,
+    };
+    if args.json {
+        let mut report = json!({
+            "rows": truth.len(),
+            "rows_dropped": data.n_dropped,
+            "labels": labels,
+            "error_rate": error_rate,
+            "confusion_matrix": {
+                "rows": "true label",
+                "columns": "predicted label",
+                "counts": confusion.outer_iter().map(|row| row.to_vec()).collect::<Vec<_>>(),
+            },
+        });
+        if let Some((loss, brier, ece)) = probabilistic {
+            report["log_loss"] = json!(loss);
+            report["brier_score"] = json!(brier);
+            report["calibration_error"] = json!(ece);
+        }
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    println!("rows               {}", truth.len());
+    if data.n_dropped > 0 {
+        println!("rows dropped       {}", data.n_dropped);
+    }
+    println!("error rate         {error_rate:.4}");
+    match probabilistic {
+        Some((loss, brier, ece)) => {
+            println!("log loss           {loss:.4}");
+            println!("Brier score        {brier:.4}");
+            println!("calibration error  {ece:.4} (expected, {DEFAULT_CALIBRATION_BINS} bins)");
+        }
+        None => {
+            println!("(the model gives no probabilities: no log loss, Brier score or calibration)")
+        }
+    }
+    println!();
+    print_confusion(labels, &confusion);
+    Ok(())
+}
+
+/// The confusion matrix with the labels: rows the true label, columns the predicted one.
+fn print_confusion(labels: &[String], counts: &Array2<usize>) {
+    let corner = "true \\ predicted";
+    let label_width = labels
+        .iter()
+        .map(String::len)
+        .max()
+        .unwrap_or(0)
+        .max(corner.len());
+    let widths: Vec<usize> = labels
+        .iter()
+        .enumerate()
+        .map(|(k, label)| {
+            let widest = counts.column(k).iter().map(|c| c.to_string().len()).max();
+            label.len().max(widest.unwrap_or(0))
+        })
+        .collect();
+    print!("{corner:label_width$}");
+    for (label, width) in labels.iter().zip(&widths) {
+        print!("  {label:>width$}");
+    }
+    println!();
+    for (label, row) in labels.iter().zip(counts.outer_iter()) {
+        print!("{label:label_width$}");
+        for (count, width) in row.iter().zip(&widths) {
+            print!("  {count:>width$}");
+        }
+        println!();
+    }
+}

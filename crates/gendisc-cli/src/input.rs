@@ -1,0 +1,452 @@
+//! Reading the user's data files: the format, the class column, the columns kept and their
+//! types, and what a missing value does.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use gendisc_core::{ColumnEncoding, InputColumn, Preprocessing};
+use gendisc_data::encoding::{self, CategoricalAs};
+use gendisc_data::loaders::{
+    ColumnRef, ColumnType, ColumnValues, LibsvmReader, MissingValues, Separator, Table,
+    TableFormat, TableReader, CSV_MISSING_MARKERS,
+};
+use ndarray::Array2;
+
+/// Where the data are and how to read them.
+#[derive(Debug, Clone, Args)]
+pub struct DataArgs {
+    /// The data file: CSV or TSV, ARFF, LIBSVM or UCI `.data`.
+    #[arg(long, value_name = "FILE")]
+    pub data: PathBuf,
+    /// The file's format [default: from its extension: .arff, .libsvm/.svm, .tsv, .data;
+    /// otherwise CSV].
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// The CSV or TSV file has no header row; its columns are then called V1, V2, …
+    #[arg(long)]
+    pub no_header: bool,
+    /// The field delimiter of a CSV or `.data` file (`' '` for any run of blanks) [default:
+    /// `,`; a tab for TSV].
+    #[arg(long, value_name = "CHAR")]
+    pub delimiter: Option<char>,
+    /// The class column, by name or 0-based position [default: the last column; at predict
+    /// and evaluate, the model's class column].
+    #[arg(long, value_name = "COLUMN")]
+    pub target: Option<String>,
+    /// The feature columns to use, by name, comma-separated [default: every column but the
+    /// class]. Ignored at predict and evaluate, where the model's columns are read.
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub features: Vec<String>,
+    /// Columns to read as categories even if they hold numbers, by name or 0-based position,
+    /// comma-separated (columns holding text are categorical anyway).
+    #[arg(long, value_delimiter = ',', value_name = "COLUMNS")]
+    pub categorical: Vec<String>,
+    /// What a missing value (empty, NA, NaN or ?) does.
+    #[arg(long, value_enum, default_value_t = Missing::Error)]
+    pub missing: Missing,
+}
+
+/// The data-file formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Comma-separated values (a header row unless --no-header).
+    Csv,
+    /// Tab-separated values (a header row unless --no-header).
+    Tsv,
+    /// Weka ARFF.
+    Arff,
+    /// LIBSVM / svmlight sparse rows `label index:value …`.
+    Libsvm,
+    /// UCI `.data`: no header, comma-separated unless --delimiter says otherwise.
+    Uci,
+}
+
+/// What a missing value does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Missing {
+    /// An error naming the file, line and column.
+    Error,
+    /// Leave out the rows with a missing value (their number is reported).
+    Drop,
+}
+
+impl DataArgs {
+    /// The format: as given, else from the file's extension.
+    fn format(&self) -> Format {
+        if let Some(format) = self.format {
+            return format;
+        }
+        let extension = self
+            .data
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match extension.as_deref() {
+            Some("arff") => Format::Arff,
+            Some("libsvm" | "svm" | "svmlight") => Format::Libsvm,
+            Some("tsv" | "tab") => Format::Tsv,
+            Some("data" | "dat") => Format::Uci,
+            _ => Format::Csv,
+        }
+    }
+
+    /// The table reader of these arguments, with `target` as the class column.
+    fn reader(&self, target: Option<&str>) -> Result<TableReader> {
+        let separator = |default: Separator| match self.delimiter {
+            None => default,
+            Some(' ') => Separator::Whitespace,
+            Some(c) => Separator::Char(c),
+        };
+        let delimited = |default: char| -> Result<TableReader> {
+            if self.no_header {
+                return Ok(TableReader::uci(separator(Separator::Char(default)))
+                    .missing_markers(CSV_MISSING_MARKERS));
+            }
+            let delimiter = self.delimiter.unwrap_or(default);
+            let delimiter = u8::try_from(delimiter)
+                .ok()
+                .filter(u8::is_ascii)
+                .with_context(|| {
+                    format!("the delimiter {delimiter:?} is not an ASCII character")
+                })?;
+            Ok(TableReader::new(TableFormat::Csv { delimiter }))
+        };
+        let reader = match self.format() {
+            Format::Csv => delimited(',')?,
+            Format::Tsv => delimited('\t')?,
+            Format::Arff => TableReader::arff(),
+            Format::Uci => TableReader::uci(separator(Separator::Comma)),
+            Format::Libsvm => bail!("a LIBSVM file is not a table"),
+        };
+        let mut reader = reader.missing_values(match self.missing {
+            Missing::Error => MissingValues::Reject,
+            Missing::Drop => MissingValues::DropRows,
+        });
+        if let Some(target) = target {
+            reader = reader.class_column(column_ref(target));
+        }
+        for column in &self.categorical {
+            reader = reader.column_type(column_ref(column), ColumnType::Categorical);
+        }
+        Ok(reader)
+    }
+}
+
+/// A column by 0-based position when `text` is a number, else by name.
+fn column_ref(text: &str) -> ColumnRef {
+    match text.parse::<usize>() {
+        Ok(index) => ColumnRef::Index(index),
+        Err(_) => ColumnRef::Name(text.to_owned()),
+    }
+}
+
+/// Training data: features, labels as written in the file, and how the features were made.
+pub struct Training {
+    /// The features, one row per example.
+    pub x: Array2<f64>,
+    /// The class label of each row.
+    pub labels: Vec<String>,
+    /// How the features are made from the file's columns.
+    pub preprocessing: Preprocessing,
+    /// The name of each feature (`column` or `column=level` for an indicator).
+    pub feature_names: Vec<String>,
+    /// Rows left out for a missing value.
+    pub n_dropped: usize,
+}
+
+/// The training table of `args` (the class column, the selected features and their types),
+/// before encoding; `None` for a LIBSVM file.
+pub fn read_training_table(args: &DataArgs) -> Result<Option<Table>> {
+    if args.format() == Format::Libsvm {
+        return Ok(None);
+    }
+    let table = args
+        .reader(args.target.as_deref())?
+        .read(&args.data)
+        .map_err(|e| cannot_read(args, e))?;
+    let table = if args.features.is_empty() {
+        table
+    } else {
+        let names: Vec<&str> = args.features.iter().map(String::as_str).collect();
+        table
+            .select_columns(&names)
+            .with_context(|| format!("cannot select --features in {}", args.data.display()))?
+    };
+    reject_mixed_columns(&table, args)?;
+    Ok(Some(table))
+}
+
+/// `error` in reading `args`' file, with the flag that lets incomplete rows through when the
+/// error is about a missing value.
+fn cannot_read(args: &DataArgs, error: gendisc_core::Error) -> anyhow::Error {
+    let hint = match (&error, args.missing) {
+        (gendisc_core::Error::Parse { message, .. }, Missing::Error)
+            if message.contains("missing value") =>
+        {
+            " (--missing drop leaves out rows with a missing value)"
+        }
+        _ => "",
+    };
+    anyhow::Error::new(error).context(format!(
+        "cannot read the data file {}{hint}",
+        args.data.display()
+    ))
+}
+
+/// Fails on a column of numbers with some text in it, inferred categorical for that text: most
+/// likely a typo or an unlisted missing-value marker, unless the user declared it categorical.
+fn reject_mixed_columns(table: &Table, args: &DataArgs) -> Result<()> {
+    let is_number = |s: &str| s.trim().parse::<f64>().is_ok_and(f64::is_finite);
+    for column in table.columns() {
+        let ColumnValues::Categorical(values) = column.values() else {
+            continue;
+        };
+        let declared = args.categorical.iter().any(|c| {
+            c == column.name() || c.parse::<usize>().ok() == Some(column.source_field() - 1)
+        });
+        if declared || !values.levels().iter().any(|level| is_number(level)) {
+            continue;
+        }
+        let text_row =
+            (0..values.codes().len()).find(|&row| values.value(row).is_some_and(|v| !is_number(v)));
+        if let Some(row) = text_row {
+            let place = table.row_origin(row).map_or_else(
+                || format!("row {}", row + 1),
+                |(path, line)| format!("{}:{line}:{}", path.display(), column.source_field()),
+            );
+            bail!(
+                "{place}: '{}' is not a number, in column '{}' of numbers (declare the column \
+                 with --categorical to read it as categories)",
+                values.value(row).unwrap_or_default(),
+                column.name()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Encodes a training table (or reads a LIBSVM file) with categorical columns as `categorical`.
+pub fn training(
+    args: &DataArgs,
+    table: Option<&Table>,
+    categorical: CategoricalAs,
+) -> Result<Training> {
+    let Some(table) = table else {
+        return read_libsvm_training(&args.data);
+    };
+    let preprocessing = encoding::record(table, categorical);
+    let x = encoding::encode(table, &preprocessing)
+        .with_context(|| format!("cannot encode {}", args.data.display()))?;
+    Ok(Training {
+        x,
+        labels: table.labels(),
+        feature_names: feature_names(&preprocessing),
+        preprocessing,
+        n_dropped: table.n_dropped_rows(),
+    })
+}
+
+/// A LIBSVM file as training data: its features named by their index in the file.
+fn read_libsvm_training(path: &Path) -> Result<Training> {
+    let data = LibsvmReader::new()
+        .read(path)
+        .with_context(|| format!("cannot read the LIBSVM file {}", path.display()))?;
+    let labels = data
+        .classes()
+        .decode(&data.targets().to_vec())?
+        .into_iter()
+        .map(|label| label.to_string())
+        .collect();
+    let preprocessing = libsvm_preprocessing(data.n_features());
+    Ok(Training {
+        x: data.to_dense(),
+        labels,
+        feature_names: feature_names(&preprocessing),
+        preprocessing,
+        n_dropped: 0,
+    })
+}
+
+/// The preprocessing of a LIBSVM file of `n` features: numeric columns named `1`, `2`, …, as
+/// the file's indices.
+fn libsvm_preprocessing(n: usize) -> Preprocessing {
+    Preprocessing {
+        columns: (1..=n)
+            .map(|index| InputColumn {
+                name: index.to_string(),
+                encoding: ColumnEncoding::Numeric,
+            })
+            .collect(),
+        target: None,
+    }
+}
+
+/// The names of the features a preprocessing makes.
+pub fn feature_names(preprocessing: &Preprocessing) -> Vec<String> {
+    preprocessing
+        .columns
+        .iter()
+        .flat_map(|column| match &column.encoding {
+            ColumnEncoding::OneHot { levels } => levels
+                .iter()
+                .map(|level| format!("{}={level}", column.name))
+                .collect(),
+            _ => vec![column.name.clone()],
+        })
+        .collect()
+}
+
+/// New data encoded for a model: the features, and the labels when the file has a class
+/// column.
+pub struct Encoded {
+    /// The features.
+    pub x: Array2<f64>,
+    /// The class label of each row, when the file has the class column.
+    pub labels: Option<Vec<String>>,
+    /// Rows left out for a missing value.
+    pub n_dropped: usize,
+}
+
+/// The name given to the class column added to a file that has none.
+const ABSENT_CLASS: &str = "gendisc: no class column";
+
+/// Reads `args`' file and encodes it by `preprocessing` (the model's), or, for a model file
+/// without one, takes its numeric columns as they are, checking there are `n_features`.
+pub fn encode_for_model(
+    args: &DataArgs,
+    preprocessing: Option<&Preprocessing>,
+    n_features: usize,
+) -> Result<Encoded> {
+    let path = &args.data;
+    if args.format() == Format::Libsvm {
+        let data = LibsvmReader::new()
+            .n_features(n_features)
+            .read(path)
+            .with_context(|| format!("cannot read the LIBSVM file {}", path.display()))?;
+        if let Some(preprocessing) = preprocessing {
+            if preprocessing != &libsvm_preprocessing(n_features) {
+                bail!(
+                    "the model reads the columns {}, not the numbered features of a LIBSVM file",
+                    preprocessing.column_names().join(", ")
+                );
+            }
+        }
+        let labels = data
+            .classes()
+            .decode(&data.targets().to_vec())?
+            .into_iter()
+            .map(|label| label.to_string())
+            .collect();
+        return Ok(Encoded {
+            x: data.to_dense(),
+            labels: Some(labels),
+            n_dropped: 0,
+        });
+    }
+    let target = args
+        .target
+        .clone()
+        .or_else(|| preprocessing.and_then(|p| p.target.clone()));
+    let (table, has_labels) = read_new_table(args, target.as_deref(), &[])?;
+    let Some(preprocessing) = preprocessing else {
+        let x = table.to_dense()?;
+        if x.ncols() != n_features {
+            bail!(
+                "{} has {} feature columns; the model reads {n_features}",
+                path.display(),
+                x.ncols()
+            );
+        }
+        return Ok(encoded(x, &table, has_labels));
+    };
+    // Columns that are categories for the model but hold only numbers here are read again as
+    // categories, so that their values are compared as the levels they were at fit time.
+    let numeric_here: Vec<&str> = preprocessing
+        .columns
+        .iter()
+        .filter(|c| !matches!(c.encoding, ColumnEncoding::Numeric))
+        .filter(|c| {
+            table
+                .column(&c.name)
+                .is_some_and(|column| column.is_numeric())
+        })
+        .map(|c| c.name.as_str())
+        .collect();
+    let table = if numeric_here.is_empty() {
+        table
+    } else {
+        read_new_table(args, target.as_deref(), &numeric_here)?.0
+    };
+    let x = encoding::encode(&table, preprocessing)
+        .with_context(|| format!("{} does not fit the model", path.display()))?;
+    Ok(encoded(x, &table, has_labels))
+}
+
+fn encoded(x: Array2<f64>, table: &Table, has_labels: bool) -> Encoded {
+    Encoded {
+        x,
+        labels: has_labels.then(|| table.labels()),
+        n_dropped: table.n_dropped_rows(),
+    }
+}
+
+/// Reads new data with `target` as the class column and the columns `categorical` as
+/// categories. A CSV file with a header but without the class column is read with a constant
+/// one added; the second value says whether the file had its own.
+fn read_new_table(
+    args: &DataArgs,
+    target: Option<&str>,
+    categorical: &[&str],
+) -> Result<(Table, bool)> {
+    let path = &args.data;
+    let with_types = |mut reader: TableReader| {
+        for name in categorical {
+            reader = reader.column_type(*name, ColumnType::Categorical);
+        }
+        reader
+    };
+    let header_lacks_target = match (args.format(), target) {
+        (Format::Csv | Format::Tsv, Some(target)) if !args.no_header => {
+            let delimiter = if args.format() == Format::Tsv {
+                '\t'
+            } else {
+                ','
+            };
+            let delimiter = args.delimiter.unwrap_or(delimiter);
+            let text = fs::read_to_string(path)
+                .with_context(|| format!("cannot read the data file {}", path.display()))?;
+            let header = text.lines().next().unwrap_or_default();
+            let lacks = target.parse::<usize>().is_err()
+                && !header
+                    .split(delimiter)
+                    .any(|name| name.trim().trim_matches('"') == target);
+            lacks.then_some((text, delimiter))
+        }
+        _ => None,
+    };
+    match header_lacks_target {
+        None => {
+            let table = with_types(args.reader(target)?)
+                .read(path)
+                .map_err(|e| cannot_read(args, e))?;
+            Ok((table, true))
+        }
+        Some((text, delimiter)) => {
+            let mut with_class = String::with_capacity(text.len() * 2);
+            for (i, line) in text.lines().enumerate() {
+                with_class.push_str(line);
+                if !line.trim().is_empty() {
+                    with_class.push(delimiter);
+                    with_class.push_str(if i == 0 { ABSENT_CLASS } else { "-" });
+                }
+                with_class.push('\n');
+            }
+            let table = with_types(args.reader(Some(ABSENT_CLASS))?)
+                .read_str(&with_class, path)
+                .map_err(|e| cannot_read(args, e))?;
+            Ok((table, false))
+        }
+    }
+}
