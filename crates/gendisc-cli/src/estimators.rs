@@ -88,16 +88,18 @@ pub const ESTIMATORS: [(&str, &str, &str); 14] = [
 ];
 
 /// Prints the estimators as a table.
-pub fn print_models() {
+pub fn print_models() -> Result<()> {
     let name_width = ESTIMATORS.iter().map(|e| e.0.len()).max().unwrap_or(0);
     let kind_width = ESTIMATORS.iter().map(|e| e.1.len()).max().unwrap_or(0);
-    println!(
+    outln!(
         "{:name_width$}  {:kind_width$}  DESCRIPTION",
-        "NAME", "KIND"
+        "NAME",
+        "KIND"
     );
     for (name, kind, description) in ESTIMATORS {
-        println!("{name:name_width$}  {kind:kind_width$}  {description}");
+        outln!("{name:name_width$}  {kind:kind_width$}  {description}");
     }
+    Ok(())
 }
 
 /// `gendisc fit`: reads the data, fits the estimator, prints and saves the model with its fit
@@ -296,8 +298,7 @@ pub fn fit(args: &FitArgs) -> Result<()> {
             common,
         ),
     }?;
-    report(&saved, &data, common);
-    Ok(())
+    report(&saved, &data, common)
 }
 
 /// The hybrid's settings that do not depend on its naive Bayes model.
@@ -356,8 +357,8 @@ where
 }
 
 /// Prints what was fitted and how the fit ended.
-fn report(saved: &Saved, data: &Training, common: &crate::cli::FitCommon) {
-    println!(
+fn report(saved: &Saved, data: &Training, common: &crate::cli::FitCommon) -> Result<()> {
+    outln!(
         "fitted {} on {} rows, {} features, classes {}",
         saved.kind,
         data.x.nrows(),
@@ -365,7 +366,7 @@ fn report(saved: &Saved, data: &Training, common: &crate::cli::FitCommon) {
         saved.labels.join(", ")
     );
     match &saved.fit {
-        Some(fit) => println!(
+        Some(fit) => outln!(
             "fit: {} after {} iterations ({})",
             if fit.converged {
                 "converged"
@@ -375,9 +376,10 @@ fn report(saved: &Saved, data: &Training, common: &crate::cli::FitCommon) {
             fit.iterations,
             fit.status
         ),
-        None => println!("fit: closed form"),
+        None => outln!("fit: closed form"),
     }
-    println!("saved to {}", common.out.display());
+    outln!("saved to {}", common.out.display());
+    Ok(())
 }
 
 /// Categorical naive Bayes with the number of levels of each column as recorded (so that a

@@ -65,31 +65,30 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
             report["brier_score"] = json!(brier);
             report["calibration_error"] = json!(ece);
         }
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
-    println!("rows               {}", truth.len());
+    outln!("rows               {}", truth.len());
     if data.n_dropped > 0 {
-        println!("rows dropped       {}", data.n_dropped);
+        outln!("rows dropped       {}", data.n_dropped);
     }
-    println!("error rate         {error_rate:.4}");
+    outln!("error rate         {error_rate:.4}");
     match probabilistic {
         Some((loss, brier, ece)) => {
-            println!("log loss           {loss:.4}");
-            println!("Brier score        {brier:.4}");
-            println!("calibration error  {ece:.4} (expected, {DEFAULT_CALIBRATION_BINS} bins)");
+            outln!("log loss           {loss:.4}");
+            outln!("Brier score        {brier:.4}");
+            outln!("calibration error  {ece:.4} (expected, {DEFAULT_CALIBRATION_BINS} bins)");
         }
         None => {
-            println!("(the model gives no probabilities: no log loss, Brier score or calibration)")
+            outln!("(the model gives no probabilities: no log loss, Brier score or calibration)")
         }
     }
-    println!();
-    print_confusion(labels, &confusion);
-    Ok(())
+    outln!();
+    print_confusion(labels, &confusion)
 }
 
 /// The confusion matrix with the labels: rows the true label, columns the predicted one.
-fn print_confusion(labels: &[String], counts: &Array2<usize>) {
+fn print_confusion(labels: &[String], counts: &Array2<usize>) -> Result<()> {
     let corner = "true \\ predicted";
     let label_width = labels
         .iter()
@@ -105,16 +104,17 @@ fn print_confusion(labels: &[String], counts: &Array2<usize>) {
             label.len().max(widest.unwrap_or(0))
         })
         .collect();
-    print!("{corner:label_width$}");
+    out!("{corner:label_width$}");
     for (label, width) in labels.iter().zip(&widths) {
-        print!("  {label:>width$}");
+        out!("  {label:>width$}");
     }
-    println!();
+    outln!();
     for (label, row) in labels.iter().zip(counts.outer_iter()) {
-        print!("{label:label_width$}");
+        out!("{label:label_width$}");
         for (count, width) in row.iter().zip(&widths) {
-            print!("  {count:>width$}");
+            out!("  {count:>width$}");
         }
-        println!();
+        outln!();
     }
+    Ok(())
 }

@@ -9,6 +9,23 @@
 //! gendisc compare --data table.csv --out comparison/
 //! ```
 
+/// `print!` to standard output that returns the write's error from the enclosing function
+/// (a closed pipe, as `gendisc models | head`, is then an error main ends quietly on).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
+/// `println!` as [`out!`].
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
 mod cli;
 mod compare;
 mod estimators;
@@ -26,10 +43,7 @@ use crate::cli::{Cli, Command};
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match &cli.command {
-        Command::Models => {
-            estimators::print_models();
-            Ok(())
-        }
+        Command::Models => estimators::print_models(),
         Command::Fit(args) => estimators::fit(args),
         Command::Predict(args) => predict::run(args),
         Command::Evaluate(args) => evaluate::run(args),
@@ -37,6 +51,8 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of the output went away (`| head`): nothing is wrong with the work.
+        Err(error) if closed_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             let mut shown = error.to_string();
             eprintln!("error: {shown}");
@@ -52,4 +68,16 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether `error` comes from writing to a pipe whose reader has gone.
+fn closed_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            || cause
+                .downcast_ref::<csv::Error>()
+                .is_some_and(|e| matches!(e.kind(), csv::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe))
+    })
 }
