@@ -88,6 +88,7 @@ pub enum Estimator {
     /// Naive Bayes of the kind that suits the columns: categorical naive Bayes when every
     /// feature is categorical, Bernoulli when every feature is 0/1, Gaussian otherwise
     /// (categorical columns one-hot).
+    #[command(after_help = "Example:\n  gendisc fit nb --data train.csv --out nb.json")]
     Nb {
         #[command(flatten)]
         fit: FitCommon,
@@ -99,6 +100,9 @@ pub enum Estimator {
         var_smoothing: f64,
     },
     /// Gaussian naive Bayes.
+    #[command(
+        after_help = "Example:\n  gendisc fit gaussian-nb --data train.csv --var-smoothing 1e-6 --out nb.json"
+    )]
     GaussianNb {
         #[command(flatten)]
         fit: FitCommon,
@@ -107,6 +111,9 @@ pub enum Estimator {
         var_smoothing: f64,
     },
     /// Bernoulli naive Bayes (features 0/1).
+    #[command(
+        after_help = "Example:\n  gendisc fit bernoulli-nb --data words.csv --alpha 0.5 --out nb.json"
+    )]
     BernoulliNb {
         #[command(flatten)]
         fit: FitCommon,
@@ -115,6 +122,9 @@ pub enum Estimator {
         alpha: f64,
     },
     /// Categorical naive Bayes (every column read as categories).
+    #[command(
+        after_help = "Example:\n  gendisc fit categorical-nb --data survey.arff --out nb.json"
+    )]
     CategoricalNb {
         #[command(flatten)]
         fit: FitCommon,
@@ -123,6 +133,9 @@ pub enum Estimator {
         alpha: f64,
     },
     /// Multinomial naive Bayes (features are non-negative counts).
+    #[command(
+        after_help = "Example:\n  gendisc fit multinomial-nb --data counts.libsvm --out nb.json"
+    )]
     MultinomialNb {
         #[command(flatten)]
         fit: FitCommon,
@@ -131,6 +144,9 @@ pub enum Estimator {
         alpha: f64,
     },
     /// Linear discriminant analysis (Gaussian classes, one shared covariance).
+    #[command(
+        after_help = "Example:\n  gendisc fit lda --data train.csv --shrinkage 0.1 --out lda.json"
+    )]
     Lda {
         #[command(flatten)]
         fit: FitCommon,
@@ -140,6 +156,9 @@ pub enum Estimator {
         shrinkage: Option<f64>,
     },
     /// Quadratic discriminant analysis (Gaussian classes, a covariance each).
+    #[command(
+        after_help = "Example:\n  gendisc fit qda --data train.csv --shrinkage 0.1 --out qda.json"
+    )]
     Qda {
         #[command(flatten)]
         fit: FitCommon,
@@ -149,6 +168,7 @@ pub enum Estimator {
         shrinkage: Option<f64>,
     },
     /// Balls1: a spherical Gaussian per class.
+    #[command(after_help = "Example:\n  gendisc fit balls1 --data train.csv --out balls1.json")]
     Balls1 {
         #[command(flatten)]
         fit: FitCommon,
@@ -157,6 +177,9 @@ pub enum Estimator {
         var_smoothing: f64,
     },
     /// Balls2: a mixture of two spherical Gaussians per class, fitted by EM.
+    #[command(
+        after_help = "Example:\n  gendisc fit balls2 --data train.csv --seed 3 --out balls2.json"
+    )]
     Balls2 {
         #[command(flatten)]
         fit: FitCommon,
@@ -176,6 +199,9 @@ pub enum Estimator {
     /// Logistic regression (multinomial for more than two classes), by maximum likelihood or
     /// with a Gaussian (L2) prior on the weights.
     #[command(visible_alias = "lr")]
+    #[command(
+        after_help = "Example:\n  gendisc fit lr --data train.csv --prior-variance 10 --out lr.json"
+    )]
     LogisticRegression {
         #[command(flatten)]
         fit: FitCommon,
@@ -197,6 +223,9 @@ pub enum Estimator {
         no_intercept: bool,
     },
     /// Linear support vector machine (hinge loss, one-vs-rest for more than two classes).
+    #[command(
+        after_help = "Example:\n  gendisc fit linear-svm --data train.csv --c 0.5 --out svm.json"
+    )]
     LinearSvm {
         #[command(flatten)]
         fit: FitCommon,
@@ -218,6 +247,9 @@ pub enum Estimator {
     },
     /// Raina et al.'s hybrid: a naive Bayes model per region of columns, the regions weighted
     /// discriminatively.
+    #[command(
+        after_help = "Example:\n  gendisc fit hybrid --data train.csv --regions \"a,b;c,d\" --out hybrid.json"
+    )]
     Hybrid {
         #[command(flatten)]
         fit: FitCommon,
@@ -241,6 +273,9 @@ pub enum Estimator {
     },
     /// Bouchard and Triggs' generative-discriminative trade-off at a given λ (1: generative,
     /// 0: discriminative).
+    #[command(
+        after_help = "Example:\n  gendisc fit gdt --data train.csv --family qda --lambda 0.25 --out gdt.json"
+    )]
     Gdt {
         #[command(flatten)]
         fit: FitCommon,
@@ -252,6 +287,9 @@ pub enum Estimator {
         lambda: f64,
     },
     /// The generative-discriminative trade-off with λ chosen by stratified cross-validation.
+    #[command(
+        after_help = "Example:\n  gendisc fit gdt-cv --data train.csv --family lda --grid 1,0.5,0 --out gdt.json"
+    )]
     GdtCv {
         #[command(flatten)]
         fit: FitCommon,

@@ -1,0 +1,250 @@
+//! The `gendisc` binary run as a user runs it: models, fit, predict and evaluate on small files,
+//! and one clear error with a non-zero exit for each kind of bad input.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use assert_cmd::cargo::cargo_bin;
+use tempfile::TempDir;
+
+/// The sample table: 300 rows, four numeric columns, classes `faulty` and `normal`.
+fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/data/machines.csv")
+}
+
+fn gendisc(dir: &Path) -> Command {
+    let mut command = Command::new(cargo_bin!("gendisc"));
+    command.current_dir(dir);
+    command
+}
+
+/// Runs `gendisc args` in `dir`, expects success and returns standard output.
+fn run_ok(dir: &Path, args: &[&str]) -> String {
+    let output = gendisc(dir).args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "gendisc {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// Runs `gendisc args` in `dir`, expects a failure whose single `error:` line contains each of
+/// `needles`, with no panic or backtrace.
+fn run_err(dir: &Path, args: &[&str], needles: &[&str]) {
+    let output = gendisc(dir).args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "gendisc {args:?} succeeded");
+    assert!(
+        !stderr.contains("panicked"),
+        "gendisc {args:?} panicked: {stderr}"
+    );
+    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+    for needle in needles {
+        assert!(stderr.contains(needle), "{needle:?} not in: {stderr}");
+    }
+}
+
+fn temp_with(files: &[(&str, &str)]) -> TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        fs::write(dir.path().join(name), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn models_lists_every_estimator_with_its_kind() {
+    let dir = temp_with(&[]);
+    let listing = run_ok(dir.path(), &["models"]);
+    for kind in [
+        "gaussian-naive-bayes",
+        "logistic-regression",
+        "balls2",
+        "gdt-cv",
+        "linear-svm",
+    ] {
+        assert!(listing.contains(kind), "{kind} missing from:\n{listing}");
+    }
+    assert!(run_ok(dir.path(), &["fit", "lr", "--help"]).contains("Example"));
+}
+
+#[test]
+fn fit_predict_evaluate_round_trip_on_the_sample() {
+    let dir = temp_with(&[]);
+    let data = sample();
+    let data = data.to_str().unwrap();
+    let report = run_ok(
+        dir.path(),
+        &["fit", "lr", "--data", data, "--out", "lr.json"],
+    );
+    assert!(report.contains("converged"), "{report}");
+    let file = fs::read_to_string(dir.path().join("lr.json")).unwrap();
+    assert!(
+        file.contains("\"preprocessing\"") && file.contains("\"fit\": {"),
+        "{file}"
+    );
+
+    let predictions = run_ok(
+        dir.path(),
+        &["predict", "--model", "lr.json", "--data", data, "--proba"],
+    );
+    let mut lines = predictions.lines();
+    assert_eq!(lines.next(), Some("prediction,faulty,normal"));
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 300);
+    for row in &rows {
+        let fields: Vec<&str> = row.split(',').collect();
+        let p: f64 = fields[1].parse::<f64>().unwrap() + fields[2].parse::<f64>().unwrap();
+        assert!((p - 1.0).abs() < 1e-9, "{row}");
+        assert!(["faulty", "normal"].contains(&fields[0]), "{row}");
+    }
+
+    let json = run_ok(
+        dir.path(),
+        &["evaluate", "--model", "lr.json", "--data", data, "--json"],
+    );
+    let scores: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let error = scores["error_rate"].as_f64().unwrap();
+    assert!(error > 0.0 && error < 0.5, "{json}");
+    let counts = &scores["confusion_matrix"]["counts"];
+    let wrong = counts[0][1].as_u64().unwrap() + counts[1][0].as_u64().unwrap();
+    assert_eq!(wrong as f64 / 300.0, error);
+    for metric in ["log_loss", "brier_score", "calibration_error"] {
+        assert!(
+            scores[metric].as_f64().is_some(),
+            "{metric} missing: {json}"
+        );
+    }
+    let table = run_ok(
+        dir.path(),
+        &["evaluate", "--model", "lr.json", "--data", data],
+    );
+    assert!(
+        table.contains("true \\ predicted") && table.contains("faulty"),
+        "{table}"
+    );
+}
+
+#[test]
+fn categorical_columns_are_encoded_as_recorded_at_fit() {
+    let train = "outlook,windy,play\nsunny,yes,no\nrain,no,yes\nsunny,no,yes\nrain,yes,no\novercast,no,yes\n";
+    // Columns in another order and no class column: read by name.
+    let new = "windy,outlook\nno,overcast\nyes,sunny\n";
+    let dir = temp_with(&[
+        ("train.csv", train),
+        ("new.csv", new),
+        ("foggy.csv", "outlook,windy\nfoggy,no\n"),
+    ]);
+    let report = run_ok(
+        dir.path(),
+        &["fit", "nb", "--data", "train.csv", "--out", "nb.json"],
+    );
+    assert!(report.contains("categorical-naive-bayes"), "{report}");
+    run_ok(
+        dir.path(),
+        &[
+            "fit",
+            "lr",
+            "--data",
+            "train.csv",
+            "--prior-variance",
+            "1",
+            "--out",
+            "lr.json",
+        ],
+    );
+    for model in ["nb.json", "lr.json"] {
+        let predictions = run_ok(
+            dir.path(),
+            &["predict", "--model", model, "--data", "new.csv"],
+        );
+        assert_eq!(predictions.lines().count(), 3, "{predictions}");
+        assert_eq!(predictions.lines().nth(1), Some("yes"), "{predictions}");
+    }
+    run_err(
+        dir.path(),
+        &["predict", "--model", "nb.json", "--data", "foggy.csv"],
+        &["foggy.csv:2:1", "'foggy'"],
+    );
+}
+
+#[test]
+fn bad_data_files_are_one_clear_error() {
+    let dir = temp_with(&[
+        ("ragged.csv", "a,b,y\n1,2,x\n3,4\n"),
+        ("text.csv", "a,b,y\n1,2,x\n3,zz,y\n2,2,x\n"),
+        ("gap.csv", "a,b,y\n1,2,x\n3,,y\n2,2,x\n4,1,y\n"),
+        ("one.csv", "a,b,y\n1,2,x\n3,4,x\n"),
+    ]);
+    let run = |file: &str, needles: &[&str]| {
+        run_err(
+            dir.path(),
+            &["fit", "nb", "--data", file, "--out", "m.json"],
+            needles,
+        );
+    };
+    run("absent.csv", &["absent.csv", "No such file"]);
+    run("ragged.csv", &["ragged.csv:3"]);
+    run("text.csv", &["text.csv:3:2", "'zz'"]);
+    run("gap.csv", &["gap.csv:3:2", "--missing drop"]);
+    run("one.csv", &["2 distinct class labels"]);
+    let report = run_ok(
+        dir.path(),
+        &[
+            "fit",
+            "nb",
+            "--data",
+            "gap.csv",
+            "--missing",
+            "drop",
+            "--out",
+            "m.json",
+        ],
+    );
+    assert!(report.contains("on 3 rows"), "{report}");
+    let unknown = gendisc(dir.path())
+        .args(["fit", "forest", "--data", "one.csv", "--out", "m.json"])
+        .output()
+        .unwrap();
+    assert!(!unknown.status.success());
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("unrecognized subcommand 'forest'"));
+}
+
+#[test]
+fn mismatched_or_damaged_model_files_are_refused() {
+    let dir = temp_with(&[("two.csv", "temperature,vibration,state\n70,2,normal\n")]);
+    let data = sample();
+    let data = data.to_str().unwrap();
+    run_ok(
+        dir.path(),
+        &["fit", "gaussian-nb", "--data", data, "--out", "nb.json"],
+    );
+    run_err(
+        dir.path(),
+        &["predict", "--model", "nb.json", "--data", "two.csv"],
+        &["lack the columns 'pressure', 'current'"],
+    );
+    let file = fs::read_to_string(dir.path().join("nb.json")).unwrap();
+    fs::write(dir.path().join("corrupt.json"), &file[..file.len() / 2]).unwrap();
+    run_err(
+        dir.path(),
+        &["predict", "--model", "corrupt.json", "--data", data],
+        &["corrupt.json:"],
+    );
+    let newer = file.replace("\"format_version\": 1", "\"format_version\": 99");
+    fs::write(dir.path().join("newer.json"), newer).unwrap();
+    run_err(
+        dir.path(),
+        &["evaluate", "--model", "newer.json", "--data", data],
+        &["version 99 is unknown"],
+    );
+    let alien = file.replace("\"gaussian-naive-bayes\"", "\"random-forest\"");
+    fs::write(dir.path().join("alien.json"), alien).unwrap();
+    run_err(
+        dir.path(),
+        &["predict", "--model", "alien.json", "--data", data],
+        &["\"random-forest\""],
+    );
+}
