@@ -4,31 +4,42 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-// The command's module itself, until the binary's subcommand can be run from here.
-#[allow(dead_code)]
-#[path = "../src/compare/mod.rs"]
-mod compare;
-
-use compare::Args;
+use assert_cmd::cargo::cargo_bin_cmd;
 
 /// The sample table: 300 rows, four numeric columns, classes `faulty` and `normal`.
 fn sample() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/data/machines.csv")
 }
 
-fn args(data: PathBuf, out: &Path, models: &str) -> Args {
-    Args {
-        data,
-        target: Some("state".into()),
-        models: models.split(',').map(str::to_string).collect(),
-        sizes: Some(vec![6, 20, 120]),
-        grid_points: 10,
-        replicates: 4,
-        seed: 7,
-        max_test: Some(100),
-        threads: Some(2),
-        out: out.to_path_buf(),
-    }
+/// `gendisc compare` on `data` into `out` with three sizes and four replicates, and `extra`
+/// arguments.
+fn compare(data: &Path, out: &Path, models: &str, extra: &[&str]) -> assert_cmd::assert::Assert {
+    let mut command = cargo_bin_cmd!("gendisc");
+    command
+        .arg("compare")
+        .arg("--data")
+        .arg(data)
+        .arg("--out")
+        .arg(out)
+        .args([
+            "--models",
+            models,
+            "--sizes",
+            "6,20,120",
+            "--replicates",
+            "4",
+        ])
+        .args(["--seed", "7", "--max-test", "100"])
+        .args(extra);
+    command.assert()
+}
+
+fn stdout(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+}
+
+fn stderr(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
 }
 
 const OUTPUTS: [&str; 7] = [
@@ -54,8 +65,15 @@ fn data_lines(path: &Path) -> Vec<String> {
 fn outputs_agree_are_reproducible_and_resume_without_work() {
     let dir = tempfile::tempdir().unwrap();
     let (first, second) = (dir.path().join("first"), dir.path().join("second"));
-    let report = compare::compare(&args(sample(), &first, "nb,lr,hybrid,lda")).unwrap();
-    assert_eq!((report.cells, report.ran, report.resumed), (12, 12, 0));
+    let models = "nb,lr,hybrid,lda";
+    let run = compare(
+        &sample(),
+        &first,
+        models,
+        &["--target", "state", "--threads", "2"],
+    )
+    .success();
+    assert!(stdout(&run).contains("12 cells (3 sizes × 4 replicates): 12 run, 0 resumed"));
     for file in OUTPUTS {
         assert!(first.join(file).is_file(), "{file} is missing");
     }
@@ -75,25 +93,29 @@ fn outputs_agree_are_reproducible_and_resume_without_work() {
     assert_eq!(data_lines(&first.join("differences.csv")).len(), 4 * 3);
     let crossovers = data_lines(&first.join("crossover.csv"));
     assert_eq!(crossovers.len(), 4);
-    let report_text = fs::read_to_string(first.join("REPORT.md")).unwrap();
+    let report = fs::read_to_string(first.join("REPORT.md")).unwrap();
     for crossover in &crossovers {
         let fields: Vec<&str> = crossover.split(',').collect();
         assert!(
-            report_text.contains(&format!("**{}**", fields[0])),
+            report.contains(&format!("**{}**", fields[0])),
             "{crossover}"
         );
         if fields[2] != "none" {
             assert!(
-                report_text.contains(&format!("m = {}", fields[2])),
+                report.contains(&format!("m = {}", fields[2])),
                 "{crossover}"
             );
         }
     }
 
-    // The same seed on one thread gives the same bytes.
-    let mut one_thread = args(sample(), &second, "nb,lr,hybrid,lda");
-    one_thread.threads = Some(1);
-    compare::compare(&one_thread).unwrap();
+    // The same seed on one thread, the class column named by its position: the same bytes.
+    compare(
+        &sample(),
+        &second,
+        models,
+        &["--target", "4", "--threads", "1"],
+    )
+    .success();
     for file in OUTPUTS {
         assert_eq!(
             fs::read(first.join(file)).unwrap(),
@@ -103,8 +125,12 @@ fn outputs_agree_are_reproducible_and_resume_without_work() {
     }
 
     // Running the finished comparison again only reads it back.
-    let report = compare::compare(&args(sample(), &first, "nb,lr,hybrid,lda")).unwrap();
-    assert_eq!((report.ran, report.resumed), (0, 12));
+    let again = compare(&sample(), &first, models, &[]).success();
+    assert!(
+        stdout(&again).contains("0 run, 12 resumed"),
+        "{}",
+        stdout(&again)
+    );
     for file in OUTPUTS {
         assert_eq!(
             fs::read(first.join(file)).unwrap(),
@@ -117,9 +143,8 @@ fn outputs_agree_are_reproducible_and_resume_without_work() {
 #[test]
 fn an_unknown_model_names_the_known_ones() {
     let dir = tempfile::tempdir().unwrap();
-    let message = compare::compare(&args(sample(), dir.path(), "nb,svm"))
-        .unwrap_err()
-        .to_string();
+    let failure = compare(&sample(), dir.path(), "nb,svm", &[]).failure();
+    let message = stderr(&failure);
     assert!(message.contains("svm"), "{message}");
     assert!(message.contains("nb, lr, hybrid, gdt-cv"), "{message}");
 }
@@ -130,8 +155,8 @@ fn a_one_class_file_is_refused() {
     let data = dir.path().join("one-class.csv");
     let rows: String = (0..20).map(|i| format!("{i},{},normal\n", i * 2)).collect();
     fs::write(&data, format!("a,b,state\n{rows}")).unwrap();
-    let error = compare::compare(&args(data, &dir.path().join("out"), "nb,lr")).unwrap_err();
-    let message = format!("{error:#}");
+    let failure = compare(&data, &dir.path().join("out"), "nb,lr", &[]).failure();
+    let message = stderr(&failure);
     assert!(message.contains("one-class.csv"), "{message}");
     assert!(message.contains("at least two"), "{message}");
 }

@@ -16,8 +16,8 @@
 
 use gendisc_core::Result;
 use gendisc_data::splits::{replicate_rng, SeedPart};
+use gendisc_engine::StudyResults;
 use gendisc_metrics::{median, quantile};
-use gendisc_studies::StudyResults;
 use rand::Rng;
 
 use super::models::{ModelKind, Role};

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use gendisc_data::loaders::{ColumnRef, TableReader};
-use gendisc_studies::{OnMismatch, Progress, RunReport, Runner, RunnerSettings};
+use gendisc_engine::{OnMismatch, Progress, RunReport, Runner, RunnerSettings};
 
 use self::models::ModelKind;
 use self::study::{default_sizes, CompareStudy, Design};

@@ -5,10 +5,10 @@ use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use gendisc_studies::figure::{
+use gendisc_engine::figure::{
     ErrorDisplay, Figure, LineStyle, Marker, Panel, Point, ReferenceLine, Scale, Series,
 };
-use gendisc_studies::{format_float, Cell, StudyResults};
+use gendisc_engine::{format_float, Cell, StudyResults};
 
 use super::analysis::{Analysis, Crossover, Estimate, Pair, BOOTSTRAP_DRAWS, CONFIDENCE};
 use super::models::Role;

@@ -3,7 +3,7 @@
 
 use gendisc_core::{Error, Result};
 use gendisc_data::splits::{take, take_rows};
-use gendisc_studies::{fingerprint, Cell, Outcome, Schema, Study};
+use gendisc_engine::{fingerprint, Cell, Outcome, Schema, Study};
 use ndarray::{Array1, Array2};
 use rand::seq::SliceRandom;
 use rand::Rng;
