@@ -358,12 +358,17 @@ where
 
 /// Prints what was fitted and how the fit ended.
 fn report(saved: &Saved, data: &Training, common: &crate::cli::FitCommon) -> Result<()> {
+    // A numeric column taken as the class by mistake has as many classes as values: show a few.
+    const SHOWN: usize = 10;
+    let classes = match saved.labels.len() {
+        n if n <= SHOWN => saved.labels.join(", "),
+        n => format!("{}, … ({n} classes)", saved.labels[..SHOWN].join(", ")),
+    };
     outln!(
-        "fitted {} on {} rows, {} features, classes {}",
+        "fitted {} on {} rows, {} features, classes {classes}",
         saved.kind,
         data.x.nrows(),
         data.x.ncols(),
-        saved.labels.join(", ")
     );
     match &saved.fit {
         Some(fit) => outln!(
@@ -401,6 +406,7 @@ fn categorical_nb(
     CategoricalNb::params().alpha(alpha).n_levels(levels)
 }
 
+/// The covariance regulariser of an optional shrinkage weight.
 fn shrinkage_of(weight: Option<f64>) -> CovarianceShrinkage {
     weight.map_or(
         CovarianceShrinkage::None,
@@ -408,6 +414,7 @@ fn shrinkage_of(weight: Option<f64>) -> CovarianceShrinkage {
     )
 }
 
+/// The library's family of a `--family` value.
 fn family_of(family: GdtFamily) -> Family {
     match family {
         GdtFamily::Lda => Family::Lda,

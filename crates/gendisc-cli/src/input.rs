@@ -384,6 +384,7 @@ pub fn encode_for_model(
     Ok(encoded(x, &table, has_labels))
 }
 
+/// Encoded data from `x` and the labels and dropped rows of `table`.
 fn encoded(x: Array2<f64>, table: &Table, has_labels: bool) -> Encoded {
     Encoded {
         x,

@@ -66,6 +66,7 @@ impl<M: SavedModel> Model for Deterministic<M> {
     }
 }
 
+/// Loads a model with class probabilities of type `M`.
 fn probabilistic<M: SavedModel + ConditionalModel + 'static>(
     path: &Path,
 ) -> Result<Box<dyn Model>> {
