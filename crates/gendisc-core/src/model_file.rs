@@ -534,3 +534,125 @@ pub mod invariants {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use ndarray::{Array1, ArrayView2};
+
+    use super::*;
+    use crate::LabelledModel;
+
+    /// A model of `n_features` features that says class 1 when the first one is positive.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    struct Sign {
+        n_features: usize,
+    }
+
+    impl Classifier for Sign {
+        fn n_features(&self) -> usize {
+            self.n_features
+        }
+        fn n_classes(&self) -> usize {
+            2
+        }
+        fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
+            Ok(x.column(0).mapv(|v| usize::from(v > 0.0)))
+        }
+    }
+
+    impl SavedModel for Sign {
+        const KIND: &'static str = "sign";
+        fn check_invariants(&self) -> Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A numeric column and a one-hot column of two levels: three features.
+    fn preprocessing() -> Preprocessing {
+        Preprocessing {
+            columns: vec![
+                InputColumn {
+                    name: "size".into(),
+                    encoding: ColumnEncoding::Numeric,
+                },
+                InputColumn {
+                    name: "colour".into(),
+                    encoding: ColumnEncoding::OneHot {
+                        levels: vec!["blue".into(), "red".into()],
+                    },
+                },
+            ],
+            target: Some("class".into()),
+        }
+    }
+
+    fn labelled(n_features: usize) -> LabelledModel<Sign> {
+        let labels = ClassLabels::new(["no".to_owned(), "yes".to_owned()]).unwrap();
+        LabelledModel::new(Sign { n_features }, labels, None).unwrap()
+    }
+
+    /// A path in the temporary directory unique to this process and `name`.
+    fn temp_file(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("gendisc-core-{}-{name}.json", std::process::id()))
+    }
+
+    #[test]
+    fn the_preprocessing_round_trips_and_is_absent_when_not_recorded() {
+        let path = temp_file("round-trip");
+        let model = labelled(3).with_preprocessing(preprocessing()).unwrap();
+        model.save(&path).unwrap();
+        assert_eq!(read_kind(&path).unwrap(), "sign");
+        let loaded = LabelledModel::<Sign>::load(&path).unwrap();
+        assert_eq!(loaded.preprocessing(), Some(&preprocessing()));
+
+        labelled(3).save(&path).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("preprocessing"), "{text}");
+        assert_eq!(
+            LabelledModel::<Sign>::load(&path).unwrap().preprocessing(),
+            None
+        );
+        fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_preprocessing_of_another_width_is_refused() {
+        assert!(labelled(2).with_preprocessing(preprocessing()).is_err());
+        // A file edited to a model of two features keeps a preprocessing of three.
+        let path = temp_file("width");
+        labelled(3)
+            .with_preprocessing(preprocessing())
+            .unwrap()
+            .save(&path)
+            .unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        fs::write(
+            &path,
+            text.replace("\"n_features\": 3", "\"n_features\": 2"),
+        )
+        .unwrap();
+        let error = LabelledModel::<Sign>::load(&path).unwrap_err();
+        fs::remove_file(&path).unwrap();
+        assert!(
+            matches!(&error, Error::InvalidModelFile { source, .. }
+                if matches!(&**source, Error::InvalidModel { field, .. } if field == "preprocessing")),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn read_kind_refuses_other_files_and_versions() {
+        let path = temp_file("kind");
+        fs::write(
+            &path,
+            r#"{"format": "gendisc-model", "format_version": 7, "kind": "sign"}"#,
+        )
+        .unwrap();
+        let newer = read_kind(&path).unwrap_err().to_string();
+        fs::write(&path, r#"{"format": "other"}"#).unwrap();
+        let other = read_kind(&path).unwrap_err().to_string();
+        fs::remove_file(&path).unwrap();
+        assert!(newer.contains("version 7 is unknown"), "{newer}");
+        assert!(other.contains("not a gendisc model file"), "{other}");
+    }
+}
