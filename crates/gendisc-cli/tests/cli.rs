@@ -248,3 +248,86 @@ fn mismatched_or_damaged_model_files_are_refused() {
         &["\"random-forest\""],
     );
 }
+
+#[test]
+fn arff_libsvm_and_headerless_files_are_read_through_the_loaders() {
+    let arff = "@relation weather\n@attribute outlook {sunny, overcast, rain}\n\
+                @attribute temp numeric\n@attribute play {yes, no}\n@data\n\
+                sunny,85,no\novercast,83,yes\nrain,70,yes\nrain,65,no\nsunny,69,yes\novercast,72,yes\n";
+    let libsvm = "1 1:0.5 2:1\n-1 1:-0.5 2:0.1\n1 1:0.7\n-1 1:-1 2:-1\n";
+    let tsv = "1.0\t2.0\ta\n2.0\t1.0\tb\n1.5\t2.5\ta\n2.5\t0.5\tb\n";
+    let dir = temp_with(&[("w.arff", arff), ("d.libsvm", libsvm), ("t.tsv", tsv)]);
+    let path = dir.path();
+    run_ok(
+        path,
+        &[
+            "fit",
+            "lr",
+            "--data",
+            "w.arff",
+            "--prior-variance",
+            "1",
+            "--out",
+            "a.json",
+        ],
+    );
+    assert!(
+        run_ok(path, &["evaluate", "--model", "a.json", "--data", "w.arff"])
+            .contains("rows               6")
+    );
+
+    run_ok(
+        path,
+        &[
+            "fit",
+            "lda",
+            "--data",
+            "d.libsvm",
+            "--shrinkage",
+            "0.5",
+            "--out",
+            "l.json",
+        ],
+    );
+    run_ok(
+        path,
+        &[
+            "predict", "--model", "l.json", "--data", "d.libsvm", "--out", "p.csv",
+        ],
+    );
+    let predictions = fs::read_to_string(path.join("p.csv")).unwrap();
+    assert_eq!(predictions.lines().next(), Some("prediction"));
+    assert!(
+        predictions.lines().skip(1).all(|l| l == "1" || l == "-1"),
+        "{predictions}"
+    );
+
+    run_ok(
+        path,
+        &[
+            "fit",
+            "gaussian-nb",
+            "--data",
+            "t.tsv",
+            "--no-header",
+            "--out",
+            "t.json",
+        ],
+    );
+    let json = run_ok(
+        path,
+        &[
+            "evaluate",
+            "--model",
+            "t.json",
+            "--data",
+            "t.tsv",
+            "--no-header",
+            "--json",
+        ],
+    );
+    assert!(
+        json.contains("\"labels\": [\n    \"a\",\n    \"b\"\n  ]"),
+        "{json}"
+    );
+}
