@@ -227,6 +227,7 @@ fn figure(analysis: &Analysis) -> Figure {
     }
     let mut figure = Figure::new(1, if analysis.pairs.is_empty() { 1 } else { 2 })
         .title("Generative or discriminative: test error against training size")
+        .panel_size(560, 420)
         .panel(errors);
     if !analysis.pairs.is_empty() {
         let mut differences = Panel::new("median paired difference, discriminative − generative")
@@ -265,15 +266,15 @@ fn percent(x: f64) -> String {
 fn crossover_sentence(pair: &Pair, smallest: usize, largest: usize) -> String {
     let (d, g) = (pair.discriminative, pair.generative);
     let bounds = match pair.interval {
-        (Crossover::NoneInRange, _) => "beyond the largest size in most draws".to_string(),
+        (Crossover::NoneInRange, _) => "no crossover in range".to_string(),
         (Crossover::At(lower), Crossover::NoneInRange) => {
-            format!("from m = {lower} to beyond the largest size")
+            format!("from m = {lower} to beyond m = {largest}")
         }
         (Crossover::At(lower), Crossover::At(upper)) if lower == upper => format!("m = {lower}"),
         (Crossover::At(lower), Crossover::At(upper)) => format!("m = {lower} to {upper}"),
     };
     let draws = format!(
-        "{:.0}% bootstrap interval {bounds}; {} of {BOOTSTRAP_DRAWS} draws cross within the grid",
+        "{:.0}% bootstrap interval: {bounds}; {} of {BOOTSTRAP_DRAWS} draws cross within the grid",
         100.0 * CONFIDENCE,
         percent(pair.share_in_range)
     );
@@ -374,16 +375,19 @@ fn report(data: &DataDescription<'_>, study: &CompareStudy, analysis: &Analysis)
         );
         for pair in &analysis.pairs {
             writeln!(r, "* {}", crossover_sentence(pair, smallest, largest))?;
-            if let (Some(first), Some(last)) = (
-                pair.differences.first().and_then(|d| d.median),
-                pair.differences.last().and_then(|d| d.median),
-            ) {
-                if first.value > 0.0 && last.value < 0.0 {
+            // The smallest and largest sizes at which both models were fitted.
+            let mut compared = pair
+                .differences
+                .iter()
+                .filter_map(|d| Some((d.size, d.median?.value)));
+            let first = compared.next();
+            if let (Some((m0, first)), Some((m1, last))) = (first, compared.next_back()) {
+                if first > 0.0 && last < 0.0 {
                     writeln!(
                         r,
-                        "  Ng & Jordan's two regimes: {} is better at m = {smallest} (median \
-                         difference {:+.3}), {} at m = {largest} ({:+.3}).",
-                        pair.generative, first.value, pair.discriminative, last.value
+                        "  Ng & Jordan's two regimes: {} is better at m = {m0} (median \
+                         difference {first:+.3}), {} at m = {m1} ({last:+.3}).",
+                        pair.generative, pair.discriminative
                     )?;
                 }
             }
