@@ -35,8 +35,8 @@ pub struct DataArgs {
     /// and evaluate, the model's class column].
     #[arg(long, value_name = "COLUMN")]
     pub target: Option<String>,
-    /// The feature columns to use, by name, comma-separated [default: every column but the
-    /// class]. Ignored at predict and evaluate, where the model's columns are read.
+    /// The feature columns to use, by name or 0-based position, comma-separated [default:
+    /// every column but the class]. Ignored at predict and evaluate, where the model's columns are read.
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub features: Vec<String>,
     /// Columns to read as categories even if they hold numbers, by name or 0-based position,
@@ -169,7 +169,20 @@ pub fn read_training_table(args: &DataArgs) -> Result<Option<Table>> {
     let table = if args.features.is_empty() {
         table
     } else {
-        let names: Vec<&str> = args.features.iter().map(String::as_str).collect();
+        // A number is a 0-based position in the file, as for --target.
+        let by_position = |text: &str| {
+            let index = text.parse::<usize>().ok()?;
+            table
+                .columns()
+                .iter()
+                .find(|c| c.source_field() == index + 1)
+                .map(|c| c.name())
+        };
+        let names: Vec<&str> = args
+            .features
+            .iter()
+            .map(|f| by_position(f).unwrap_or(f))
+            .collect();
         table
             .select_columns(&names)
             .with_context(|| format!("cannot select --features in {}", args.data.display()))?
