@@ -374,23 +374,29 @@ pub fn encode_for_model(
         }
         return Ok(encoded(x, &table, has_labels));
     };
-    // Columns that are categories for the model but hold only numbers here are read again as
-    // categories, so that their values are compared as the levels they were at fit time.
-    let numeric_here: Vec<&str> = preprocessing
+    // A column whose kind here differs from the model's is read again with the model's kind:
+    // categories that hold only numbers here are compared as the levels they were at fit time,
+    // and text in a numeric column is reported at its cell by the reader.
+    let retyped: Vec<(&str, ColumnType)> = preprocessing
         .columns
         .iter()
-        .filter(|c| !matches!(c.encoding, ColumnEncoding::Numeric))
-        .filter(|c| {
-            table
-                .column(&c.name)
-                .is_some_and(|column| column.is_numeric())
+        .filter_map(|c| {
+            let numeric_for_model = matches!(c.encoding, ColumnEncoding::Numeric);
+            let column = table.column(&c.name)?;
+            (column.is_numeric() != numeric_for_model).then_some((
+                c.name.as_str(),
+                if numeric_for_model {
+                    ColumnType::Numeric
+                } else {
+                    ColumnType::Categorical
+                },
+            ))
         })
-        .map(|c| c.name.as_str())
         .collect();
-    let table = if numeric_here.is_empty() {
+    let table = if retyped.is_empty() {
         table
     } else {
-        read_new_table(args, target.as_deref(), &numeric_here)?.0
+        read_new_table(args, target.as_deref(), &retyped)?.0
     };
     let x = encoding::encode(&table, preprocessing)
         .with_context(|| format!("{} does not fit the model", path.display()))?;
@@ -406,18 +412,18 @@ fn encoded(x: Array2<f64>, table: &Table, has_labels: bool) -> Encoded {
     }
 }
 
-/// Reads new data with `target` as the class column and the columns `categorical` as
-/// categories. A CSV file with a header but without the class column is read with a constant
+/// Reads new data with `target` as the class column and the columns of `types` of those
+/// types. A CSV file with a header but without the class column is read with a constant
 /// one added; the second value says whether the file had its own.
 fn read_new_table(
     args: &DataArgs,
     target: Option<&str>,
-    categorical: &[&str],
+    types: &[(&str, ColumnType)],
 ) -> Result<(Table, bool)> {
     let path = &args.data;
     let with_types = |mut reader: TableReader| {
-        for name in categorical {
-            reader = reader.column_type(*name, ColumnType::Categorical);
+        for &(name, kind) in types {
+            reader = reader.column_type(name, kind);
         }
         reader
     };

@@ -214,7 +214,13 @@ fn bad_data_files_are_one_clear_error() {
 
 #[test]
 fn mismatched_or_damaged_model_files_are_refused() {
-    let dir = temp_with(&[("two.csv", "temperature,vibration,state\n70,2,normal\n")]);
+    let dir = temp_with(&[
+        ("two.csv", "temperature,vibration,state\n70,2,normal\n"),
+        (
+            "text.csv",
+            "temperature,vibration,pressure,current\n70,2,4,oops\n",
+        ),
+    ]);
     let data = sample();
     let data = data.to_str().unwrap();
     run_ok(
@@ -225,6 +231,11 @@ fn mismatched_or_damaged_model_files_are_refused() {
         dir.path(),
         &["predict", "--model", "nb.json", "--data", "two.csv"],
         &["lack the columns 'pressure', 'current'"],
+    );
+    run_err(
+        dir.path(),
+        &["predict", "--model", "nb.json", "--data", "text.csv"],
+        &["text.csv:2:4", "'oops'"],
     );
     let file = fs::read_to_string(dir.path().join("nb.json")).unwrap();
     fs::write(dir.path().join("corrupt.json"), &file[..file.len() / 2]).unwrap();
