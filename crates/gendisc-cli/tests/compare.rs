@@ -1,5 +1,6 @@
 //! `gendisc compare` on the sample table: outputs that agree with each other, the same files for
-//! the same seed, a resumed run that recomputes nothing, and clear errors for bad input.
+//! the same seed, a finished run that resumes without recomputing, an interrupted one that ends
+//! with the same files, and clear errors for bad input.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -136,6 +137,27 @@ fn outputs_agree_are_reproducible_and_resume_without_work() {
             fs::read(first.join(file)).unwrap(),
             fs::read(second.join(file)).unwrap(),
             "{file} changed on resuming"
+        );
+    }
+
+    // A run stopped after five cells (its store cut after the header and five lines, with half
+    // of a sixth) runs the other seven and ends with the same files.
+    let store = first.join("cells.jsonl");
+    let text = fs::read_to_string(&store).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = format!("{}\n{}", lines[..6].join("\n"), &lines[6][..20]);
+    fs::write(&store, cut).unwrap();
+    let resumed = compare(&sample(), &first, models, &[]).success();
+    assert!(
+        stdout(&resumed).contains("7 run, 5 resumed"),
+        "{}",
+        stdout(&resumed)
+    );
+    for file in OUTPUTS {
+        assert_eq!(
+            fs::read(first.join(file)).unwrap(),
+            fs::read(second.join(file)).unwrap(),
+            "{file} differs after an interrupted run"
         );
     }
 }
