@@ -427,46 +427,74 @@ fn read_new_table(
         }
         reader
     };
-    let header_lacks_target = match (args.format(), target) {
+    let read_text = || {
+        fs::read_to_string(path)
+            .with_context(|| format!("cannot read the data file {}", path.display()))
+    };
+    let default_delimiter = if args.format() == Format::Tsv {
+        '\t'
+    } else {
+        ','
+    };
+    let delimiter = args.delimiter.unwrap_or(default_delimiter);
+    let fields = |line: &str| match delimiter {
+        ' ' => line.split_whitespace().count(),
+        c => line.split(c).count(),
+    };
+    // Some(text, whether its first line is a header) when the file lacks the class column.
+    let lacks_target = match (args.format(), target) {
         (Format::Csv | Format::Tsv, Some(target)) if !args.no_header => {
-            let delimiter = if args.format() == Format::Tsv {
-                '\t'
-            } else {
-                ','
-            };
-            let delimiter = args.delimiter.unwrap_or(delimiter);
-            let text = fs::read_to_string(path)
-                .with_context(|| format!("cannot read the data file {}", path.display()))?;
+            let text = read_text()?;
             let header = text.lines().next().unwrap_or_default();
             let lacks = target.parse::<usize>().is_err()
                 && !header
                     .split(delimiter)
                     .any(|name| name.trim().trim_matches('"') == target);
-            lacks.then_some((text, delimiter))
+            lacks.then_some((text, true))
+        }
+        // Without a header the class column is `V<k>`, its 1-based field: absent when the rows
+        // end one field before it.
+        (Format::Csv | Format::Tsv | Format::Uci, Some(target)) => {
+            let position = target
+                .strip_prefix('V')
+                .and_then(|n| n.parse::<usize>().ok());
+            let text = read_text()?;
+            let first = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or_default();
+            let lacks = position.is_some_and(|p| p == fields(first) + 1);
+            lacks.then_some((text, false))
         }
         _ => None,
     };
-    match header_lacks_target {
-        None => {
-            let table = with_types(args.reader(target)?)
-                .read(path)
-                .map_err(|e| cannot_read(args, e))?;
-            Ok((table, true))
+    let Some((text, has_header)) = lacks_target else {
+        let table = with_types(args.reader(target)?)
+            .read(path)
+            .map_err(|e| cannot_read(args, e))?;
+        return Ok((table, true));
+    };
+    // The rows get a constant class, after the last field; with a header, a column name too.
+    let mut with_class = String::with_capacity(text.len() * 2);
+    for (i, line) in text.lines().enumerate() {
+        with_class.push_str(line);
+        if !line.trim().is_empty() {
+            with_class.push(delimiter);
+            with_class.push_str(if has_header && i == 0 {
+                ABSENT_CLASS
+            } else {
+                "-"
+            });
         }
-        Some((text, delimiter)) => {
-            let mut with_class = String::with_capacity(text.len() * 2);
-            for (i, line) in text.lines().enumerate() {
-                with_class.push_str(line);
-                if !line.trim().is_empty() {
-                    with_class.push(delimiter);
-                    with_class.push_str(if i == 0 { ABSENT_CLASS } else { "-" });
-                }
-                with_class.push('\n');
-            }
-            let table = with_types(args.reader(Some(ABSENT_CLASS))?)
-                .read_str(&with_class, path)
-                .map_err(|e| cannot_read(args, e))?;
-            Ok((table, false))
-        }
+        with_class.push('\n');
     }
+    let class = if has_header {
+        Some(ABSENT_CLASS)
+    } else {
+        target
+    };
+    let table = with_types(args.reader(class)?)
+        .read_str(&with_class, path)
+        .map_err(|e| cannot_read(args, e))?;
+    Ok((table, false))
 }
