@@ -341,4 +341,18 @@ fn arff_libsvm_and_headerless_files_are_read_through_the_loaders() {
         json.contains("\"labels\": [\n    \"a\",\n    \"b\"\n  ]"),
         "{json}"
     );
+    // New rows without the class column.
+    fs::write(path.join("new.tsv"), "1.0\t2.0\n2.5\t0.5\n").unwrap();
+    let predictions = run_ok(
+        path,
+        &[
+            "predict",
+            "--model",
+            "t.json",
+            "--data",
+            "new.tsv",
+            "--no-header",
+        ],
+    );
+    assert_eq!(predictions, "prediction\na\nb\n");
 }
