@@ -379,7 +379,7 @@ pub struct PredictArgs {
     /// The model file written by `gendisc fit`.
     #[arg(long, value_name = "FILE")]
     pub model: PathBuf,
-    /// The rows to classify (the class column may be absent from a CSV file with a header).
+    /// The rows to classify (the class column may be absent).
     #[command(flatten)]
     pub data: DataArgs,
     /// Add one column of probabilities per class label.
