@@ -18,11 +18,11 @@ pub mod study;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use gendisc_data::loaders::{ColumnRef, TableReader};
 use gendisc_engine::{OnMismatch, Progress, RunReport, Runner, RunnerSettings};
 
 use self::models::ModelKind;
 use self::study::{default_sizes, CompareStudy, Design};
+use crate::input::{read_training_table, DataArgs};
 
 /// The result store in the output directory, from which an interrupted run resumes.
 pub const STORE: &str = "cells.jsonl";
@@ -35,14 +35,10 @@ pub const DEFAULT_GRID_POINTS: usize = 10;
 /// discriminative model overtakes each generative one.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
-    /// The data: a CSV file with a header row, numeric feature columns and a class column.
-    #[arg(long, value_name = "FILE")]
-    pub data: PathBuf,
-
-    /// The class column, by name or 0-based position (a number is read as a position);
-    /// default the last column.
-    #[arg(long, value_name = "COLUMN")]
-    pub target: Option<String>,
+    /// The data file and how to read it (as for `gendisc fit`); the feature columns must be
+    /// numeric.
+    #[command(flatten)]
+    pub input: DataArgs,
 
     /// The models to compare, comma-separated: nb (Gaussian naive Bayes), lr (logistic
     /// regression), hybrid (Raina et al.'s hybrid over Gaussian naive Bayes), gdt-cv (GDT over
@@ -99,18 +95,10 @@ pub fn compare(args: &Args) -> Result<RunReport> {
         .map(|name| name.parse::<ModelKind>())
         .collect::<Result<Vec<_>, _>>()?;
 
-    let target = match &args.target {
-        Some(t) => match t.parse::<usize>() {
-            Ok(index) => ColumnRef::Index(index),
-            Err(_) => ColumnRef::Name(t.clone()),
-        },
-        None => ColumnRef::Last,
+    let file = args.input.data.display().to_string();
+    let Some(table) = read_training_table(&args.input)? else {
+        bail!("{file}: compare reads tables (CSV, TSV, ARFF, UCI .data), not LIBSVM files");
     };
-    let file = args.data.display().to_string();
-    let table = TableReader::csv()
-        .class_column(target)
-        .read(&args.data)
-        .with_context(|| format!("cannot read the data file {file}"))?;
     let x = table
         .to_dense()
         .with_context(|| format!("{file}: the comparison needs numeric feature columns"))?;
