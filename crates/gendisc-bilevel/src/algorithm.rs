@@ -150,7 +150,7 @@ impl Design<'_> {
                 x.row(i)
                     .iter()
                     .enumerate()
-                    .filter(|(_, &v)| v != 0.0)
+                    .filter(|&(_, &v)| v != 0.0)
                     .map(|(j, &v)| (first + j, scale * v)),
             ),
             Design::Sparse(x) => {
@@ -540,7 +540,7 @@ fn step1(
             None => mu[class]
                 .iter()
                 .enumerate()
-                .filter(|(_, &v)| v != 0.0)
+                .filter(|&(_, &v)| v != 0.0)
                 .map(|(j, &v)| (w + j, k * v))
                 .collect(),
             Some(space) => {
@@ -549,7 +549,7 @@ fn step1(
                     .seen
                     .iter()
                     .enumerate()
-                    .filter(|(_, &j)| mu[class][j] != 0.0)
+                    .filter(|&(_, &j)| mu[class][j] != 0.0)
                     .map(|(pos, &j)| (w + pos, k * mu[class][j]))
                     .chain(
                         basis.iter().enumerate().map(|(q, basis_q)| {

@@ -52,7 +52,7 @@ impl ScaleMatrix {
     /// `diag(d)`; every entry must be finite and positive.
     pub fn diagonal(d: Array1<f64>, what: &str) -> Result<Self> {
         check_finite_vector(d.view(), what)?;
-        if let Some((j, &v)) = d.iter().enumerate().find(|(_, &v)| v <= 0.0) {
+        if let Some((j, &v)) = d.iter().enumerate().find(|&(_, &v)| v <= 0.0) {
             return Err(Error::InvalidValue {
                 what: what.into(),
                 row: j,

@@ -231,7 +231,7 @@ fn weighted_pick_sum(
             .zip(w.iter())
             .enumerate()
             // A zero weight removes the row even if its log-likelihood is -∞.
-            .filter(|(_, (_, &wi))| wi != 0.0)
+            .filter(|&(_, (_, &wi))| wi != 0.0)
             .map(|(i, (&k, &wi))| wi * m[[i, k]])
             .sum(),
         None => y.iter().enumerate().map(|(i, &k)| m[[i, k]]).sum(),

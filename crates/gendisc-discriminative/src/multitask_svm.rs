@@ -338,7 +338,7 @@ impl MultiTaskSvmValidParams {
             for (i, (row, &label)) in x.outer_iterator().zip(y.iter()).enumerate() {
                 let s = if label == 1 { 1.0 } else { -1.0 };
                 terms.clear();
-                for (j, &value) in row.iter().filter(|(_, &value)| value != 0.0) {
+                for (j, &value) in row.iter().filter(|&(_, &value)| value != 0.0) {
                     terms.push((w0 + j, -s * value));
                     terms.push((v + t * d + j, -s * value));
                 }

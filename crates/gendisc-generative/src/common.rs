@@ -298,7 +298,7 @@ pub(crate) fn rows_per_class(
         Some(w) => y
             .iter()
             .zip(w.iter())
-            .filter(|(_, &wi)| wi > 0.0)
+            .filter(|&(_, &wi)| wi > 0.0)
             .for_each(|(&k, _)| rows[k] += 1),
         None => y.iter().for_each(|&k| rows[k] += 1),
     }

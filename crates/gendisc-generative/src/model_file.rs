@@ -60,7 +60,7 @@ pub(crate) fn check_floored_variances<S: Data<Elem = f64>, D: Dimension>(
         ));
     }
     positive(kind, "variances", variances)?;
-    match variances.indexed_iter().find(|(_, &v)| v < floor) {
+    match variances.indexed_iter().find(|&(_, &v)| v < floor) {
         Some((index, v)) => Err(invalid(
             kind,
             "variances",

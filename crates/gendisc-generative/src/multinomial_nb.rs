@@ -649,7 +649,7 @@ fn negative_count(row: usize, column: usize, value: f64) -> Error {
 
 /// Dense counts: finite (checked by the caller) and non-negative.
 fn check_counts_dense(x: ArrayView2<'_, f64>) -> Result<()> {
-    match x.indexed_iter().find(|(_, &v)| v < 0.0) {
+    match x.indexed_iter().find(|&(_, &v)| v < 0.0) {
         Some(((row, column), &value)) => Err(negative_count(row, column, value)),
         None => Ok(()),
     }
@@ -714,7 +714,7 @@ impl SavedModel for MultinomialNb {
             &[vocabulary, n_classes],
         )?;
         finite(kind, "word_count", &self.word_count)?;
-        if let Some(((l, k), &c)) = self.word_count.indexed_iter().find(|(_, &c)| c < 0.0) {
+        if let Some(((l, k), &c)) = self.word_count.indexed_iter().find(|&(_, &c)| c < 0.0) {
             return Err(invalid(
                 kind,
                 "word_count",

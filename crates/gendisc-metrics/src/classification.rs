@@ -187,7 +187,7 @@ impl CostMatrix {
             });
         }
         gendisc_core::validate::check_finite_matrix(costs.view(), "cost matrix")?;
-        if let Some(((row, column), &value)) = costs.indexed_iter().find(|(_, &c)| c < 0.0) {
+        if let Some(((row, column), &value)) = costs.indexed_iter().find(|&(_, &c)| c < 0.0) {
             return Err(Error::InvalidValue {
                 what: "cost matrix".into(),
                 row,

@@ -277,12 +277,16 @@ pub fn three_estimates(paths: &[&LambdaPath], centre: Centre) -> Result<Evidence
     };
     let mut evidence = Evidence::new([GEN, DISC, GDT], Better::Lower).centre(centre);
     for p in paths {
-        let (Some(gen), Some(disc), Some((gdt, _))) =
+        let (Some(generative), Some(disc), Some((gdt, _))) =
             (p.at(1.0), p.at(0.0), p.cross_fitted(select))
         else {
             continue;
         };
-        evidence.push(p.group.clone(), p.n, vec![gen.to_vec(), disc.to_vec(), gdt])?;
+        evidence.push(
+            p.group.clone(),
+            p.n,
+            vec![generative.to_vec(), disc.to_vec(), gdt],
+        )?;
     }
     Ok(evidence)
 }
@@ -336,8 +340,8 @@ pub fn gaussian_verdicts(paths: &[&LambdaPath], reading: &str) -> Result<Vec<Ver
     let shrinks = Verdict::from_units(&shrinks, &grid(paths), "steps in n", |window, _| {
         Ok(trend_units(paths, window, |early, late| {
             let gap = |p: &LambdaPath| -> Option<Vec<f64>> {
-                let (gen, disc) = (p.at(1.0)?, p.at(0.0)?);
-                Some(disc.iter().zip(gen).map(|(d, g)| d - g).collect())
+                let (generative, disc) = (p.at(1.0)?, p.at(0.0)?);
+                Some(disc.iter().zip(generative).map(|(d, g)| d - g).collect())
             };
             let (a, b) = (gap(early)?, gap(late)?);
             let key = format!("gap {} {} {}", early.group, early.n, late.n);

@@ -798,7 +798,7 @@ fn record_evaluation(
         .rows()
         .into_iter()
         .zip(y.iter())
-        .filter(|(row, &label)| usize::from(row[1] > row[0]) != label)
+        .filter(|&(ref row, &label)| usize::from(row[1] > row[0]) != label)
         .count();
     let loss: f64 = log_proba
         .rows()
