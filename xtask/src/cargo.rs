@@ -31,43 +31,66 @@ pub fn run(mut command: Command) -> Result<()> {
     Ok(())
 }
 
-/// An example target of a workspace package.
+/// An example of a workspace package, built.
 #[derive(Debug)]
 pub struct Example {
     /// The package that owns it.
     pub package: String,
     /// The example's name.
     pub name: String,
+    /// The built executable.
+    pub executable: PathBuf,
 }
 
-/// Every example of every workspace member, in a stable order.
-pub fn workspace_examples() -> Result<Vec<Example>> {
+/// Builds every example of every workspace member in one `cargo build --workspace --examples`
+/// and returns them in a stable order.
+///
+/// One build of the whole workspace resolves features as `cargo test --workspace` does, so it
+/// reuses the tests' artifacts; `cargo run -p PACKAGE --example NAME` resolves them for that
+/// package alone and rebuilt much of the workspace for each package.
+pub fn build_workspace_examples() -> Result<Vec<Example>> {
     let output = cargo()
-        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .args(["build", "--workspace", "--examples"])
+        .args(["--message-format", "json-render-diagnostics"])
+        .stderr(std::process::Stdio::inherit())
         .output()
-        .context("cannot run cargo metadata")?;
+        .context("cannot run cargo build --examples")?;
     if !output.status.success() {
         bail!(
-            "cargo metadata failed: {}",
-            String::from_utf8_lossy(&output.stderr)
+            "cargo build --workspace --examples failed with {}",
+            output.status
         );
     }
-    let metadata: serde_json::Value =
-        serde_json::from_slice(&output.stdout).context("cargo metadata printed invalid JSON")?;
     let mut examples = Vec::new();
-    for package in metadata["packages"].as_array().into_iter().flatten() {
-        let package_name = package["name"].as_str().unwrap_or_default();
-        for target in package["targets"].as_array().into_iter().flatten() {
-            let is_example = target["kind"]
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let is_example = message["reason"] == "compiler-artifact"
+            && message["target"]["kind"]
                 .as_array()
                 .is_some_and(|kinds| kinds.iter().any(|k| k == "example"));
-            if is_example {
-                examples.push(Example {
-                    package: package_name.to_string(),
-                    name: target["name"].as_str().unwrap_or_default().to_string(),
-                });
+        let (Some(executable), true) = (message["executable"].as_str(), is_example) else {
+            continue;
+        };
+        // A package id reads `path+file:///…/NAME#VERSION`, `path+file:///…/DIR#NAME@VERSION`
+        // when the directory is not named after the package, or `NAME VERSION (…)`.
+        let id = message["package_id"].as_str().unwrap_or_default();
+        let package = match id.rsplit_once('#') {
+            Some((_, fragment)) if fragment.contains('@') => {
+                fragment.split('@').next().unwrap_or(fragment)
             }
-        }
+            Some((path, _)) => path.rsplit('/').next().unwrap_or(path),
+            None => id.split(' ').next().unwrap_or(id),
+        };
+        examples.push(Example {
+            package: package.to_string(),
+            name: message["target"]["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            executable: PathBuf::from(executable),
+        });
     }
     examples.sort_by(|a, b| (&a.package, &a.name).cmp(&(&b.package, &b.name)));
     Ok(examples)

@@ -152,14 +152,13 @@ fn test(lapack: bool) -> Result<()> {
     command.arg("--workspace");
     cargo::run(command)?;
 
-    let examples = cargo::workspace_examples()?;
+    let examples = cargo::build_workspace_examples()?;
     eprintln!("running {} examples", examples.len());
     for example in &examples {
         eprintln!("example {}/{}", example.package, example.name);
-        let mut command = cargo::cargo();
-        command
-            .args(["run", "--quiet", "--package", &example.package])
-            .args(["--example", &example.name]);
+        // From the workspace root, as `cargo run` would.
+        let mut command = std::process::Command::new(&example.executable);
+        command.current_dir(cargo::workspace_root());
         cargo::run(command)?;
     }
     Ok(())
