@@ -30,13 +30,14 @@
 //! (Raina eq. 11), and the unnormalized hybrid.
 
 mod claims;
+mod inputs;
 mod report;
 
 use std::path::Path;
 
 use gendisc_core::{ConditionalModel, Error, FactorisedGenerative, Fit, Result};
 use gendisc_data::generators::{FeatureFamily, XueTitteringtonPreset};
-use gendisc_data::splits::{replicate_rng, take, take_rows, xue_titterington_split};
+use gendisc_data::splits::{replicate_rng, take, take_rows};
 use gendisc_discriminative::logistic::{LogisticRegression, LogisticSolver};
 use gendisc_generative::{BernoulliNb, GaussianNb, LeaveOneOut, VarianceEstimator};
 use gendisc_hybrid::{Hybrid, Normalization, RegionLikelihoods};
@@ -45,8 +46,10 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 
 use serde::Serialize;
 
+use gendisc_engine::interchange::complement;
 use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
+pub use inputs::{export_inputs, InputSource};
 pub use report::write_outputs;
 
 /// The study's identifier, also its directory under `results/`.
@@ -142,10 +145,15 @@ struct Dataset {
     y: Array1<usize>,
 }
 
-/// The study: the twelve datasets, drawn once, and the classifiers' evaluation per cell.
+/// The study: the twelve datasets, drawn once (or read from files), and the classifiers'
+/// evaluation per cell.
 pub struct XueTitteringtonStudy {
     settings: Settings,
     datasets: Vec<Dataset>,
+    /// Training rows read from files, by dataset and size (in the order of `datasets` and
+    /// `settings.sizes`); `None` when every cell draws its split from its stream.
+    splits: Option<Vec<Vec<inputs::TrainingRows>>>,
+    source: InputSource,
     schema: Schema,
 }
 
@@ -163,6 +171,8 @@ impl XueTitteringtonStudy {
         Ok(Self {
             settings,
             datasets,
+            splits: None,
+            source: InputSource::Seed,
             schema,
         })
     }
@@ -181,11 +191,28 @@ impl XueTitteringtonStudy {
         (d.x.view(), d.y.view())
     }
 
-    fn dataset(&self, name: &str) -> Result<&Dataset> {
+    fn dataset_index(&self, name: &str) -> Result<usize> {
         self.datasets
             .iter()
-            .find(|d| d.preset.name() == name)
+            .position(|d| d.preset.name() == name)
             .ok_or_else(|| Error::invalid_parameter("dataset", format!("unknown dataset `{name}`")))
+    }
+
+    /// The training rows of `cell` on dataset `index`: read from a file, or drawn from the
+    /// cell's stream (§3.1.4).
+    fn training_rows(&self, index: usize, cell: &Cell) -> Result<Vec<usize>> {
+        let Some(splits) = &self.splits else {
+            return self.drawn_training_rows(&self.datasets[index], cell);
+        };
+        let size = self
+            .settings
+            .sizes
+            .iter()
+            .position(|&m| m == cell.train_size);
+        size.and_then(|s| splits[index][s].replicate(cell.replicate))
+            .ok_or_else(|| {
+                Error::invalid_parameter("cell", format!("{cell} has no training rows read"))
+            })
     }
 }
 
@@ -207,7 +234,12 @@ impl Study for XueTitteringtonStudy {
     }
 
     fn fingerprint(&self) -> String {
-        fingerprint(&(STUDY_ID, "v2", &self.settings))
+        match &self.source {
+            InputSource::Seed => fingerprint(&(STUDY_ID, "v2", &self.settings)),
+            InputSource::Files { digest } => {
+                fingerprint(&(STUDY_ID, "v2", &self.settings, "inputs", digest))
+            }
+        }
     }
 
     fn schema(&self) -> &Schema {
@@ -220,17 +252,15 @@ impl Study for XueTitteringtonStudy {
     }
 
     fn run_cell(&self, cell: &Cell) -> Result<Outcome> {
-        let dataset = self.dataset(&cell.dataset)?;
-        let split = xue_titterington_split(
-            dataset.y.view(),
-            cell.train_size,
-            &mut cell.rng(self.settings.seed),
-        )?;
+        let index = self.dataset_index(&cell.dataset)?;
+        let dataset = &self.datasets[index];
+        let train = self.training_rows(index, cell)?;
+        let test = complement(&train, dataset.y.len());
         let data = SplitData {
-            x_train: take_rows(dataset.x.view(), &split.train)?,
-            y_train: take(dataset.y.view(), &split.train)?,
-            x_test: take_rows(dataset.x.view(), &split.test)?,
-            y_test: take(dataset.y.view(), &split.test)?,
+            x_train: take_rows(dataset.x.view(), &train)?,
+            y_train: take(dataset.y.view(), &train)?,
+            x_test: take_rows(dataset.x.view(), &test)?,
+            y_test: take(dataset.y.view(), &test)?,
         };
         let mut outcome = Outcome::new(&self.schema);
         match dataset.preset.family() {
@@ -459,6 +489,21 @@ pub fn reproduce(
     runner: RunnerSettings,
 ) -> gendisc_engine::Result<StudyResults> {
     let study = XueTitteringtonStudy::new(settings)?;
+    let results = super::run_stored(&study, out, "cells.jsonl", runner)?;
+    write_outputs(out, &study, &results)?;
+    Ok(results)
+}
+
+/// As [`reproduce`], on the datasets and training rows read from the directory `inputs` (as
+/// [`export_inputs`] writes it; see [`XueTitteringtonStudy::from_inputs`]) instead of those the
+/// seed draws. Inputs identical to the seed's draws give [`reproduce`]'s outputs, byte for byte.
+pub fn reproduce_from_inputs(
+    out: &Path,
+    inputs: &Path,
+    settings: Settings,
+    runner: RunnerSettings,
+) -> gendisc_engine::Result<StudyResults> {
+    let study = XueTitteringtonStudy::from_inputs(settings, inputs)?;
     let results = super::run_stored(&study, out, "cells.jsonl", runner)?;
     write_outputs(out, &study, &results)?;
     Ok(results)

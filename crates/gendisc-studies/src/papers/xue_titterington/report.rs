@@ -10,9 +10,9 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 
 use super::claims::{self, CONCLUSION_3_READING, READINGS};
 use super::{
-    XueTitteringtonStudy, CLASSIFIERS, ER, HYBRID, HYBRID_LEAVE_ONE_OUT, HYBRID_UNNORMALIZED, LL,
-    LL_MEAN, LOGISTIC_REGRESSION, LOGISTIC_REGRESSION_L2, NAIVE_BAYES, ROWS_PER_CLASS, R_WARNING,
-    SEPARATED,
+    InputSource, XueTitteringtonStudy, CLASSIFIERS, ER, HYBRID, HYBRID_LEAVE_ONE_OUT,
+    HYBRID_UNNORMALIZED, LL, LL_MEAN, LOGISTIC_REGRESSION, LOGISTIC_REGRESSION_L2, NAIVE_BAYES,
+    ROWS_PER_CLASS, R_WARNING, SEPARATED,
 };
 use gendisc_engine::figure::{Figure, LineStyle, Panel, Series};
 use gendisc_engine::tables::format_float;
@@ -48,6 +48,17 @@ pub fn write_outputs(
         &report_markdown(&table, study, &verdicts),
     )?;
     Ok(())
+}
+
+/// Where the datasets and splits came from, as the report's first paragraph says it.
+fn source_phrase(study: &XueTitteringtonStudy) -> String {
+    match study.input_source() {
+        InputSource::Seed => format!("study seed {}", study.settings().seed),
+        InputSource::Files { digest } => format!(
+            "read from files rather than drawn from the study seed (datasets and training rows \
+             of digest {digest}; see `docs/data-interchange.md`)"
+        ),
+    }
 }
 
 fn write_text(path: &Path, text: &str) -> Result<()> {
@@ -216,13 +227,13 @@ fn report_markdown(
         "# Xue & Titterington: naive Bayes, logistic regression and the hybrid on simulated data\n\n\
          Reproduction of §3 of Xue & Titterington, *Interpretation of hybrid generative/discriminative \
          algorithms*: twelve datasets of 500 + 500 rows, training sizes m = {} … {}, {} replicates \
-         (re-splits) per dataset and size, study seed {}. Every number below is computed from \
+         (re-splits) per dataset and size, {}. Every number below is computed from \
          `cells.jsonl` by this run; medians and quartiles per (dataset, m, classifier) are in \
          `medians.csv`, every summary statistic in `summary.csv`, the figures in `fig1.svg` … `fig4.svg`.\n",
         m_small,
         m_large,
         settings.replicates,
-        settings.seed
+        source_phrase(study)
     );
     let _ = writeln!(
         r,
@@ -505,10 +516,16 @@ fn datasets_markdown(study: &XueTitteringtonStudy) -> String {
     let _ = writeln!(
         r,
         "# Xue & Titterington: the twelve simulated datasets\n\n\
-         Each dataset is drawn once, {ROWS_PER_CLASS} rows per class, from study seed {}. For each \
+         {} For each \
          class: the moments printed in the paper, those implied by the paper's construction \
          (computed analytically), and the sample moments of the draw (covariances divide by n − 1).\n",
-        study.settings().seed
+        match study.input_source() {
+            InputSource::Seed => format!(
+                "Each dataset is drawn once, {ROWS_PER_CLASS} rows per class, from study seed {}.",
+                study.settings().seed
+            ),
+            InputSource::Files { .. } => format!("Each dataset is {}.", source_phrase(study)),
+        }
     );
     let mut disagreements = Vec::new();
     for preset in XueTitteringtonPreset::ALL {
