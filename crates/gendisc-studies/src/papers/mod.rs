@@ -13,18 +13,22 @@ use std::path::Path;
 use gendisc_engine::{Result, Runner, RunnerSettings, Study, StudyResults};
 
 /// Runs `study` with its result store at `out/store` — resuming from it when it holds cells of
-/// the same configuration — as every reproduction does before writing its outputs.
+/// the same configuration — as every reproduction does before writing its outputs, and writes
+/// the per-replicate results beside the store as CSV (`cells.jsonl` → `cells.csv`, see
+/// [`gendisc_engine::interchange`]).
 pub(crate) fn run_stored<S: Study + ?Sized>(
     study: &S,
     out: &Path,
     store: &str,
     runner: RunnerSettings,
 ) -> Result<StudyResults> {
-    Runner::new(RunnerSettings {
+    let results = Runner::new(RunnerSettings {
         store: Some(out.join(store)),
         ..runner
     })?
-    .run(study)
+    .run(study)?;
+    gendisc_engine::interchange::write_results_csv(&results, &out.join(store))?;
+    Ok(results)
 }
 
 /// The `i`-th posting of group `group` in the text studies' synthetic collections: every third
