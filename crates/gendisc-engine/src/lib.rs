@@ -3,6 +3,7 @@
 pub mod cell;
 pub mod error;
 pub mod figure;
+pub mod interchange;
 pub mod runner;
 pub mod store;
 pub mod study;
