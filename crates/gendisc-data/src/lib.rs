@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod cv;
 pub mod encoding;
 pub mod generators;
 pub mod loaders;

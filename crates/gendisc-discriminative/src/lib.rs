@@ -5,6 +5,6 @@ pub mod logistic;
 pub mod multitask_svm;
 pub mod svm;
 
-pub use logistic::{LogisticRegression, LogisticRegressionParams};
+pub use logistic::{LogisticRegression, LogisticRegressionCv, LogisticRegressionParams};
 pub use multitask_svm::{MultiTaskSolver, MultiTaskSvm, MultiTaskSvmParams};
 pub use svm::{LinearSvm, LinearSvmParams, Margin};

@@ -5,10 +5,11 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use gendisc_core::ParamGuard;
 use gendisc_core::{
     ClassLabels, Classifier, ConditionalModel, Error, Fit, LabelledModel, SavedModel,
 };
-use gendisc_discriminative::{LinearSvm, LogisticRegression};
+use gendisc_discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
 use ndarray::{Array1, Array2};
 use serde_json::{json, Value};
 
@@ -481,4 +482,74 @@ fn a_fit_stopped_at_its_cap_says_so_in_the_file() {
     );
     assert_eq!(summary.iterations, 1);
     assert_eq!(model.n_features(), 2);
+}
+
+#[test]
+fn logistic_regression_cv_files() {
+    let (x, y) = data(2);
+    let model = LogisticRegressionCv::params()
+        .n_folds(3)
+        .check()
+        .unwrap()
+        .fit(x.view(), y.view())
+        .unwrap();
+    let (loaded, file) = round_trip("lr-cv", model.clone(), 2);
+    assert_eq!(
+        loaded.model().prior_variance().to_bits(),
+        model.prior_variance().to_bits()
+    );
+    check_cases::<LogisticRegressionCv>("lr-cv", &file, &envelope_cases());
+    let grid = "/model/selection/prior_variances";
+    let cases = [
+        Case {
+            name: "a damaged refit",
+            edit: |v| set(v, "/model/model/fit_intercept", json!(false)),
+            expect: Expect::Field("model.theta"),
+        },
+        Case {
+            name: "an empty grid",
+            edit: |v| set(v, "/model/selection/prior_variances", json!([])),
+            expect: Expect::Field("selection.prior_variances"),
+        },
+        Case {
+            name: "a negative prior variance",
+            edit: |v| set(v, "/model/selection/prior_variances/0", json!(-1.0)),
+            expect: Expect::Field("selection.prior_variances"),
+        },
+        Case {
+            name: "a descending grid",
+            edit: |v| {
+                let grid = v["model"]["selection"]["prior_variances"]
+                    .as_array_mut()
+                    .unwrap();
+                grid.reverse();
+            },
+            expect: Expect::Field("selection.prior_variances"),
+        },
+        Case {
+            name: "a score short",
+            edit: |v| {
+                v["model"]["selection"]["scores"]
+                    .as_array_mut()
+                    .unwrap()
+                    .pop();
+            },
+            expect: Expect::Field("selection.scores"),
+        },
+        Case {
+            name: "a choice the scores do not make",
+            edit: |v| {
+                let scores = v["model"]["selection"]["scores"].as_array_mut().unwrap();
+                let worst = scores.len() - 1;
+                scores[worst] = json!(0.0);
+                for score in scores.iter_mut().take(worst) {
+                    *score = json!(1.0);
+                }
+                set(v, "/model/selection/prior_variance", json!(1e-4));
+            },
+            expect: Expect::Field("selection.prior_variance"),
+        },
+    ];
+    assert!(file.pointer(grid).is_some(), "the file has no {grid}");
+    check_cases::<LogisticRegressionCv>("lr-cv", &file, &cases);
 }

@@ -9,32 +9,19 @@
 //! on all the data along the same path down to `λ̂`.
 
 use ndarray::{Array1, ArrayView1, ArrayView2};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::model_file::invariants;
 use gendisc_core::{
-    Classifier, ConditionalModel, Error, Fit, FitSummary, FitWeighted, Generative, ParamGuard,
-    Result, SavedModel,
+    Classifier, Error, Fit, FitSummary, FitWeighted, Generative, ParamGuard, Result, SavedModel,
 };
-use gendisc_data::splits::stratified_k_fold;
+// The criterion and its held-out score are shared with every path cross-validation.
+use gendisc_data::cv::{best_index, path_scores};
+pub use gendisc_data::cv::{score, CvCriterion};
 
 use crate::family::Family;
 use crate::model::{check_gdt_parts, Gdt};
 use crate::params::{check_lambda, validate, GdtParams, GdtValidParams};
-
-/// What cross-validation minimises.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum CvCriterion {
-    /// The error rate, as the paper (§3).
-    ErrorRate,
-    /// The mean logistic loss `−log p(y_i | x_i)`.
-    LogLoss,
-    /// The mean misclassification cost, `costs[y_i]` for a misclassified row of class `y_i`
-    /// (e.g. `[1, 5]` for Statlog heart, where a missed disease costs 5).
-    ClassCost(Vec<f64>),
-}
 
 /// The grid of Table 1: `λ ∈ {1, 0.75, 0.5, 0.25, 0}`.
 pub const TABLE1_GRID: [f64; 5] = [1.0, 0.75, 0.5, 0.25, 0.0];
@@ -138,18 +125,7 @@ impl ParamGuard for GdtCvParams {
                 format!("cross-validation needs at least 2 folds, got {}", p.n_folds),
             ));
         }
-        if let CvCriterion::ClassCost(c) = &p.criterion {
-            if let Some((k, v)) = c
-                .iter()
-                .enumerate()
-                .find(|(_, v)| !(v.is_finite() && **v >= 0.0))
-            {
-                return Err(Error::invalid_parameter(
-                    "criterion",
-                    format!("the cost of class {k} is {v}; costs must be finite and ≥ 0"),
-                ));
-            }
-        }
+        p.criterion.validate()?;
         Ok(p)
     }
 
@@ -223,20 +199,9 @@ impl GdtCvValidParams {
             .n_classes
             .unwrap_or_else(|| y.iter().max().map_or(0, |m| m + 1).max(2));
         let gdt = self.fit_settings(Some(k));
-        if let CvCriterion::ClassCost(c) = &self.criterion {
-            if c.len() != k {
-                return Err(Error::shape_mismatch(
-                    "length of the class costs vs number of classes",
-                    k,
-                    c.len(),
-                ));
-            }
-        }
+        self.criterion.check_classes(k)?;
         let grid = self.grid();
-        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-        let folds = stratified_k_fold(y, self.n_folds, &mut rng)?;
-        let mut totals = vec![0.0; grid.len()];
-        for (f, fold) in folds.iter().enumerate() {
+        let scores = path_scores(y, self.n_folds, self.seed, grid.len(), |f, fold| {
             let xt = x.select(ndarray::Axis(0), &fold.train);
             let yt = y.select(ndarray::Axis(0), &fold.train);
             let wt = sample_weight.map(|w| w.select(ndarray::Axis(0), &fold.train));
@@ -245,18 +210,19 @@ impl GdtCvValidParams {
             let wv = sample_weight.map(|w| w.select(ndarray::Axis(0), &fold.test));
             let path = gdt
                 .fit_path(&grid, xt.view(), yt.view(), wt.as_ref().map(|w| w.view()))
-                .map_err(|e| in_which_fit(e, &format!("fold {} of {}", f + 1, folds.len())))?;
-            for (total, model) in totals.iter_mut().zip(&path) {
-                *total += score(
-                    model,
-                    &self.criterion,
-                    xv.view(),
-                    yv.view(),
-                    wv.as_ref().map(|w| w.view()),
-                )?;
-            }
-        }
-        let scores: Vec<f64> = totals.iter().map(|t| t / folds.len() as f64).collect();
+                .map_err(|e| in_which_fit(e, &format!("fold {} of {}", f + 1, self.n_folds)))?;
+            path.iter()
+                .map(|model| {
+                    score(
+                        model,
+                        &self.criterion,
+                        xv.view(),
+                        yv.view(),
+                        wv.as_ref().map(|w| w.view()),
+                    )
+                })
+                .collect()
+        })?;
         let lambda = grid[best_index(&scores)];
         Ok(CvSelection {
             grid,
@@ -288,15 +254,6 @@ impl GdtCvValidParams {
     }
 }
 
-/// The index of the grid value the selection picks: the smallest score, ties (within `1e-12`)
-/// going to the earliest — on the descending grid, the largest `λ`.
-fn best_index(scores: &[f64]) -> usize {
-    scores
-        .iter()
-        .enumerate()
-        .fold(0, |b, (i, &s)| if s < scores[b] - 1e-12 { i } else { b })
-}
-
 /// Says which fit of the cross-validation did not converge.
 fn in_which_fit(error: Error, fit: &str) -> Error {
     match error {
@@ -311,43 +268,6 @@ fn in_which_fit(error: Error, fit: &str) -> Error {
         },
         other => other,
     }
-}
-
-/// The held-out score of `model` on `(x, y)` under `criterion`, weighted by `w`.
-pub fn score(
-    model: &Gdt,
-    criterion: &CvCriterion,
-    x: ArrayView2<'_, f64>,
-    y: ArrayView1<'_, usize>,
-    w: Option<ArrayView1<'_, f64>>,
-) -> Result<f64> {
-    let weight = |i: usize| w.map_or(1.0, |w| w[i]);
-    let total: f64 = (0..y.len()).map(weight).sum();
-    if total <= 0.0 {
-        return Err(Error::Empty {
-            what: "held-out rows".into(),
-        });
-    }
-    let sum: f64 = match criterion {
-        CvCriterion::LogLoss => {
-            let lp = model.predict_log_proba(x)?;
-            (0..y.len()).map(|i| -weight(i) * lp[[i, y[i]]]).sum()
-        }
-        CvCriterion::ErrorRate | CvCriterion::ClassCost(_) => {
-            let pred = model.predict(x)?;
-            (0..y.len())
-                .filter(|&i| pred[i] != y[i])
-                .map(|i| {
-                    weight(i)
-                        * match criterion {
-                            CvCriterion::ClassCost(c) => c[y[i]],
-                            _ => 1.0,
-                        }
-                })
-                .sum()
-        }
-    };
-    Ok(sum / total)
 }
 
 /// GDT with `λ` chosen by cross-validation: the refitted model and the selection.

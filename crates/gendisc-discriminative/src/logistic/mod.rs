@@ -91,6 +91,7 @@
 //! # Ok::<(), gendisc_core::Error>(())
 //! ```
 
+mod cv;
 mod design;
 mod fit;
 mod glm;
@@ -100,6 +101,10 @@ mod params;
 mod separation;
 mod sparse;
 
+pub use cv::{
+    default_prior_variances, LogisticRegressionCv, LogisticRegressionCvParams,
+    LogisticRegressionCvValidParams, PriorVarianceSelection,
+};
 pub use glm::r_logit_linkinv;
 pub use model::{FitReport, LogisticRegression};
 pub use params::{
