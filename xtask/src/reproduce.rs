@@ -54,7 +54,19 @@ pub struct Args {
     /// integration's quick reproductions.
     #[arg(long)]
     pub unoptimised: bool,
+    /// Also write what the study generated or drew — its datasets and every replicate's
+    /// training rows, as CSV (see docs/data-interchange.md) — into DIR, then run it as usual.
+    /// One study only; xue-titterington.
+    #[arg(long, value_name = "DIR")]
+    export_inputs: Option<PathBuf>,
+    /// Run the study on the datasets and training rows read from DIR (as --export-inputs writes
+    /// them) instead of drawing them. One study only; xue-titterington.
+    #[arg(long, value_name = "DIR", conflicts_with = "export_inputs")]
+    inputs: Option<PathBuf>,
 }
+
+/// The studies whose inputs `--export-inputs` writes and `--inputs` reads.
+const STUDIES_WITH_INPUTS: [&str; 1] = ["xue-titterington"];
 
 /// Something a study reads that `cargo xtask fetch-data` can download.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -311,6 +323,14 @@ pub fn run(args: &Args) -> Result<()> {
             .collect::<Result<_>>()?
     };
 
+    if let Some(dir) = &args.export_inputs {
+        let study = study_with_inputs(&selected, "--export-inputs")?;
+        export_inputs(study, dir, args.quick)?;
+    }
+    if args.inputs.is_some() {
+        study_with_inputs(&selected, "--inputs")?;
+    }
+
     let manifest = Manifest::parse(fetch_data::MANIFEST)?;
     let lacking: BTreeSet<Need> = selected
         .iter()
@@ -338,7 +358,12 @@ pub fn run(args: &Args) -> Result<()> {
                 }
                 Outcome::Skipped(reason)
             }
-            None => run_study(study, &args.out, args.quick),
+            None => match &args.inputs {
+                Some(inputs) => run_timed(study, &args.out, |out| {
+                    run_xue_titterington_on(out, args.quick, inputs)
+                }),
+                None => run_study(study, &args.out, args.quick),
+            },
         };
         rows.push((study.name, outcome));
     }
@@ -456,13 +481,18 @@ fn lacks(study: &Study, not_fetched: &BTreeMap<Need, String>) -> Option<(String,
 
 /// Runs one study into `out/<study>` and times it.
 fn run_study(study: &Study, out: &Path, quick: bool) -> Outcome {
+    run_timed(study, out, |out| (study.run)(out, quick))
+}
+
+/// Runs one study into `out/<study>` by `run` (given that directory) and times it.
+fn run_timed(study: &Study, out: &Path, run: impl FnOnce(&Path) -> Result<Cells>) -> Outcome {
     let out = out.join(study.name);
     if let Err(error) = fs::create_dir_all(&out) {
         return Outcome::Failed(format!("cannot create {}: {error}", out.display()));
     }
     eprintln!("{}: {}", study.name, study.paper);
     let start = Instant::now();
-    match (study.run)(&out, quick) {
+    match run(&out) {
         Ok(cells) => {
             let elapsed = start.elapsed();
             eprintln!(
@@ -488,7 +518,8 @@ fn run_study(study: &Study, out: &Path, quick: bool) -> Outcome {
     }
 }
 
-/// The command as the user typed it, less `--out` and `--mirror`, for the summary's heading.
+/// The command as the user typed it, less `--out`, `--mirror` and `--export-inputs` (which do
+/// not change the results), for the summary's heading.
 fn command_line(args: &Args) -> String {
     let mut words = vec!["cargo xtask reproduce".to_string()];
     words.extend(args.studies.iter().cloned());
@@ -497,6 +528,9 @@ fn command_line(args: &Args) -> String {
     }
     if args.offline {
         words.push("--offline".into());
+    }
+    if let Some(inputs) = &args.inputs {
+        words.push(format!("--inputs {}", inputs.display()));
     }
     words.join(" ")
 }
@@ -650,6 +684,61 @@ fn run_xue_titterington(out: &Path, quick: bool) -> Result<Cells> {
     };
     run_cells("xue-titterington", |runner| {
         xue_titterington::reproduce(out, settings, runner)
+    })
+}
+
+/// The one study named with `flag` (`--export-inputs`, `--inputs`), if it is one whose inputs
+/// can be written and read.
+fn study_with_inputs<'a>(selected: &[&'a Study], flag: &str) -> Result<&'a Study> {
+    match selected {
+        [study] if STUDIES_WITH_INPUTS.contains(&study.name) => Ok(study),
+        [study] => bail!(
+            "{flag}: the inputs of {} cannot be written or read yet; those of {} can",
+            study.name,
+            STUDIES_WITH_INPUTS.join(", ")
+        ),
+        _ => bail!(
+            "{flag} takes one study, named on the command line: {}",
+            STUDIES_WITH_INPUTS.join(", ")
+        ),
+    }
+}
+
+/// Writes the inputs of `study` (one of [`STUDIES_WITH_INPUTS`]) into `dir`.
+fn export_inputs(study: &Study, dir: &Path, quick: bool) -> Result<()> {
+    let start = Instant::now();
+    match study.name {
+        "xue-titterington" => {
+            xue_titterington::export_inputs(dir, &xue_titterington_settings(quick))?
+        }
+        other => bail!("the inputs of {other} cannot be written"),
+    }
+    eprintln!(
+        "{}: datasets and training rows written to {} in {:.2} s",
+        study.name,
+        dir.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn xue_titterington_settings(quick: bool) -> xue_titterington::Settings {
+    if quick {
+        xue_titterington::Settings::quick()
+    } else {
+        xue_titterington::Settings::paper()
+    }
+}
+
+/// The Xue–Titterington study on the datasets and training rows read from `inputs`.
+fn run_xue_titterington_on(out: &Path, quick: bool, inputs: &Path) -> Result<Cells> {
+    let settings = xue_titterington_settings(quick);
+    eprintln!(
+        "xue-titterington: datasets and training rows read from {}",
+        inputs.display()
+    );
+    run_cells("xue-titterington", |runner| {
+        xue_titterington::reproduce_from_inputs(out, inputs, settings, runner)
     })
 }
 
