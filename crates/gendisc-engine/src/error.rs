@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 
 use crate::cell::Cell;
+use crate::shard::{Shard, ShardRun};
 
 /// Result alias of this crate.
 pub type Result<T, E = StudyError> = std::result::Result<T, E>;
@@ -123,6 +124,41 @@ pub enum StudyError {
         detail: String,
     },
 
+    /// Not a failure: a shard run ([`RunnerSettings::shard`](crate::RunnerSettings::shard))
+    /// stored every cell of its shard. A shard has no results of its own — its outcomes are
+    /// only a part of the study's — so the run ends here, before any output is written; a merge
+    /// of every shard ([`RunnerSettings::merge_shards`](crate::RunnerSettings::merge_shards))
+    /// gives the study's results. Holds one run per study when a program runs several studies
+    /// in turn and reports their shards together.
+    #[error("{}", describe_shards(.0))]
+    ShardFinished(Vec<ShardRun>),
+
+    /// A result store given to a merge of shards cannot be merged: it is not a finished shard
+    /// of this study's configuration, or it overlaps another.
+    #[error("cannot merge {}: {reason}", .path.display())]
+    ShardMerge {
+        /// The shard's result store.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// A merge was not given every shard of the split.
+    #[error(
+        "cannot merge: {} missing (given: {}); every shard of the split must be merged at \
+         once",
+        describe_missing(.missing, *.count),
+        describe_given(.given)
+    )]
+    ShardsMissing {
+        /// The number of shards of the split.
+        count: usize,
+        /// The shards missing, by number.
+        missing: Vec<usize>,
+        /// The stores given, with their shards.
+        given: Vec<(PathBuf, Shard)>,
+    },
+
     /// The thread pool for a run with an explicit number of threads could not be built.
     #[error("cannot start {threads} worker threads: {detail}")]
     ThreadPool {
@@ -145,6 +181,34 @@ fn describe_failures(failures: &[CellFailure], completed: usize, total: usize) -
         message.push_str(&format!("\n  … and {} more", failures.len() - 5));
     }
     message
+}
+
+fn describe_shards(runs: &[ShardRun]) -> String {
+    let mut message = String::from("finished ");
+    let runs: Vec<String> = runs.iter().map(ToString::to_string).collect();
+    message.push_str(&runs.join("; "));
+    message.push_str(
+        "; a shard writes no outputs of its own: merge the stores of every shard to write them",
+    );
+    message
+}
+
+fn describe_missing(missing: &[usize], count: usize) -> String {
+    let shards: Vec<String> = missing.iter().map(|i| format!("{i}/{count}")).collect();
+    let noun = if missing.len() == 1 {
+        "shard"
+    } else {
+        "shards"
+    };
+    format!("{noun} {}", shards.join(", "))
+}
+
+fn describe_given(given: &[(PathBuf, Shard)]) -> String {
+    let stores: Vec<String> = given
+        .iter()
+        .map(|(path, shard)| format!("{} is shard {shard}", path.display()))
+        .collect();
+    stores.join(", ")
 }
 
 impl StudyError {

@@ -5,6 +5,7 @@ pub mod error;
 pub mod figure;
 pub mod interchange;
 pub mod runner;
+pub mod shard;
 pub mod store;
 pub mod study;
 pub mod tables;
@@ -13,6 +14,7 @@ pub mod verdict;
 pub use cell::{Cell, Outcome, Schema};
 pub use error::{CellFailure, Result, StudyError};
 pub use runner::{OnCellError, Progress, RunReport, Runner, RunnerSettings, StudyResults};
+pub use shard::{Shard, ShardRun};
 pub use store::{FlushPolicy, OnMismatch};
 pub use study::{fingerprint, Study};
 pub use tables::{

@@ -15,6 +15,7 @@ use rayon::prelude::*;
 
 use crate::cell::{Cell, Outcome, Schema};
 use crate::error::{CellFailure, Result, StudyError};
+use crate::shard::{Shard, ShardRun};
 use crate::store::{self, Appender, FlushPolicy, Header, OnMismatch};
 use crate::study::Study;
 
@@ -74,6 +75,16 @@ pub struct RunnerSettings {
     pub flush: FlushPolicy,
     /// What a cell error does to the run; default [`OnCellError::Stop`].
     pub on_cell_error: OnCellError,
+    /// Run only this shard of the study's cells (see [`shard`](crate::shard)); `None` (the
+    /// default) runs them all. The store then holds the shard's cells under a header that names
+    /// the shard, and the run ends with [`StudyError::ShardFinished`] rather than results.
+    pub shard: Option<Shard>,
+    /// The result stores of every shard of one split of the study, to merge: each is checked
+    /// (study, fingerprint, schema, format version, a complete shard of the same split, no
+    /// overlap, no shard missing), their outcomes become the study's, written to
+    /// [`store`](Self::store) in canonical order, and the run goes on as if every cell had been
+    /// resumed. Empty (the default) merges nothing.
+    pub merge_shards: Vec<PathBuf>,
 }
 
 /// Runs studies: cells in parallel with rayon, each finished cell appended to the result store,
@@ -186,9 +197,16 @@ enum CellRun {
 impl Runner {
     /// A runner with validated settings.
     ///
-    /// Fails with [`Error::InvalidParameter`] for `threads = Some(0)`, `flush.cells = 0` or a
-    /// zero `flush.interval`.
+    /// Fails with [`Error::InvalidParameter`] for `threads = Some(0)`, `flush.cells = 0`, a
+    /// zero `flush.interval`, or a shard together with shards to merge.
     pub fn new(settings: RunnerSettings) -> Result<Self> {
+        if let (Some(shard), false) = (settings.shard, settings.merge_shards.is_empty()) {
+            return Err(Error::invalid_parameter(
+                "shard",
+                format!("a run either runs shard {shard} or merges shards, not both"),
+            )
+            .into());
+        }
         if settings.threads == Some(0) {
             return Err(
                 Error::invalid_parameter("threads", "at least one thread is needed").into(),
@@ -219,10 +237,16 @@ impl Runner {
     /// Runs every cell of `study` that the store does not already hold and returns all outcomes
     /// in canonical order.
     ///
+    /// With [`RunnerSettings::shard`], runs and stores the shard's cells only, then returns
+    /// [`StudyError::ShardFinished`]. With [`RunnerSettings::merge_shards`], first reads the
+    /// outcome of every cell from the shards' stores.
+    ///
     /// Errors: [`StudyError::InvalidStudy`] for an empty identifier, no cells or a cell listed
     /// twice; the store errors of [`store`] (mismatched header, unknown cell,
     /// malformed line, I/O); [`StudyError::CellsFailed`] when cells failed (as
-    /// [`OnCellError`] says); [`StudyError::ThreadPool`] when an explicit pool cannot start.
+    /// [`OnCellError`] says); [`StudyError::ThreadPool`] when an explicit pool cannot start;
+    /// [`StudyError::ShardMerge`] and [`StudyError::ShardsMissing`] when the shards to merge
+    /// are not every finished shard of one split of this study.
     pub fn run<S: Study + ?Sized>(&self, study: &S) -> Result<StudyResults> {
         let started = Instant::now();
         let id = study.id();
@@ -249,6 +273,60 @@ impl Runner {
         let fingerprint = study.fingerprint();
         let header = Header::new(id, fingerprint.clone(), schema);
 
+        if let Some(shard) = self.settings.shard {
+            drop(index);
+            let positions: Vec<usize> = (0..cells.len()).filter(|&i| shard.contains(i)).collect();
+            let shard_cells: Vec<Cell> = positions.iter().map(|&i| cells[i].clone()).collect();
+            let (_, mut report) = self.run_cells(
+                study,
+                &shard_cells,
+                &positions,
+                &header.with_shard(shard),
+                None,
+            )?;
+            report.elapsed = started.elapsed();
+            return Err(StudyError::ShardFinished(vec![ShardRun {
+                study: id.to_string(),
+                shard,
+                store: self.settings.store.clone(),
+                report,
+            }]));
+        }
+
+        let merged = if self.settings.merge_shards.is_empty() {
+            None
+        } else {
+            Some(store::merge_shards(
+                &self.settings.merge_shards,
+                &header,
+                &index,
+            )?)
+        };
+        drop(index);
+        let positions: Vec<usize> = (0..cells.len()).collect();
+        let (outcomes, mut report) = self.run_cells(study, &cells, &positions, &header, merged)?;
+        report.elapsed = started.elapsed();
+        Ok(StudyResults {
+            study: id.to_string(),
+            fingerprint,
+            schema: schema.clone(),
+            cells,
+            outcomes,
+            report,
+        })
+    }
+
+    /// Runs those of `cells` (at `positions` of the study's canonical order, for the messages)
+    /// that have no outcome yet — from `merged` if given, else from the store, which is opened
+    /// with `header` — and writes the store in canonical order once every cell has one.
+    fn run_cells<S: Study + ?Sized>(
+        &self,
+        study: &S,
+        cells: &[Cell],
+        positions: &[usize],
+        header: &Header,
+        merged: Option<Vec<Outcome>>,
+    ) -> Result<(Vec<Outcome>, RunReport)> {
         let mut report = RunReport {
             cells: cells.len(),
             resumed: 0,
@@ -258,21 +336,29 @@ impl Runner {
             discarded_mismatched_store: false,
             elapsed: Duration::ZERO,
         };
-        let (mut slots, appender, store_was_canonical) = match &self.settings.store {
-            Some(path) => {
-                let opened = store::open(path, &header, &index, self.settings.on_mismatch)?;
+        let (mut slots, appender, store_was_canonical) = match (merged, &self.settings.store) {
+            (Some(outcomes), _) => {
+                report.resumed = outcomes.len();
+                (outcomes.into_iter().map(Some).collect(), None, false)
+            }
+            (None, Some(path)) => {
+                let index: HashMap<&Cell, usize> = cells
+                    .iter()
+                    .enumerate()
+                    .map(|(i, cell)| (cell, i))
+                    .collect();
+                let opened = store::open(path, header, &index, self.settings.on_mismatch)?;
                 report.resumed = opened.resumed;
                 report.duplicate_lines = opened.duplicates;
                 report.discarded_partial_line = opened.discarded_partial_line;
                 report.discarded_mismatched_store = opened.discarded_mismatched_file;
                 (opened.outcomes, Some(opened.appender), opened.canonical)
             }
-            None => (vec![None; cells.len()], None, false),
+            (None, None) => (vec![None; cells.len()], None, false),
         };
-        drop(index);
 
         let pending: Vec<usize> = (0..cells.len()).filter(|&i| slots[i].is_none()).collect();
-        let progress = ClearOnDrop(self.progress_bar(id, cells.len(), report.resumed));
+        let progress = ClearOnDrop(self.progress_bar(&header.label(), cells.len(), report.resumed));
         let pool = match self.settings.threads {
             Some(threads) => Some(
                 rayon::ThreadPoolBuilder::new()
@@ -285,14 +371,8 @@ impl Runner {
             ),
             None => None,
         };
-        let (runs, stored) = self.execute(
-            study,
-            &cells,
-            &pending,
-            appender,
-            &progress.0,
-            pool.as_ref(),
-        );
+        let (runs, stored) =
+            self.execute(study, cells, &pending, appender, &progress.0, pool.as_ref());
 
         let mut failures = Vec::new();
         for (&i, run) in pending.iter().zip(runs) {
@@ -302,7 +382,7 @@ impl Runner {
                     report.ran += 1;
                 }
                 CellRun::Failed(error) => failures.push(CellFailure {
-                    index: i,
+                    index: positions[i],
                     cell: cells[i].clone(),
                     error,
                 }),
@@ -325,18 +405,10 @@ impl Runner {
         if let Some(path) = &self.settings.store {
             // A complete canonical store read back unchanged is already in its final form.
             if report.ran > 0 || !store_was_canonical {
-                store::write_canonical(path, &header, &cells, &outcomes)?;
+                store::write_canonical(path, header, cells, &outcomes)?;
             }
         }
-        report.elapsed = started.elapsed();
-        Ok(StudyResults {
-            study: id.to_string(),
-            fingerprint,
-            schema: schema.clone(),
-            cells,
-            outcomes,
-            report,
-        })
+        Ok((outcomes, report))
     }
 
     /// Runs the `pending` cells (positions in `cells`) on `pool` (or the current pool), with a

@@ -9,7 +9,11 @@
 //! {"format":"gendisc-study-results","version":1,"study":"coin","fingerprint":"3f0c…","classifiers":["frequency"],"metrics":["abs-error"]}
 //! ```
 //!
-//! and every other line is the outcome of one cell:
+//! The store of one shard of a study ([`crate::shard`]) has one more header field,
+//! `"shard":"2/3"`, and holds that shard's cells only; the header of a whole study's store has
+//! none, so a shard's store is never resumed by, or mistaken for, a run of the whole study.
+//!
+//! Every other line is the outcome of one cell:
 //!
 //! ```text
 //! {"cell":{"dataset":"fair","train_size":10,"replicate":3},"values":[[0.1]]}
@@ -71,6 +75,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cell::{Cell, Outcome, Schema};
 use crate::error::{Result, StudyError};
+use crate::shard::Shard;
 
 /// The `format` field of every header.
 const FORMAT: &str = "gendisc-study-results";
@@ -121,6 +126,10 @@ pub(crate) struct Header {
     fingerprint: String,
     classifiers: Vec<String>,
     metrics: Vec<String>,
+    /// The shard whose cells the file holds; absent in the store of a whole study, whose
+    /// header is then what it was before shards existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shard: Option<Shard>,
 }
 
 impl Header {
@@ -132,6 +141,23 @@ impl Header {
             fingerprint,
             classifiers: schema.classifiers().to_vec(),
             metrics: schema.metrics().to_vec(),
+            shard: None,
+        }
+    }
+
+    /// The same header for the store of one shard.
+    pub(crate) fn with_shard(self, shard: Shard) -> Self {
+        Self {
+            shard: Some(shard),
+            ..self
+        }
+    }
+
+    /// The study, and the shard if any, as the progress bar names the run.
+    pub(crate) fn label(&self) -> String {
+        match self.shard {
+            Some(shard) => format!("{} shard {shard}", self.study),
+            None => self.study.clone(),
         }
     }
 
@@ -160,6 +186,7 @@ impl Header {
                 self.metrics.join(", "),
                 current.metrics.join(", "),
             ),
+            ("shard", shard_text(self.shard), shard_text(current.shard)),
         ];
         fields.into_iter().find(|(_, stored, now)| stored != now)
     }
@@ -169,6 +196,11 @@ impl Header {
         line.push(b'\n');
         line
     }
+}
+
+/// A header's shard as the mismatch messages show it.
+fn shard_text(shard: Option<Shard>) -> String {
+    shard.map_or_else(|| "none (the whole study)".into(), |s| s.to_string())
 }
 
 #[derive(Serialize)]
@@ -461,6 +493,142 @@ impl Appender {
             .flush()
             .map_err(|e| StudyError::write(&self.path, e))
     }
+}
+
+/// Reads the result stores of every shard of one split of a study and returns the outcome of
+/// each cell, in canonical order: what the store of a single run of the study holds.
+///
+/// `header` is the study's (without a shard) and `index` maps each of its cells to its
+/// canonical position. Each store must carry a shard of the same split in a header that
+/// otherwise equals `header`, be given once, hold every cell of its shard and no other, and end
+/// with a complete line; every shard of the split must be given.
+pub(crate) fn merge_shards(
+    paths: &[PathBuf],
+    header: &Header,
+    index: &HashMap<&Cell, usize>,
+) -> Result<Vec<Outcome>> {
+    let n_cells = index.len();
+    let mut outcomes: Vec<Option<Outcome>> = vec![None; n_cells];
+    // The store given for each shard of the split, by shard number.
+    let mut given: Vec<(PathBuf, Shard)> = Vec::with_capacity(paths.len());
+    for path in paths {
+        let refuse = |reason: String| StudyError::ShardMerge {
+            path: path.clone(),
+            reason,
+        };
+        let bytes = fs::read(path).map_err(|error| {
+            refuse(match error.kind() {
+                io::ErrorKind::NotFound => {
+                    "there is no such file: did that shard run, into this directory?".into()
+                }
+                _ => format!("cannot read it: {error}"),
+            })
+        })?;
+        if bytes.last() != Some(&b'\n') {
+            return Err(refuse(
+                "it ends in an incomplete line (or is empty): its shard's run was cut short; \
+                 run that shard again, which resumes it, before merging"
+                    .into(),
+            ));
+        }
+        let mut lines = bytes[..bytes.len() - 1].split(|&b| b == b'\n');
+        let stored: Header = serde_json::from_slice(lines.next().unwrap_or_default())
+            .map_err(|error| parse_error(path, 1, &error))?;
+        let Some(shard) = stored.shard else {
+            return Err(refuse(
+                "it is the store of a whole study, not of a shard: only the stores of shard \
+                 runs are merged"
+                    .into(),
+            ));
+        };
+        if let Some((field, stored, current)) =
+            stored.first_difference(&header.clone().with_shard(shard))
+        {
+            return Err(refuse(format!(
+                "it holds {field} `{stored}`, but this merge has `{current}`: only the shards \
+                 of one study, configuration and format version are merged"
+            )));
+        }
+        if let Some((first, first_shard)) = given.first() {
+            if first_shard.count() != shard.count() {
+                return Err(refuse(format!(
+                    "it is shard {shard}, but {} is shard {first_shard}: the shards merged must \
+                     come from one split, into the same number of shards",
+                    first.display()
+                )));
+            }
+        }
+        if let Some((other, _)) = given.iter().find(|(_, s)| *s == shard) {
+            return Err(refuse(format!(
+                "it is shard {shard}, as is {}: each shard must be given once",
+                other.display()
+            )));
+        }
+
+        let (n_classifiers, n_metrics) = (header.classifiers.len(), header.metrics.len());
+        let mut held = 0;
+        for (offset, text) in lines.enumerate() {
+            let line_number = offset + 2;
+            let line: Line = serde_json::from_slice(text)
+                .map_err(|error| parse_error(path, line_number, &error))?;
+            let Some(&i) = index.get(&line.cell) else {
+                return Err(refuse(format!(
+                    "line {line_number}: {} is not a cell of this study",
+                    line.cell
+                )));
+            };
+            if !shard.contains(i) {
+                return Err(refuse(format!(
+                    "line {line_number}: {} is a cell of shard {}, not of this store's shard \
+                     {shard}: the shards overlap",
+                    line.cell,
+                    Shard::of_position(i, shard.count())
+                )));
+            }
+            if line.values.n_classifiers() != n_classifiers || line.values.n_metrics() != n_metrics
+            {
+                return Err(refuse(format!(
+                    "line {line_number}: `values` must hold {n_classifiers} arrays (one per \
+                     classifier) of {n_metrics} entries (one per metric)"
+                )));
+            }
+            // A cell stored twice keeps its first line, as when resuming.
+            if outcomes[i].is_none() {
+                outcomes[i] = Some(line.values);
+                held += 1;
+            }
+        }
+        let expected = shard.n_cells(n_cells);
+        if held < expected {
+            let first_missing = (0..n_cells)
+                .find(|&i| shard.contains(i) && outcomes[i].is_none())
+                .and_then(|i| index.iter().find(|&(_, &p)| p == i))
+                .map_or_else(String::new, |(cell, _)| {
+                    format!(" (the first missing is {cell})")
+                });
+            return Err(refuse(format!(
+                "it holds {held} of the {expected} cells of shard {shard}{first_missing}: that \
+                 shard's run did not finish; run it again, which resumes it, before merging"
+            )));
+        }
+        given.push((path.clone(), shard));
+    }
+
+    let Some(count) = given.first().map(|(_, shard)| shard.count()) else {
+        return Err(Error::invalid_parameter("merge_shards", "no shard store was given").into());
+    };
+    let missing: Vec<usize> = (1..=count)
+        .filter(|&i| !given.iter().any(|(_, s)| s.index() == i))
+        .collect();
+    if !missing.is_empty() {
+        return Err(StudyError::ShardsMissing {
+            count,
+            missing,
+            given,
+        });
+    }
+    // Every shard is complete and the shards partition the cells, so every cell has an outcome.
+    Ok(outcomes.into_iter().flatten().collect())
 }
 
 /// Replaces the store by its canonical form: the header, then one line per cell in canonical
