@@ -200,15 +200,26 @@ pub enum Estimator {
     /// with a Gaussian (L2) prior on the weights.
     #[command(visible_alias = "lr")]
     #[command(
-        after_help = "Example:\n  gendisc fit lr --data train.csv --prior-variance 10 --out lr.json"
+        after_help = "Examples:\n  gendisc fit lr --data train.csv --prior-variance 10 --out lr.json\n  gendisc fit lr --data train.csv --prior-variance cv --out lr.json"
     )]
     LogisticRegression {
         #[command(flatten)]
         fit: FitCommon,
-        /// The variance of the Gaussian prior on the weights (an L2 penalty of 1/(2 variance))
+        /// The variance of the Gaussian prior on the weights (an L2 penalty of 1/(2 variance)),
+        /// or `cv` to choose it by stratified cross-validation of the log loss over `--cv-grid`
         /// [default: no prior, maximum likelihood].
-        #[arg(long, value_name = "VARIANCE")]
-        prior_variance: Option<f64>,
+        #[arg(long, value_name = "VARIANCE|cv")]
+        prior_variance: Option<PriorVarianceArg>,
+        /// With `--prior-variance cv`: the candidate variances, comma-separated [default: ten
+        /// values log-spaced from 1e-4 to 1e4, as scikit-learn's LogisticRegressionCV].
+        #[arg(long, value_delimiter = ',', value_name = "VARIANCES")]
+        cv_grid: Option<Vec<f64>>,
+        /// With `--prior-variance cv`: the number of folds.
+        #[arg(long, default_value_t = 5, value_name = "K")]
+        cv_folds: usize,
+        /// With `--prior-variance cv`: the seed of the fold split.
+        #[arg(long, default_value_t = 0, value_name = "SEED")]
+        cv_seed: u64,
         /// The solver; `glm` is R's glm.fit (binary, no prior).
         #[arg(long, value_enum, default_value_t = LogisticSolverArg::Auto)]
         solver: LogisticSolverArg,
@@ -306,6 +317,48 @@ pub enum Estimator {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// Epshteyn & DeJong's max-margin classifier constrained by a generative prior on the
+    /// class means (two classes), fitted by alternating second-order cone programs.
+    ///
+    /// The prior is a CSV file with the header `feature,class,mean,variance` and one row per
+    /// feature and class: the hyper-prior mean `t` and variance (the diagonal of `Ω`) of that
+    /// class's mean of that feature. Features are named as `gendisc fit` names them (the
+    /// column, or `column=level` for a category's indicator), classes by their labels.
+    #[command(
+        after_help = "Example:\n  gendisc fit bilevel --data train.csv --prior prior.csv --out bilevel.json"
+    )]
+    Bilevel {
+        #[command(flatten)]
+        fit: FitCommon,
+        /// The prior: a CSV file `feature,class,mean,variance`.
+        #[arg(long, value_name = "FILE")]
+        prior: PathBuf,
+        /// β of the prior constraints (4.13)–(4.14).
+        #[arg(long, default_value_t = 0.2)]
+        beta: f64,
+        /// φ of the hyper-prior constraint (4.16).
+        #[arg(long, default_value_t = 0.01)]
+        phi: f64,
+        /// The hard-margin program (4.10)–(4.14) instead of the soft one; fails on data no
+        /// hyperplane separates.
+        #[arg(long, conflicts_with_all = ["c1", "c2", "c3"])]
+        hard_margin: bool,
+        /// C₁: the cost of the margin violations.
+        #[arg(long, default_value_t = 1.0)]
+        c1: f64,
+        /// C₂: the cost of the prior violations.
+        #[arg(long, default_value_t = 1.0)]
+        c2: f64,
+        /// C₃: the cost of the hyper-prior violations (`inf` keeps (4.19) hard).
+        #[arg(long, default_value_t = f64::INFINITY)]
+        c3: f64,
+        /// The cap on alternations.
+        #[arg(long, default_value_t = gendisc_bilevel::DEFAULT_MAX_ITER)]
+        max_iter: usize,
+        /// Stop when the parameters change by at most this, relative to their size.
+        #[arg(long, default_value_t = gendisc_bilevel::DEFAULT_TOL)]
+        tol: f64,
+    },
 }
 
 impl Estimator {
@@ -325,7 +378,33 @@ impl Estimator {
             | Estimator::LinearSvm { fit, .. }
             | Estimator::Hybrid { fit, .. }
             | Estimator::Gdt { fit, .. }
-            | Estimator::GdtCv { fit, .. } => fit,
+            | Estimator::GdtCv { fit, .. }
+            | Estimator::Bilevel { fit, .. } => fit,
+        }
+    }
+}
+
+/// The prior variance of logistic regression: a value, or chosen by cross-validation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PriorVarianceArg {
+    /// This variance.
+    Fixed(f64),
+    /// Chosen by cross-validation.
+    CrossValidated,
+}
+
+impl std::str::FromStr for PriorVarianceArg {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        if text.eq_ignore_ascii_case("cv") {
+            return Ok(PriorVarianceArg::CrossValidated);
+        }
+        match text.parse::<f64>() {
+            Ok(v) if v.is_finite() && v > 0.0 => Ok(PriorVarianceArg::Fixed(v)),
+            _ => Err(format!(
+                "expected a finite variance > 0 or `cv`, got `{text}`"
+            )),
         }
     }
 }

@@ -1,24 +1,29 @@
 //! `gendisc models` and `gendisc fit`: the estimators, their hyper-parameters, and fitting and
 //! saving one.
 
+use std::path::Path;
+
 use anyhow::{bail, Context, Result};
+use gendisc_bilevel::{BilevelClassifier, GenerativePrior};
 use gendisc_core::{ColumnEncoding, Fit, FitSummary, LabelledModel, Preprocessing, SavedModel};
 use gendisc_data::encoding::CategoricalAs;
 use gendisc_discriminative::logistic::LogisticSolver;
-use gendisc_discriminative::{LinearSvm, LogisticRegression};
+use gendisc_discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
 use gendisc_gdt::{Family, Gdt, GdtCv};
 use gendisc_generative::{
     Balls1, Balls2, BernoulliNb, CategoricalNb, CovarianceShrinkage, GaussianNb, Lda,
     MultinomialNb, Qda,
 };
 use gendisc_hybrid::{Hybrid, HybridParams, Normalization};
+use ndarray::Array1;
+use serde::Deserialize;
 
-use crate::cli::{Estimator, FitArgs, GdtFamily, HybridBase, LogisticSolverArg};
+use crate::cli::{Estimator, FitArgs, GdtFamily, HybridBase, LogisticSolverArg, PriorVarianceArg};
 use crate::input::{self, Training};
 
 /// Every estimator: its name for `gendisc fit`, the kind of model file it writes, and what it
 /// is.
-pub const ESTIMATORS: [(&str, &str, &str); 14] = [
+pub const ESTIMATORS: [(&str, &str, &str); 15] = [
     (
         "nb",
         "(chosen)",
@@ -62,8 +67,8 @@ pub const ESTIMATORS: [(&str, &str, &str); 14] = [
     ),
     (
         "logistic-regression, lr",
-        "logistic-regression",
-        "logistic regression, maximum likelihood or a Gaussian (L2) prior; glm mode",
+        "logistic-regression(-cv)",
+        "logistic regression: maximum likelihood (glm mode), or a Gaussian (L2) prior of given or cross-validated variance",
     ),
     (
         "linear-svm",
@@ -84,6 +89,11 @@ pub const ESTIMATORS: [(&str, &str, &str); 14] = [
         "gdt-cv",
         "gdt-cv",
         "the generative-discriminative trade-off, lambda chosen by cross-validation",
+    ),
+    (
+        "bilevel",
+        "bilevel",
+        "Epshteyn & DeJong's max-margin classifier with a generative prior (two classes)",
     ),
 ];
 
@@ -191,6 +201,9 @@ pub fn fit(args: &FitArgs) -> Result<()> {
         ),
         Estimator::LogisticRegression {
             prior_variance,
+            cv_grid,
+            cv_folds,
+            cv_seed,
             solver,
             max_iterations,
             tolerance,
@@ -206,16 +219,31 @@ pub fn fit(args: &FitArgs) -> Result<()> {
                     LogisticSolverArg::Cg => LogisticSolver::ConjugateGradient,
                     LogisticSolverArg::Glm => LogisticSolver::GlmIrls,
                 });
-            if let Some(variance) = prior_variance {
-                params = params.prior_variance(*variance);
-            }
             if let Some(cap) = max_iterations {
                 params = params.max_iterations(*cap);
             }
             if let Some(tolerance) = tolerance {
                 params = params.tolerance(*tolerance);
             }
-            save(&params, &data, common)
+            if cv_grid.is_some() && *prior_variance != Some(PriorVarianceArg::CrossValidated) {
+                bail!("--cv-grid applies only with --prior-variance cv");
+            }
+            match prior_variance {
+                None => save(&params, &data, common),
+                Some(PriorVarianceArg::Fixed(variance)) => {
+                    save(&params.prior_variance(*variance), &data, common)
+                }
+                Some(PriorVarianceArg::CrossValidated) => {
+                    let mut cv = LogisticRegressionCv::params()
+                        .logistic(params)
+                        .n_folds(*cv_folds)
+                        .seed(*cv_seed);
+                    if let Some(grid) = cv_grid {
+                        cv = cv.prior_variances(grid.clone());
+                    }
+                    save(&cv, &data, common)
+                }
+            }
         }
         Estimator::LinearSvm {
             c,
@@ -297,8 +325,124 @@ pub fn fit(args: &FitArgs) -> Result<()> {
             &data,
             common,
         ),
+        Estimator::Bilevel {
+            prior,
+            beta,
+            phi,
+            hard_margin,
+            c1,
+            c2,
+            c3,
+            max_iter,
+            tol,
+            ..
+        } => {
+            let prior = read_bilevel_prior(prior, &data)?;
+            let params = BilevelClassifier::params(prior)
+                .beta(*beta)
+                .phi(*phi)
+                .max_iter(*max_iter)
+                .tol(*tol);
+            let params = if *hard_margin {
+                params.hard_margin()
+            } else {
+                params.soft_margin(*c1, *c2, *c3)
+            };
+            save(&params, &data, common)
+        }
     }?;
     report(&saved, &data, common)
+}
+
+/// One row of a bilevel prior file.
+#[derive(Debug, Deserialize)]
+struct PriorRow {
+    feature: String,
+    class: String,
+    mean: f64,
+    variance: f64,
+}
+
+/// Reads the bilevel classifier's diagonal prior (`feature,class,mean,variance`, one row per
+/// feature of the training data and class) in the order of the features and of the sorted
+/// labels; a missing, repeated or unknown feature or class is an error naming the file and
+/// line.
+fn read_bilevel_prior(path: &Path, data: &Training) -> Result<GenerativePrior> {
+    let mut classes: Vec<&str> = data.labels.iter().map(String::as_str).collect();
+    classes.sort_unstable();
+    classes.dedup();
+    if classes.len() != 2 {
+        bail!(
+            "the bilevel classifier separates two classes; the data have {} ({})",
+            classes.len(),
+            classes.join(", ")
+        );
+    }
+    let n = data.feature_names.len();
+    let mut t = [
+        Array1::from_elem(n, f64::NAN),
+        Array1::from_elem(n, f64::NAN),
+    ];
+    let mut omega = t.clone();
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_path(path)
+        .with_context(|| format!("cannot read the prior {}", path.display()))?;
+    for (i, row) in reader.deserialize::<PriorRow>().enumerate() {
+        // The header is line 1.
+        let line = i + 2;
+        let at = || format!("{}:{line}", path.display());
+        let row = row.with_context(|| {
+            format!(
+                "{}: expected `feature,class,mean,variance` with numbers for mean and variance",
+                at()
+            )
+        })?;
+        let Some(j) = data.feature_names.iter().position(|f| *f == row.feature) else {
+            bail!(
+                "{}: the feature '{}' is not a feature of the data (they are: {})",
+                at(),
+                row.feature,
+                data.feature_names.join(", ")
+            );
+        };
+        let Some(k) = classes.iter().position(|c| *c == row.class) else {
+            bail!(
+                "{}: the class '{}' is not a class of the data (they are: {})",
+                at(),
+                row.class,
+                classes.join(", ")
+            );
+        };
+        if !t[k][j].is_nan() {
+            bail!(
+                "{}: a second row for feature '{}' and class '{}'",
+                at(),
+                row.feature,
+                row.class
+            );
+        }
+        if !(row.mean.is_finite() && row.variance.is_finite() && row.variance > 0.0) {
+            bail!(
+                "{}: the mean must be finite and the variance finite and > 0; got {} and {}",
+                at(),
+                row.mean,
+                row.variance
+            );
+        }
+        t[k][j] = row.mean;
+        omega[k][j] = row.variance;
+    }
+    for (k, class) in classes.iter().enumerate() {
+        if let Some(j) = t[k].iter().position(|v| v.is_nan()) {
+            bail!(
+                "{}: no row for feature '{}' and class '{class}'",
+                path.display(),
+                data.feature_names[j]
+            );
+        }
+    }
+    Ok(GenerativePrior::diagonal(t, omega)?)
 }
 
 /// The hybrid's settings that do not depend on its naive Bayes model.

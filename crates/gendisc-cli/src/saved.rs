@@ -3,9 +3,10 @@
 use std::path::Path;
 
 use anyhow::{bail, Result};
+use gendisc_bilevel::BilevelClassifier;
 use gendisc_core::model_file::read_kind;
 use gendisc_core::{ConditionalModel, LabelledModel, Preprocessing, SavedModel};
-use gendisc_discriminative::{LinearSvm, LogisticRegression};
+use gendisc_discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
 use gendisc_gdt::{Gdt, GdtCv};
 use gendisc_generative::{
     Balls1, Balls2, BernoulliNb, CategoricalNb, GaussianNb, Lda, MultinomialNb, Qda,
@@ -73,8 +74,13 @@ fn probabilistic<M: SavedModel + ConditionalModel + 'static>(
     Ok(Box::new(Probabilistic(LabelledModel::<M>::load(path)?)))
 }
 
+/// Loads a model of type `M` that only predicts classes.
+fn deterministic<M: SavedModel + 'static>(path: &Path) -> Result<Box<dyn Model>> {
+    Ok(Box::new(Deterministic(LabelledModel::<M>::load(path)?)))
+}
+
 /// The model kinds this command reads.
-pub const KINDS: [&str; 16] = [
+pub const KINDS: [&str; 18] = [
     "gaussian-naive-bayes",
     "bernoulli-naive-bayes",
     "categorical-naive-bayes",
@@ -84,6 +90,7 @@ pub const KINDS: [&str; 16] = [
     "balls1",
     "balls2",
     "logistic-regression",
+    "logistic-regression-cv",
     "linear-svm",
     "hybrid-gaussian-naive-bayes",
     "hybrid-bernoulli-naive-bayes",
@@ -91,6 +98,7 @@ pub const KINDS: [&str; 16] = [
     "hybrid-multinomial-naive-bayes",
     "gdt",
     "gdt-cv",
+    "bilevel",
 ];
 
 /// Reads the model file at `path`, of any kind this command knows; a file of another kind, of
@@ -107,9 +115,9 @@ pub fn load(path: &Path) -> Result<Box<dyn Model>> {
         "balls1" => probabilistic::<Balls1>(path),
         "balls2" => probabilistic::<Balls2>(path),
         "logistic-regression" => probabilistic::<LogisticRegression>(path),
-        "linear-svm" => Ok(Box::new(Deterministic(LabelledModel::<LinearSvm>::load(
-            path,
-        )?))),
+        "logistic-regression-cv" => probabilistic::<LogisticRegressionCv>(path),
+        "linear-svm" => deterministic::<LinearSvm>(path),
+        "bilevel" => deterministic::<BilevelClassifier>(path),
         "hybrid-gaussian-naive-bayes" => probabilistic::<Hybrid<GaussianNb>>(path),
         "hybrid-bernoulli-naive-bayes" => probabilistic::<Hybrid<BernoulliNb>>(path),
         "hybrid-categorical-naive-bayes" => probabilistic::<Hybrid<CategoricalNb>>(path),

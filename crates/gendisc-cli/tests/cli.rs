@@ -356,3 +356,142 @@ fn arff_libsvm_and_headerless_files_are_read_through_the_loaders() {
     );
     assert_eq!(predictions, "prediction\na\nb\n");
 }
+
+#[test]
+fn logistic_regression_with_a_cross_validated_prior_variance() {
+    let dir = temp_with(&[]);
+    let data = sample();
+    let data = data.to_str().unwrap();
+    let report = run_ok(
+        dir.path(),
+        &[
+            "fit",
+            "lr",
+            "--data",
+            data,
+            "--prior-variance",
+            "cv",
+            "--cv-folds",
+            "3",
+            "--out",
+            "lr.json",
+        ],
+    );
+    assert!(
+        report.contains("fitted logistic-regression-cv")
+            && report.contains("cross-validated prior variance"),
+        "{report}"
+    );
+    let file: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("lr.json")).unwrap()).unwrap();
+    assert_eq!(file["kind"], "logistic-regression-cv");
+    let scores = file["model"]["selection"]["scores"].as_array().unwrap();
+    assert_eq!(scores.len(), 10, "the default grid has ten variances");
+    let predictions = run_ok(
+        dir.path(),
+        &["predict", "--model", "lr.json", "--data", data, "--proba"],
+    );
+    assert_eq!(predictions.lines().count(), 301);
+
+    run_err(
+        dir.path(),
+        &[
+            "fit",
+            "lr",
+            "--data",
+            data,
+            "--prior-variance",
+            "0",
+            "--out",
+            "x.json",
+        ],
+        &["--prior-variance", "`cv`"],
+    );
+    run_err(
+        dir.path(),
+        &[
+            "fit",
+            "lr",
+            "--data",
+            data,
+            "--cv-grid",
+            "1,10",
+            "--out",
+            "x.json",
+        ],
+        &["--cv-grid", "--prior-variance cv"],
+    );
+}
+
+#[test]
+fn the_bilevel_classifier_reads_its_prior_from_a_file() {
+    let features = ["temperature", "vibration", "pressure", "current"];
+    let mut prior = String::from("feature,class,mean,variance\n");
+    for feature in features {
+        prior.push_str(&format!("{feature},faulty,1,4\n{feature},normal,0,4\n"));
+    }
+    let missing = prior.replace("current,normal,0,4\n", "");
+    let unknown = prior.replace("current,normal", "voltage,normal");
+    let repeated = prior.replace("current,normal", "pressure,normal");
+    let bad_variance = prior.replace("current,normal,0,4", "current,normal,0,-4");
+    let dir = temp_with(&[
+        ("prior.csv", &prior),
+        ("missing.csv", &missing),
+        ("unknown.csv", &unknown),
+        ("repeated.csv", &repeated),
+        ("variance.csv", &bad_variance),
+    ]);
+    let data = sample();
+    let data = data.to_str().unwrap();
+    let report = run_ok(
+        dir.path(),
+        &[
+            "fit",
+            "bilevel",
+            "--data",
+            data,
+            "--prior",
+            "prior.csv",
+            "--out",
+            "bilevel.json",
+        ],
+    );
+    assert!(report.contains("fitted bilevel"), "{report}");
+    let scores = run_ok(
+        dir.path(),
+        &[
+            "evaluate",
+            "--model",
+            "bilevel.json",
+            "--data",
+            data,
+            "--json",
+        ],
+    );
+    let scores: serde_json::Value = serde_json::from_str(&scores).unwrap();
+    let error = scores["error_rate"].as_f64().unwrap();
+    assert!(error < 0.5, "{scores}");
+    assert!(scores["log_loss"].is_null(), "{scores}");
+
+    for (file, needles) in [
+        (
+            "missing.csv",
+            &["missing.csv", "no row", "current", "normal"][..],
+        ),
+        ("unknown.csv", &["unknown.csv:9", "voltage"]),
+        (
+            "repeated.csv",
+            &["repeated.csv:9", "second row", "pressure"],
+        ),
+        ("variance.csv", &["variance.csv:9", "variance"]),
+        ("absent.csv", &["absent.csv"]),
+    ] {
+        run_err(
+            dir.path(),
+            &[
+                "fit", "bilevel", "--data", data, "--prior", file, "--out", "x.json",
+            ],
+            needles,
+        );
+    }
+}

@@ -19,7 +19,7 @@ use std::fs;
 use std::path::PathBuf;
 
 use gendisc::core::model_file::GENDISC_VERSION;
-use gendisc::discriminative::{LinearSvm, LogisticRegression};
+use gendisc::discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
 use gendisc::gdt::{Family, Gdt, GdtCv};
 use gendisc::generative::{
     Balls1, Balls2, BernoulliNb, CategoricalNb, GaussianNb, Lda, MultinomialNb, Qda,
@@ -65,6 +65,7 @@ golden_with_proba!(
     Balls1,
     Balls2,
     LogisticRegression,
+    LogisticRegressionCv,
     Hybrid<GaussianNb>,
     Hybrid<BernoulliNb>,
     Hybrid<CategoricalNb>,
@@ -270,6 +271,12 @@ fn discriminative_models() {
     let rows = new_rows(&x);
     golden(
         |x, y| LabelledModel::fit(&LogisticRegression::params(), x, y),
+        &x,
+        &y,
+        rows.clone(),
+    );
+    golden(
+        |x, y| LabelledModel::fit(&LogisticRegressionCv::params().n_folds(3), x, y),
         &x,
         &y,
         rows.clone(),
