@@ -53,6 +53,7 @@
 
 mod claims;
 pub mod datasets;
+mod inputs;
 mod mixing;
 mod report;
 mod version_space;
@@ -72,6 +73,7 @@ pub use datasets::{
     load, load_all, required_files, rescale_unit_range, Dataset, DatasetSpec, InputKind, Inputs,
     DATASETS,
 };
+pub use inputs::export_inputs;
 pub use mixing::{walk_mixing, MixingRow};
 pub use report::write_outputs;
 pub use version_space::{perceptron_separator, random_separator};
