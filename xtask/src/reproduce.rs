@@ -56,7 +56,7 @@ pub struct Args {
     pub unoptimised: bool,
     /// Also write what the study generated or drew — its datasets and every replicate's
     /// training rows, as CSV (see docs/data-interchange.md) — into DIR, then run it as usual.
-    /// One study only; xue-titterington.
+    /// One study only: xue-titterington or ng-jordan.
     #[arg(long, value_name = "DIR")]
     export_inputs: Option<PathBuf>,
     /// Run the study on the datasets and training rows read from DIR (as --export-inputs writes
@@ -65,8 +65,11 @@ pub struct Args {
     inputs: Option<PathBuf>,
 }
 
-/// The studies whose inputs `--export-inputs` writes and `--inputs` reads.
-const STUDIES_WITH_INPUTS: [&str; 1] = ["xue-titterington"];
+/// The studies whose inputs `--export-inputs` writes.
+const EXPORTS_INPUTS: [&str; 2] = ["xue-titterington", "ng-jordan"];
+
+/// The studies that `--inputs` runs on inputs read from files.
+const READS_INPUTS: [&str; 1] = ["xue-titterington"];
 
 /// Something a study reads that `cargo xtask fetch-data` can download.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -323,12 +326,15 @@ pub fn run(args: &Args) -> Result<()> {
             .collect::<Result<_>>()?
     };
 
-    if let Some(dir) = &args.export_inputs {
-        let study = study_with_inputs(&selected, "--export-inputs")?;
-        export_inputs(study, dir, args.quick)?;
-    }
+    let exported = match &args.export_inputs {
+        Some(dir) => Some((
+            study_with_inputs(&selected, "--export-inputs", &EXPORTS_INPUTS)?,
+            dir,
+        )),
+        None => None,
+    };
     if args.inputs.is_some() {
-        study_with_inputs(&selected, "--inputs")?;
+        study_with_inputs(&selected, "--inputs", &READS_INPUTS)?;
     }
 
     let manifest = Manifest::parse(fetch_data::MANIFEST)?;
@@ -347,6 +353,13 @@ pub fn run(args: &Args) -> Result<()> {
     } else {
         fetch_missing(&manifest, &lacking, args.mirror.as_deref())
     };
+
+    if let Some((study, dir)) = exported {
+        // After the download: the inputs of a study of real data are read from its files.
+        if lacks(study, &not_fetched).is_none() {
+            export_inputs(study, dir, args.quick)?;
+        }
+    }
 
     let mut rows = Vec::new();
     for study in &selected {
@@ -687,29 +700,37 @@ fn run_xue_titterington(out: &Path, quick: bool) -> Result<Cells> {
     })
 }
 
-/// The one study named with `flag` (`--export-inputs`, `--inputs`), if it is one whose inputs
-/// can be written and read.
-fn study_with_inputs<'a>(selected: &[&'a Study], flag: &str) -> Result<&'a Study> {
+/// The one study named with `flag` (`--export-inputs`, `--inputs`), if it is one of `able`, the
+/// studies that flag serves.
+fn study_with_inputs<'a>(selected: &[&'a Study], flag: &str, able: &[&str]) -> Result<&'a Study> {
     match selected {
-        [study] if STUDIES_WITH_INPUTS.contains(&study.name) => Ok(study),
+        [study] if able.contains(&study.name) => Ok(study),
         [study] => bail!(
-            "{flag}: the inputs of {} cannot be written or read yet; those of {} can",
+            "{flag} does not serve {} yet; it serves {}",
             study.name,
-            STUDIES_WITH_INPUTS.join(", ")
+            able.join(", ")
         ),
         _ => bail!(
             "{flag} takes one study, named on the command line: {}",
-            STUDIES_WITH_INPUTS.join(", ")
+            able.join(", ")
         ),
     }
 }
 
-/// Writes the inputs of `study` (one of [`STUDIES_WITH_INPUTS`]) into `dir`.
+/// Writes the inputs of `study` (one of [`EXPORTS_INPUTS`]) into `dir`.
 fn export_inputs(study: &Study, dir: &Path, quick: bool) -> Result<()> {
     let start = Instant::now();
     match study.name {
         "xue-titterington" => {
             xue_titterington::export_inputs(dir, &xue_titterington_settings(quick))?
+        }
+        "ng-jordan" => {
+            let settings = if quick {
+                ng_jordan::Settings::quick()
+            } else {
+                ng_jordan::Settings::paper()
+            };
+            ng_jordan::export_inputs(dir, &ng_jordan::NgJordanStudy::new(settings)?)?;
         }
         other => bail!("the inputs of {other} cannot be written"),
     }
