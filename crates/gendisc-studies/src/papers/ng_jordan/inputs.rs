@@ -24,8 +24,10 @@ use gendisc_engine::{Cell, Result};
 use super::datasets::Inputs;
 use super::NgJordanStudy;
 
-/// Writes every dataset of `study` and the training rows of every split of every training size
-/// under `dir` (see the [module documentation](self)).
+/// Writes every dataset of `study` as the study prepares it, `dir/datasets/<dataset>.csv`
+/// (standardised continuous inputs, or discrete level codes `0 … L_j − 1`, then `y`), and the
+/// training rows of every split of every training size, `dir/splits/<dataset>/train-<m>.csv`,
+/// in the tables of [`gendisc_engine::interchange`]; the test set of a split is every other row.
 pub fn export_inputs(dir: &Path, study: &NgJordanStudy) -> Result<()> {
     let seed = study.settings().seed;
     for dataset in study.datasets() {

@@ -78,8 +78,11 @@ impl TrainingRows {
 }
 
 /// Writes the datasets that `settings`' seed draws and every replicate's training rows under
-/// `dir` (see the [module documentation](self)); the result is what [`XueTitteringtonStudy::
-/// from_inputs`] reads.
+/// `dir`, in the tables of [`gendisc_engine::interchange`]: `datasets/<dataset>.csv` (columns
+/// `x1 … x4, y`, `y` the class index 0 or 1, i.e. the paper's `y = 1` or `y = 2`) and
+/// `splits/<dataset>/train-<m>.csv` (per replicate, the `m` training row indices, 0-based and
+/// increasing; the test set is every other row). The result is what
+/// [`XueTitteringtonStudy::from_inputs`] reads.
 pub fn export_inputs(dir: &Path, settings: &Settings) -> Result<()> {
     let study = XueTitteringtonStudy::new(settings.clone())?;
     for dataset in &study.datasets {
@@ -98,15 +101,20 @@ pub fn export_inputs(dir: &Path, settings: &Settings) -> Result<()> {
 }
 
 impl XueTitteringtonStudy {
-    /// The study of `settings` on the datasets and training rows read from `dir` (see the
-    /// [module documentation](self)) instead of those the seed draws: every dataset of the
+    /// The study of `settings` on the datasets and training rows read from `dir` (as
+    /// [`export_inputs`] writes them) instead of those the seed draws: every dataset of the
     /// study, and for each training size of `settings` the training rows of each of its
-    /// replicates.
+    /// replicates; the test set of a replicate is every other row of its dataset, in increasing
+    /// order.
+    ///
+    /// Inputs that are, bit for bit and index for index, what the seed draws are the study of
+    /// the seed (same fingerprint, same outputs); any others give a fingerprint of their own,
+    /// and [`XueTitteringtonStudy::input_source`] holds their digest, which the report names.
     ///
     /// Errors: an I/O error naming a missing file; a parse error naming file, line and field for
     /// a malformed table (ragged row, a value that is not a number, a class other than 0 or 1,
-    /// a dataset without four features, an index that is not a row, a replicate missing or
-    /// repeated).
+    /// a dataset without four features, an index that is not a row or repeated, a replicate
+    /// missing or repeated).
     pub fn from_inputs(settings: Settings, dir: &Path) -> Result<Self> {
         let mut study = Self::new(settings)?;
         let mut read = Vec::with_capacity(study.datasets.len());
