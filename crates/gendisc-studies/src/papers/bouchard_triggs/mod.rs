@@ -26,6 +26,7 @@
 
 mod claims;
 mod fisher;
+mod inputs;
 mod report;
 
 use std::path::Path;
@@ -42,6 +43,7 @@ use serde::Serialize;
 use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
 pub use fisher::{InputScaling, Reduction};
+pub use inputs::{export_figure1_inputs, export_table1_inputs};
 pub use report::write_outputs;
 
 /// The study's identifier, also its directory under `results/`.
