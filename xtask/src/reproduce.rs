@@ -56,7 +56,7 @@ pub struct Args {
     pub unoptimised: bool,
     /// Also write what the study generated or drew — its datasets and every replicate's
     /// training rows, as CSV (see docs/data-interchange.md) — into DIR, then run it as usual.
-    /// One study only: xue-titterington or ng-jordan.
+    /// One study only: xue-titterington, ng-jordan or bouchard-triggs.
     #[arg(long, value_name = "DIR")]
     export_inputs: Option<PathBuf>,
     /// Run the study on the datasets and training rows read from DIR (as --export-inputs writes
@@ -66,7 +66,7 @@ pub struct Args {
 }
 
 /// The studies whose inputs `--export-inputs` writes.
-const EXPORTS_INPUTS: [&str; 2] = ["xue-titterington", "ng-jordan"];
+const EXPORTS_INPUTS: [&str; 3] = ["xue-titterington", "ng-jordan", "bouchard-triggs"];
 
 /// The studies that `--inputs` runs on inputs read from files.
 const READS_INPUTS: [&str; 1] = ["xue-titterington"];
@@ -731,6 +731,23 @@ fn export_inputs(study: &Study, dir: &Path, quick: bool) -> Result<()> {
                 ng_jordan::Settings::paper()
             };
             ng_jordan::export_inputs(dir, &ng_jordan::NgJordanStudy::new(settings)?)?;
+        }
+        "bouchard-triggs" => {
+            let settings = if quick {
+                bouchard_triggs::Settings::quick()
+            } else {
+                bouchard_triggs::Settings::paper()
+            };
+            let figure1 = bouchard_triggs::Figure1Study::new(settings.clone())?;
+            bouchard_triggs::export_figure1_inputs(&dir.join("figure1"), &figure1)?;
+            match bouchard_triggs::Table1Study::new(settings) {
+                Ok(table1) => {
+                    bouchard_triggs::export_table1_inputs(&dir.join("table1"), &table1)?;
+                }
+                Err(reason) => {
+                    eprintln!("bouchard-triggs: Table 1's inputs not written: {reason}");
+                }
+            }
         }
         other => bail!("the inputs of {other} cannot be written"),
     }
