@@ -1021,6 +1021,27 @@ mod tests {
     }
 
     #[test]
+    fn the_input_flags_take_one_study_that_they_serve() {
+        let find = |name: &str| STUDIES.iter().find(|s| s.name == name).unwrap();
+        for name in EXPORTS_INPUTS.iter().chain(&READS_INPUTS) {
+            assert!(STUDY_NAMES.contains(name), "{name}");
+        }
+        let (xt, nj, raina) = (find("xue-titterington"), find("ng-jordan"), find("raina"));
+        assert!(study_with_inputs(&[xt], "--inputs", &READS_INPUTS).is_ok());
+        assert!(study_with_inputs(&[nj], "--export-inputs", &EXPORTS_INPUTS).is_ok());
+        let refused = |selected: &[&Study], flag: &str, able: &[&str]| {
+            study_with_inputs(selected, flag, able)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        };
+        assert!(refused(&[nj], "--inputs", &READS_INPUTS).contains("does not serve ng-jordan"));
+        assert!(refused(&[raina], "--export-inputs", &EXPORTS_INPUTS).contains("raina"));
+        assert!(refused(&[xt, nj], "--export-inputs", &EXPORTS_INPUTS).contains("one study"));
+        assert!(refused(&[], "--inputs", &READS_INPUTS).contains("one study"));
+    }
+
+    #[test]
     fn numbers_and_durations_read_as_a_person_writes_them() {
         assert_eq!(thousands(0), "0");
         assert_eq!(thousands(999), "999");
