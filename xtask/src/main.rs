@@ -4,6 +4,13 @@
 //!   the chosen studies lack (not with `--offline`), re-runs the papers' experiments (every study
 //!   when none is named; one whose data are missing is skipped with the reason), writes their
 //!   results under `results/<study>/`, and ends with a summary table (`results/SUMMARY.md`).
+//!   `--shard I/N` runs only shard I of N of each study's cells (a fixed partition of its
+//!   canonical cell list) and writes only its result stores; `--threads N` sets the worker
+//!   threads.
+//! * `cargo xtask merge STUDY DIR… [--out DIR] [--quick]` — combines the shards of a study, each
+//!   run into its own directory, into the outputs of a single run, byte for byte; refuses
+//!   shards of another study, configuration or version, overlapping ones, unfinished ones and
+//!   an incomplete set (see `docs/scaling.md`).
 //! * `cargo xtask claims [--write FILE | --check FILE]` — the table of every claim of the papers
 //!   from the reports' `verdicts.csv` (also written as `results/CLAIMS.md` by `reproduce`), or
 //!   the check that a committed table lists them all.
@@ -25,6 +32,7 @@
 mod cargo;
 mod claims;
 mod fetch_data;
+mod merge;
 mod reproduce;
 mod unpack;
 
@@ -43,6 +51,9 @@ enum Task {
     /// Re-run the experiments of the papers (with no study named, every study), downloading
     /// the data they lack first, and end with a summary table.
     Reproduce(reproduce::Args),
+    /// Combine the shards of a study (`reproduce STUDY --shard I/N`, each into its own --out)
+    /// into the study's outputs, byte for byte those of a single run.
+    Merge(merge::Args),
     /// Assemble the table of every claim from the reports' `verdicts.csv`, or check that a
     /// committed table lists them all.
     Claims(claims::Args),
@@ -76,6 +87,7 @@ fn main() -> Result<()> {
             rerun_optimised()
         }
         Task::Reproduce(args) => reproduce::run(&args),
+        Task::Merge(args) => merge::run(&args),
         Task::Claims(args) => claims::run(&args),
         Task::FetchData(args) => fetch_data::run(&args),
         Task::Test { lapack } => test(lapack),

@@ -19,7 +19,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use gendisc_engine::verdict::{read_verdicts_csv, VerdictRow};
-use gendisc_engine::{OnMismatch, RunReport, RunnerSettings, StudyResults};
+use gendisc_engine::{
+    OnMismatch, RunReport, RunnerSettings, Shard, ShardRun, StudyError, StudyResults,
+};
 use gendisc_studies::papers::{
     bouchard_triggs, epshteyn_dejong, ng_jordan, raina, xue_titterington,
 };
@@ -28,25 +30,39 @@ use gendisc_text::wordnet::WordNet;
 use crate::fetch_data::{self, Manifest, Source};
 
 /// Arguments of `cargo xtask reproduce`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Default, clap::Args)]
 pub struct Args {
     /// Studies to run (default: every study). One of: xue-titterington, ng-jordan, raina,
     /// bouchard-triggs, epshteyn-dejong.
-    studies: Vec<String>,
+    pub(crate) studies: Vec<String>,
     /// Run the reduced grid used by continuous integration.
     #[arg(long)]
-    quick: bool,
+    pub(crate) quick: bool,
     /// Directory under which each study writes `<study>/`.
     #[arg(long, default_value = "results")]
-    out: PathBuf,
+    pub(crate) out: PathBuf,
     /// Download nothing: run the studies whose data are present and say what the others lack.
     #[arg(long)]
-    offline: bool,
+    pub(crate) offline: bool,
     /// Take missing data files from `URL/<path>`, a copy of the data directory's layout,
     /// instead of their canonical sources (default: the environment variable
     /// GENDISC_DATA_MIRROR, if set).
     #[arg(long, conflicts_with = "offline")]
-    mirror: Option<String>,
+    pub(crate) mirror: Option<String>,
+    /// Run only shard I of N (1 ≤ I ≤ N) of each study's cells — those whose position in the
+    /// study's canonical order is I − 1 modulo N, whatever the thread count — and write only
+    /// their result store(s), with the shard in the header; no report. Give each shard its own
+    /// --out, then combine them with `cargo xtask merge` (see docs/scaling.md).
+    #[arg(long, value_name = "I/N")]
+    pub(crate) shard: Option<Shard>,
+    /// Worker threads per study (default: one per CPU, or RAYON_NUM_THREADS). The results do
+    /// not depend on it.
+    #[arg(long, value_name = "N")]
+    pub(crate) threads: Option<usize>,
+    /// The output directories of the shards to merge, one per shard (set by `cargo xtask
+    /// merge`): each study reads its stores there instead of running cells.
+    #[arg(skip)]
+    pub(crate) merge: Vec<PathBuf>,
     /// Run in the build `cargo xtask` was started from, even when it is not optimised (the dev
     /// profile that `cargo xtask test` has already built), instead of a release build. The
     /// results are the same bits (no optimisation changes floating-point semantics); the run is
@@ -159,7 +175,7 @@ impl Cells {
 struct Study {
     name: &'static str,
     paper: &'static str,
-    run: fn(&Path, bool) -> Result<Cells>,
+    run: fn(&Path, &Mode) -> Result<Cells>,
     /// What it cannot run without.
     needs: fn() -> Vec<Need>,
     /// What it reads when present and runs without (Bouchard–Triggs' Table 1); fetched like
@@ -245,6 +261,24 @@ fn statlog() -> Vec<Need> {
         .collect()
 }
 
+/// How each study of a run runs: its grid, and the engine's settings.
+#[derive(Debug, Clone)]
+struct Mode {
+    /// The reduced grid of continuous integration.
+    quick: bool,
+    /// The runner settings of every study (see [`runner_settings`]).
+    runner: RunnerSettings,
+}
+
+impl Mode {
+    fn of(args: &Args) -> Self {
+        Self {
+            quick: args.quick,
+            runner: runner_settings(args),
+        }
+    }
+}
+
 /// How a study's turn in the run ended.
 #[derive(Debug, Clone, PartialEq)]
 enum Outcome {
@@ -259,6 +293,9 @@ enum Outcome {
         /// Its verdicts, from `verdicts.csv`.
         verdicts: Option<VerdictCounts>,
     },
+    /// It ran one shard of its cells (`--shard`), stored them and wrote nothing else: the shard
+    /// of each of its studies.
+    Shard(Vec<ShardRun>),
     /// It did not run: why, and the command that fixes it.
     Skipped(String),
     /// It failed with this error.
@@ -361,6 +398,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
 
+    let mode = Mode::of(args);
     let mut rows = Vec::new();
     for study in &selected {
         let outcome = match lacks(study, &not_fetched) {
@@ -373,14 +411,17 @@ pub fn run(args: &Args) -> Result<()> {
             }
             None => match &args.inputs {
                 Some(inputs) => run_timed(study, &args.out, |out| {
-                    run_xue_titterington_on(out, args.quick, inputs)
+                    run_xue_titterington_on(out, &mode, inputs)
                 }),
-                None => run_study(study, &args.out, args.quick),
+                None => run_study(study, &args.out, &mode),
             },
         };
         rows.push((study.name, outcome));
     }
 
+    if let Some(shard) = args.shard {
+        return shards_finished(&rows, shard);
+    }
     write_claims_table(&args.out)?;
     let table = summary_markdown(&rows, &command_line(args));
     print!("\n{table}");
@@ -493,8 +534,8 @@ fn lacks(study: &Study, not_fetched: &BTreeMap<Need, String>) -> Option<(String,
 }
 
 /// Runs one study into `out/<study>` and times it.
-fn run_study(study: &Study, out: &Path, quick: bool) -> Outcome {
-    run_timed(study, out, |out| (study.run)(out, quick))
+fn run_study(study: &Study, out: &Path, mode: &Mode) -> Outcome {
+    run_timed(study, out, |out| (study.run)(out, mode))
 }
 
 /// Runs one study into `out/<study>` by `run` (given that directory) and times it.
@@ -524,11 +565,46 @@ fn run_timed(study: &Study, out: &Path, run: impl FnOnce(&Path) -> Result<Cells>
                 Err(error) => Outcome::Failed(format!("{error:#}")),
             }
         }
-        Err(error) => {
-            eprintln!("{}: failed: {error:#}", study.name);
-            Outcome::Failed(format!("{error:#}"))
+        Err(error) => match error.downcast_ref::<StudyError>() {
+            Some(StudyError::ShardFinished(shards)) => {
+                for shard in shards {
+                    eprintln!("{}: finished {shard}", study.name);
+                }
+                Outcome::Shard(shards.clone())
+            }
+            _ => {
+                eprintln!("{}: failed: {error:#}", study.name);
+                Outcome::Failed(format!("{error:#}"))
+            }
+        },
+    }
+}
+
+/// Ends a shard run (`--shard`): no report, no summary file, only what each study stored and
+/// how to merge it; an error if a study failed or could not run.
+fn shards_finished(rows: &[(&str, Outcome)], shard: Shard) -> Result<()> {
+    let mut problems = Vec::new();
+    for (name, outcome) in rows {
+        match outcome {
+            Outcome::Shard(shards) => {
+                let cells: usize = shards.iter().map(|s| s.report.cells).sum();
+                println!(
+                    "{name}: shard {shard} stored ({} cells); once every shard has run: cargo \
+                     xtask merge {name} DIR… --out DIR",
+                    thousands(cells)
+                );
+            }
+            Outcome::Skipped(reason) => problems.push(format!("{name} skipped: {reason}")),
+            Outcome::Failed(error) => problems.push(format!("{name} failed: {error}")),
+            Outcome::Ran { .. } => problems.push(format!(
+                "{name} ran as a whole study instead of shard {shard}"
+            )),
         }
     }
+    if !problems.is_empty() {
+        bail!("shard {shard}: {}", problems.join("; "));
+    }
+    Ok(())
 }
 
 /// The command as the user typed it, less `--out`, `--mirror` and `--export-inputs` (which do
@@ -628,6 +704,18 @@ fn summary_markdown(rows: &[(&str, Outcome)], command: &str) -> String {
                     cell(&out.display().to_string()),
                 )
             }
+            Outcome::Shard(shards) => {
+                let cells: usize = shards.iter().map(|s| s.report.cells).sum();
+                let shard = shards
+                    .first()
+                    .map(|s| s.shard.to_string())
+                    .unwrap_or_default();
+                format!(
+                    "| {name} | shard {shard}: cells stored, no report (merge the shards) | {} \
+                     | — | — | — | — | — | — | — | — |",
+                    thousands(cells)
+                )
+            }
             Outcome::Skipped(reason) => format!(
                 "| {name} | skipped: {} | — | — | — | — | — | — | — | — | — |",
                 cell(reason)
@@ -658,21 +746,25 @@ fn write_claims_table(out: &Path) -> Result<()> {
 
 /// The runner settings every reproduction uses: a store written by another configuration (say,
 /// a full run before a quick one) is replaced, so every output is regenerated from the cells of
-/// this configuration.
-fn runner_settings() -> RunnerSettings {
+/// this configuration; `--threads`, `--shard` and the shards to merge as `args` says.
+fn runner_settings(args: &Args) -> RunnerSettings {
     RunnerSettings {
         on_mismatch: OnMismatch::StartAfresh,
+        threads: args.threads,
+        shard: args.shard,
+        merge_shards: args.merge.clone(),
         ..RunnerSettings::default()
     }
 }
 
-/// Runs a study's cells with [`runner_settings`], says what was run and returns the counts.
+/// Runs a study's cells with the settings of `mode`, says what was run and returns the counts.
 fn run_cells(
     name: &str,
+    mode: &Mode,
     reproduce: impl FnOnce(RunnerSettings) -> gendisc_engine::Result<StudyResults>,
 ) -> Result<Cells> {
     let start = Instant::now();
-    let results = reproduce(runner_settings())?;
+    let results = reproduce(mode.runner.clone())?;
     let report = results.report();
     if report.discarded_mismatched_store {
         eprintln!("{name}: the previous results had another configuration and were replaced");
@@ -689,13 +781,13 @@ fn run_cells(
     Ok(cells)
 }
 
-fn run_xue_titterington(out: &Path, quick: bool) -> Result<Cells> {
-    let settings = if quick {
+fn run_xue_titterington(out: &Path, mode: &Mode) -> Result<Cells> {
+    let settings = if mode.quick {
         xue_titterington::Settings::quick()
     } else {
         xue_titterington::Settings::paper()
     };
-    run_cells("xue-titterington", |runner| {
+    run_cells("xue-titterington", mode, |runner| {
         xue_titterington::reproduce(out, settings, runner)
     })
 }
@@ -769,30 +861,30 @@ fn xue_titterington_settings(quick: bool) -> xue_titterington::Settings {
 }
 
 /// The Xue–Titterington study on the datasets and training rows read from `inputs`.
-fn run_xue_titterington_on(out: &Path, quick: bool, inputs: &Path) -> Result<Cells> {
-    let settings = xue_titterington_settings(quick);
+fn run_xue_titterington_on(out: &Path, mode: &Mode, inputs: &Path) -> Result<Cells> {
+    let settings = xue_titterington_settings(mode.quick);
     eprintln!(
         "xue-titterington: datasets and training rows read from {}",
         inputs.display()
     );
-    run_cells("xue-titterington", |runner| {
+    run_cells("xue-titterington", mode, |runner| {
         xue_titterington::reproduce_from_inputs(out, inputs, settings, runner)
     })
 }
 
-fn run_ng_jordan(out: &Path, quick: bool) -> Result<Cells> {
-    let settings = if quick {
+fn run_ng_jordan(out: &Path, mode: &Mode) -> Result<Cells> {
+    let settings = if mode.quick {
         ng_jordan::Settings::quick()
     } else {
         ng_jordan::Settings::paper()
     };
-    run_cells("ng-jordan", |runner| {
+    run_cells("ng-jordan", mode, |runner| {
         ng_jordan::reproduce(out, settings, runner)
     })
 }
 
-fn run_raina(out: &Path, quick: bool) -> Result<Cells> {
-    let settings = if quick {
+fn run_raina(out: &Path, mode: &Mode) -> Result<Cells> {
+    let settings = if mode.quick {
         raina::Settings::quick()
     } else {
         raina::Settings::paper()
@@ -804,13 +896,13 @@ fn run_raina(out: &Path, quick: bool) -> Result<Cells> {
         news.postings().len(),
         start.elapsed().as_secs_f64()
     );
-    run_cells("raina", |runner| {
+    run_cells("raina", mode, |runner| {
         raina::reproduce(&news, out, settings, runner)
     })
 }
 
-fn run_epshteyn_dejong(out: &Path, quick: bool) -> Result<Cells> {
-    let settings = if quick {
+fn run_epshteyn_dejong(out: &Path, mode: &Mode) -> Result<Cells> {
+    let settings = if mode.quick {
         epshteyn_dejong::Settings::quick()
     } else {
         epshteyn_dejong::Settings::paper()
@@ -827,19 +919,19 @@ fn run_epshteyn_dejong(out: &Path, quick: bool) -> Result<Cells> {
         wordnet.dict_dir().display(),
         start.elapsed().as_secs_f64()
     );
-    run_cells("epshteyn-dejong", |runner| {
+    run_cells("epshteyn-dejong", mode, |runner| {
         epshteyn_dejong::reproduce(&news, &wordnet, out, settings, runner)
     })
 }
 
-fn run_bouchard_triggs(out: &Path, quick: bool) -> Result<Cells> {
-    let settings = if quick {
+fn run_bouchard_triggs(out: &Path, mode: &Mode) -> Result<Cells> {
+    let settings = if mode.quick {
         bouchard_triggs::Settings::quick()
     } else {
         bouchard_triggs::Settings::paper()
     };
     let start = Instant::now();
-    let reproduction = bouchard_triggs::reproduce(out, settings, runner_settings())?;
+    let reproduction = bouchard_triggs::reproduce(out, settings, mode.runner.clone())?;
     let mut cells = Cells::default();
     let figure1 = reproduction.figure1.report();
     cells.add(figure1);
@@ -1039,6 +1131,66 @@ mod tests {
         assert!(refused(&[raina], "--export-inputs", &EXPORTS_INPUTS).contains("raina"));
         assert!(refused(&[xt, nj], "--export-inputs", &EXPORTS_INPUTS).contains("one study"));
         assert!(refused(&[], "--inputs", &READS_INPUTS).contains("one study"));
+    }
+
+    #[derive(Debug, clap::Parser)]
+    struct Command {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    #[test]
+    fn shard_and_threads_are_read_from_the_command_line() {
+        use clap::Parser;
+        let parsed =
+            Command::try_parse_from(["reproduce", "raina", "--shard", "2/3", "--threads", "4"])
+                .unwrap()
+                .args;
+        assert_eq!(parsed.shard, Some(Shard::new(2, 3).unwrap()));
+        assert_eq!(parsed.threads, Some(4));
+        let settings = runner_settings(&parsed);
+        assert_eq!((settings.shard, settings.threads), (parsed.shard, Some(4)));
+        for bad in ["4/3", "0/3", "1/0", "two/3"] {
+            let error = Command::try_parse_from(["reproduce", "--shard", bad]).unwrap_err();
+            assert!(
+                error.to_string().contains("invalid shard"),
+                "{bad}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_shard_run_fails_when_a_study_did_not_run_its_shard() {
+        let shard = Shard::new(1, 2).unwrap();
+        let stored = Outcome::Shard(vec![ShardRun {
+            study: "raina".into(),
+            shard,
+            store: None,
+            report: RunReport {
+                cells: 10,
+                resumed: 0,
+                ran: 10,
+                duplicate_lines: 0,
+                discarded_partial_line: false,
+                discarded_mismatched_store: false,
+                elapsed: Duration::ZERO,
+            },
+        }]);
+        assert!(shards_finished(&[("raina", stored.clone())], shard).is_ok());
+        let error = shards_finished(
+            &[
+                ("raina", stored),
+                ("ng-jordan", Outcome::Skipped("lacks adult.data".into())),
+            ],
+            shard,
+        )
+        .unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("ng-jordan skipped: lacks adult.data"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -874,7 +874,19 @@ pub fn reproduce(
     runner: RunnerSettings,
 ) -> gendisc_engine::Result<Reproduction> {
     let figure1 = Figure1Study::new(settings.clone())?;
-    let figure1_results = super::run_stored(&figure1, out, "figure1-cells.jsonl", runner.clone())?;
+    // A shard run stops after Figure 1's shard, with `ShardFinished`: Table 1's shard runs too.
+    let figure1_results = super::then_shard(
+        super::run_stored(&figure1, out, "figure1-cells.jsonl", runner.clone()),
+        || {
+            let study = Table1Study::new(settings.clone()).ok()?;
+            Some(super::run_stored(
+                &study,
+                out,
+                "table1-cells.jsonl",
+                runner.clone(),
+            ))
+        },
+    )?;
     let (table1, table1_results) = match Table1Study::new(settings) {
         Ok(study) => {
             let results = super::run_stored(&study, out, "table1-cells.jsonl", runner)?;
