@@ -452,13 +452,15 @@ fn parse_error(path: &Path, line: usize, column: usize, message: String) -> Stud
 
 fn csv_error(path: &Path, error: csv::Error) -> StudyError {
     let line = error.position().map_or(1, |p| p.line() as usize);
+    let message = error.to_string();
     match error.into_kind() {
         csv::ErrorKind::Io(source) => Error::Io {
             path: path.to_path_buf(),
             source,
         }
         .into(),
-        kind => parse_error(path, line, 1, format!("{kind:?}")),
+        // Invalid UTF-8, the one other error of a flexible reader.
+        _ => parse_error(path, line, 1, message),
     }
 }
 
@@ -611,6 +613,10 @@ mod tests {
             assert_eq!((l, c), (line, column), "{text:?}: {message}");
             assert!(message.contains(what), "{text:?}: {message}");
         }
+        std::fs::write(&path, b"x1,x2,y\n1,2,0\n1,\xff,1\n").unwrap();
+        let (line, _, message) = parse_line(read_dataset_csv(&path).unwrap_err());
+        assert_eq!(line, 3, "{message}");
+        assert!(message.contains("UTF-8"), "{message}");
         assert!(matches!(
             read_dataset_csv(&dir.join("absent.csv")),
             Err(StudyError::Core(Error::Io { .. }))
