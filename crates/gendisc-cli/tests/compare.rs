@@ -182,3 +182,153 @@ fn a_one_class_file_is_refused() {
     assert!(message.contains("one-class.csv"), "{message}");
     assert!(message.contains("at least two"), "{message}");
 }
+
+/// Runs shard `index` of `count` into `dir/shard-<index>` and returns that directory.
+fn compare_shard(dir: &Path, index: usize, count: usize, threads: &str, models: &str) -> PathBuf {
+    let out = dir.join(format!("shard-{index}"));
+    let shard = format!("{index}/{count}");
+    let args = ["--shard", shard.as_str(), "--threads", threads];
+    let run = compare(&sample(), &out, models, &args).success();
+    assert!(
+        stdout(&run).contains(&format!("shard {shard}: ")),
+        "{}",
+        stdout(&run)
+    );
+    // A shard writes its store and nothing else.
+    let written: Vec<_> = fs::read_dir(&out)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name())
+        .collect();
+    assert_eq!(written, ["cells.jsonl"], "{}", out.display());
+    out
+}
+
+/// The `--merge` argument for `shards`.
+fn merge_list(shards: &[PathBuf]) -> String {
+    let dirs: Vec<String> = shards.iter().map(|p| p.display().to_string()).collect();
+    dirs.join(",")
+}
+
+#[test]
+fn shards_merged_give_the_files_of_a_single_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let single = dir.path().join("single");
+    compare(&sample(), &single, "nb,lr", &["--threads", "2"]).success();
+    for count in 1..=3 {
+        let split = dir.path().join(format!("split-{count}"));
+        // Each shard on its own thread count: the partition does not depend on it.
+        let shards: Vec<PathBuf> = (1..=count)
+            .map(|i| {
+                compare_shard(
+                    &split,
+                    i,
+                    count,
+                    if i % 2 == 0 { "2" } else { "1" },
+                    "nb,lr",
+                )
+            })
+            .collect();
+        let merged = split.join("merged");
+        let run = compare(
+            &sample(),
+            &merged,
+            "nb,lr",
+            &["--merge", &merge_list(&shards)],
+        )
+        .success();
+        assert!(
+            stdout(&run).contains("0 run, 12 resumed"),
+            "{}",
+            stdout(&run)
+        );
+        for file in OUTPUTS {
+            assert_eq!(
+                fs::read(single.join(file)).unwrap(),
+                fs::read(merged.join(file)).unwrap(),
+                "{file} of {count} merged shards differs from the single run's"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_merge_refuses_shards_that_are_not_one_whole_split() {
+    let dir = tempfile::tempdir().unwrap();
+    let shards: Vec<PathBuf> = (1..=3)
+        .map(|i| compare_shard(dir.path(), i, 3, "1", "nb,lr"))
+        .collect();
+    let store = |shard: &Path| shard.join("cells.jsonl").display().to_string();
+    let out = dir.path().join("merged");
+    let refused = |given: &[PathBuf], expected: &[&str]| {
+        let failure = compare(&sample(), &out, "nb,lr", &["--merge", &merge_list(given)]).failure();
+        let message = stderr(&failure);
+        for part in expected {
+            assert!(message.contains(part), "`{part}` not in: {message}");
+        }
+        assert!(!out.join("REPORT.md").exists());
+    };
+    refused(
+        &shards[..2],
+        &["shard 3/3 missing", "not merged", &store(&shards[0])],
+    );
+    refused(
+        &[shards[0].clone(), shards[1].clone(), shards[1].clone()],
+        &[&store(&shards[1]), "is shard 2/3, as is", "given once"],
+    );
+    // A shard of another comparison (other models).
+    let foreign = compare_shard(&dir.path().join("other"), 3, 3, "1", "nb,lda");
+    refused(
+        &[shards[0].clone(), shards[1].clone(), foreign.clone()],
+        &[&store(&foreign), "fingerprint", "--models"],
+    );
+    // A shard of a split into two.
+    let halves = dir.path().join("halves");
+    let half = compare_shard(&halves, 2, 2, "1", "nb,lr");
+    refused(
+        &[shards[0].clone(), half.clone()],
+        &[&store(&half), "is shard 2/2", "same number of shards"],
+    );
+    // An unfinished shard: its store lost its last cell.
+    let cut = dir.path().join("cut");
+    fs::create_dir_all(&cut).unwrap();
+    let text = fs::read_to_string(shards[2].join("cells.jsonl")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    fs::write(
+        cut.join("cells.jsonl"),
+        format!("{}\n", lines[..lines.len() - 1].join("\n")),
+    )
+    .unwrap();
+    refused(
+        &[shards[0].clone(), shards[1].clone(), cut.clone()],
+        &[&store(&cut), "did not finish"],
+    );
+}
+
+#[test]
+fn a_bad_shard_is_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    for (shard, expected) in [
+        ("0/3", "shards count from 1"),
+        ("4/3", "only 3 shards"),
+        ("1/0", "at least one shard"),
+        ("half", "write it as I/N"),
+    ] {
+        let out = dir.path().join(shard.replace('/', "-"));
+        let failure = compare(&sample(), &out, "nb,lr", &["--shard", shard]).failure();
+        let message = stderr(&failure);
+        assert!(message.contains(expected), "{shard}: {message}");
+        assert!(!out.exists());
+    }
+    let both = compare(
+        &sample(),
+        &dir.path().join("both"),
+        "nb,lr",
+        &["--shard", "1/2", "--merge", "a,b"],
+    )
+    .failure();
+    assert!(
+        stderr(&both).contains("cannot be used with"),
+        "{}",
+        stderr(&both)
+    );
+}

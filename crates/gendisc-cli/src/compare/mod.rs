@@ -9,6 +9,12 @@
 //! paired differences (discriminative minus generative, same split), the crossover size of each
 //! discriminative model over each generative one ([`analysis`] defines it), a learning-curve
 //! figure and a report.
+//!
+//! A long comparison can be split over several processes or machines: `--shard I/N` runs only
+//! the I-th of N fixed parts of the cells and writes only its result store; `--merge DIR,…`,
+//! given every shard's output directory and the same data and design, checks that they are
+//! every finished shard of this very comparison and writes the outputs of a single run, byte
+//! for byte.
 
 pub mod analysis;
 pub mod models;
@@ -18,7 +24,7 @@ pub mod study;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use gendisc_engine::{OnMismatch, Progress, RunReport, Runner, RunnerSettings};
+use gendisc_engine::{OnMismatch, Progress, RunReport, Runner, RunnerSettings, Shard, StudyError};
 
 use self::models::ModelKind;
 use self::study::{default_sizes, CompareStudy, Design};
@@ -76,6 +82,21 @@ pub struct Args {
     /// or interrupted run of the same configuration resumes it.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+
+    /// Run only shard I of N (1 ≤ I ≤ N) of the cells — those whose position in the canonical
+    /// order is I − 1 modulo N, whatever the thread count — and write only their result store
+    /// (cells.jsonl, with the shard in its header) into --out; no report. Give each shard its
+    /// own --out, then combine them with --merge.
+    #[arg(long, value_name = "I/N", conflicts_with = "merge")]
+    pub shard: Option<Shard>,
+
+    /// Merge the shards run into these directories (every shard of the split, once each, with
+    /// the same data, models, sizes, replicates, seed and test cap) and write the outputs of a
+    /// single run into --out instead of running cells. For example:
+    /// `for i in 1 2 3; do gendisc compare --data t.csv --shard $i/3 --out s$i; done`, then
+    /// `gendisc compare --data t.csv --merge s1,s2,s3 --out comparison`.
+    #[arg(long, value_name = "DIR,DIR,…", value_delimiter = ',', num_args = 1..)]
+    pub merge: Vec<PathBuf>,
 }
 
 /// Runs `gendisc compare`: reads the data, runs (or resumes) the comparison and writes every
@@ -126,9 +147,21 @@ pub fn compare(args: &Args) -> Result<RunReport> {
         // The directory belongs to this command: a store of another configuration (other
         // models, sizes, seed or data) is replaced, and the message below says so.
         on_mismatch: OnMismatch::StartAfresh,
+        shard: args.shard,
+        merge_shards: args.merge.iter().map(|dir| dir.join(STORE)).collect(),
         ..RunnerSettings::default()
     })?;
-    let results = runner.run(&study)?;
+    let results = match runner.run(&study) {
+        Err(StudyError::ShardFinished(shards)) => return shard_stored(args, &shards),
+        Err(error @ (StudyError::ShardMerge { .. } | StudyError::ShardsMissing { .. })) => {
+            return Err(error).context(
+                "the shards were not merged: give the output directory of every shard, once \
+                 each, with the data and design (--models, --sizes, --grid-points, \
+                 --replicates, --seed, --max-test) they ran with",
+            );
+        }
+        other => other?,
+    };
     let report = results.report();
     if report.discarded_mismatched_store {
         eprintln!(
@@ -168,5 +201,28 @@ pub fn compare(args: &Args) -> Result<RunReport> {
         );
     }
     println!("wrote {} into {}", outputs::REPORT_MD, args.out.display());
+    Ok(report.clone())
+}
+
+/// Says what a shard run (`--shard`) stored and how to merge it; returns its report.
+fn shard_stored(args: &Args, shards: &[gendisc_engine::ShardRun]) -> Result<RunReport> {
+    let Some(run) = shards.first() else {
+        bail!("the shard run ended without saying what it stored");
+    };
+    let report = &run.report;
+    println!(
+        "shard {}: {} cells: {} run, {} resumed, in {:.1} s; stored in {}",
+        run.shard,
+        report.cells,
+        report.ran,
+        report.resumed,
+        report.elapsed.as_secs_f64(),
+        args.out.join(STORE).display()
+    );
+    println!(
+        "a shard writes no report: once all {} shards have run, merge them with --merge \
+         DIR,DIR,… (each shard's --out) and the same data and design",
+        run.shard.count()
+    );
     Ok(report.clone())
 }
