@@ -25,9 +25,9 @@
 //!
 //! `cargo xtask` is an alias (see `.cargo/config.toml`) that builds this crate in the dev
 //! profile, the one `cargo xtask test` builds the workspace in, so that the tests do not pay for
-//! a second, optimised build of everything. Heavy work still runs optimised: `reproduce`, started
-//! from a build without optimisations, runs itself again from a release build (see
-//! [`rerun_optimised`]) unless given `--unoptimised`.
+//! a second, optimised build of everything. Heavy work still runs optimised: `reproduce` (and
+//! `merge`, which writes the reports), started from a build without optimisations, runs itself
+//! again from a release build (see [`rerun_optimised`]) unless given `--unoptimised`.
 
 mod cargo;
 mod claims;
@@ -87,6 +87,13 @@ fn main() -> Result<()> {
             rerun_optimised()
         }
         Task::Reproduce(args) => reproduce::run(&args),
+        Task::Merge(args)
+            if cfg!(debug_assertions)
+                && !args.unoptimised
+                && std::env::var_os(RERUN_MARKER).is_none() =>
+        {
+            rerun_optimised()
+        }
         Task::Merge(args) => merge::run(&args),
         Task::Claims(args) => claims::run(&args),
         Task::FetchData(args) => fetch_data::run(&args),

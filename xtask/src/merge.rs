@@ -45,6 +45,10 @@ pub struct Args {
     /// Download nothing the study reads (see `cargo xtask reproduce --offline`).
     #[arg(long)]
     offline: bool,
+    /// Run in the build `cargo xtask` was started from, even when it is not optimised, as
+    /// `cargo xtask reproduce --unoptimised` does (the same bits, more slowly).
+    #[arg(long)]
+    pub unoptimised: bool,
 }
 
 /// Merges the shards and writes the study's outputs.
