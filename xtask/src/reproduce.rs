@@ -610,8 +610,16 @@ fn shards_finished(rows: &[(&str, Outcome)], shard: Shard) -> Result<()> {
 /// The command as the user typed it, less `--out`, `--mirror` and `--export-inputs` (which do
 /// not change the results), for the summary's heading.
 fn command_line(args: &Args) -> String {
-    let mut words = vec!["cargo xtask reproduce".to_string()];
+    let task = if args.merge.is_empty() {
+        "cargo xtask reproduce"
+    } else {
+        "cargo xtask merge"
+    };
+    let mut words = vec![task.to_string()];
     words.extend(args.studies.iter().cloned());
+    if !args.merge.is_empty() {
+        words.push(format!("({} shards)", args.merge.len()));
+    }
     if args.quick {
         words.push("--quick".into());
     }
