@@ -134,6 +134,27 @@ impl DataArgs {
     }
 }
 
+/// Refuses a header row that reads as a row of data — a number for every feature and, for the
+/// class, a number or one of the classes of the other rows — as the first row of a file without
+/// a header (a UCI file with another extension, say) reads: taken as column names, it would be
+/// lost from the data.
+fn check_header_is_not_data(args: &DataArgs, table: &Table) -> Result<()> {
+    let is_number = |name: &str| name.trim().parse::<f64>().is_ok();
+    let class = table.class_name();
+    let looks_like_data = table.n_columns() > 0
+        && table.column_names().iter().all(|name| is_number(name))
+        && (is_number(class) || table.classes().index_of(class).is_some());
+    if looks_like_data {
+        bail!(
+            "{}: the first row reads as data (numbers, and the class '{class}'), not as a header \
+             of column names; give --no-header (the columns are then V1, V2, …) or add a \
+             header row",
+            args.data.display()
+        );
+    }
+    Ok(())
+}
+
 /// A column by 0-based position when `text` is a number, else by name.
 fn column_ref(text: &str) -> ColumnRef {
     match text.parse::<usize>() {
@@ -166,6 +187,9 @@ pub fn read_training_table(args: &DataArgs) -> Result<Option<Table>> {
         .reader(args.target.as_deref())?
         .read(&args.data)
         .map_err(|e| cannot_read(args, e))?;
+    if matches!(args.format(), Format::Csv | Format::Tsv) && !args.no_header {
+        check_header_is_not_data(args, &table)?;
+    }
     let table = if args.features.is_empty() {
         table
     } else {

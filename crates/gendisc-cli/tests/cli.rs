@@ -495,3 +495,34 @@ fn the_bilevel_classifier_reads_its_prior_from_a_file() {
         );
     }
 }
+
+#[test]
+fn a_first_row_of_data_is_not_taken_for_a_header() {
+    let rows = "1.5,2.0,yes\n0.5,1.0,no\n1.7,2.2,yes\n0.4,0.9,no\n1.6,2.1,yes\n0.6,1.1,no\n";
+    let dir = temp_with(&[("headerless.csv", rows)]);
+    run_err(
+        dir.path(),
+        &["fit", "nb", "--data", "headerless.csv", "--out", "nb.json"],
+        &["headerless.csv", "first row reads as data", "--no-header"],
+    );
+    let report = run_ok(
+        dir.path(),
+        &[
+            "fit",
+            "nb",
+            "--data",
+            "headerless.csv",
+            "--no-header",
+            "--out",
+            "nb.json",
+        ],
+    );
+    assert!(report.contains("on 6 rows"), "{report}");
+    // Numbered columns with a named class are a header.
+    let dir = temp_with(&[("numbered.csv", &format!("1,2,class\n{rows}"))]);
+    let report = run_ok(
+        dir.path(),
+        &["fit", "nb", "--data", "numbered.csv", "--out", "nb.json"],
+    );
+    assert!(report.contains("on 6 rows"), "{report}");
+}
