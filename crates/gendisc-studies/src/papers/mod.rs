@@ -76,3 +76,82 @@ pub(crate) fn test_posting(group: usize, i: usize, text: String) -> gendisc_text
         encoding: Encoding::Utf8,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use gendisc_engine::{RunReport, Shard, ShardRun, StudyError};
+
+    use super::then_shard;
+
+    fn finished(study: &str) -> StudyError {
+        StudyError::ShardFinished(vec![ShardRun {
+            study: study.into(),
+            shard: Shard::new(2, 3).unwrap(),
+            store: None,
+            report: RunReport {
+                cells: 4,
+                resumed: 0,
+                ran: 4,
+                duplicate_lines: 0,
+                discarded_partial_line: false,
+                discarded_mismatched_store: false,
+                elapsed: Duration::ZERO,
+            },
+        }])
+    }
+
+    fn studies(result: gendisc_engine::Result<()>) -> Vec<String> {
+        match result {
+            Err(StudyError::ShardFinished(runs)) => runs.into_iter().map(|r| r.study).collect(),
+            other => panic!("not a finished shard: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_shard_of_the_first_study_runs_the_second_s_and_reports_both() {
+        let both = then_shard(Err(finished("figure1")), || {
+            Some(Err::<(), _>(finished("table1")))
+        });
+        assert_eq!(studies(both), ["figure1", "table1"]);
+        // The second study cannot run (its data are missing): the first's shard alone.
+        let alone = then_shard(Err(finished("figure1")), || {
+            None::<gendisc_engine::Result<()>>
+        });
+        assert_eq!(studies(alone), ["figure1"]);
+        // The second study's failure is the run's.
+        let failed = then_shard::<(), ()>(Err(finished("figure1")), || {
+            Some(Err(StudyError::InvalidStudy {
+                study: "table1".into(),
+                reason: "broken".into(),
+            }))
+        });
+        assert!(matches!(failed, Err(StudyError::InvalidStudy { .. })));
+    }
+
+    #[test]
+    fn a_whole_run_or_a_failure_of_the_first_study_does_not_run_the_second() {
+        let mut ran = false;
+        assert_eq!(
+            then_shard(Ok(7), || {
+                ran = true;
+                None::<gendisc_engine::Result<()>>
+            })
+            .unwrap(),
+            7
+        );
+        let failed = then_shard::<(), ()>(
+            Err(StudyError::InvalidStudy {
+                study: "figure1".into(),
+                reason: "broken".into(),
+            }),
+            || {
+                ran = true;
+                None
+            },
+        );
+        assert!(matches!(failed, Err(StudyError::InvalidStudy { .. })));
+        assert!(!ran);
+    }
+}
