@@ -290,20 +290,22 @@ mod tests {
         found
     }
 
+    /// The quick study (every size, 20 replicates), as continuous integration runs it.
     #[test]
     fn exported_inputs_run_again_give_the_same_bytes() {
         let dir = temp_dir("round-trip");
         let (inputs, drawn, read) = (dir.join("inputs"), dir.join("drawn"), dir.join("read"));
-        export_inputs(&inputs, &small()).unwrap();
+        let quick = Settings::quick();
+        export_inputs(&inputs, &quick).unwrap();
         let exported = files(&inputs);
-        // 12 datasets and 12 × 2 split files.
-        assert_eq!(exported.len(), 12 + 24, "{:?}", exported.keys());
+        // 12 datasets and 12 × 13 split files.
+        assert_eq!(exported.len(), 12 + 12 * 13, "{:?}", exported.keys());
         let first = &exported[&PathBuf::from("splits/normal-equal-full/train-100.csv")];
         let text = String::from_utf8(first.clone()).unwrap();
-        assert_eq!(text.lines().count(), 1 + 3);
+        assert_eq!(text.lines().count(), 1 + 20);
 
-        reproduce(&drawn, small(), quiet()).unwrap();
-        reproduce_from_inputs(&read, &inputs, small(), quiet()).unwrap();
+        reproduce(&drawn, quick.clone(), quiet()).unwrap();
+        reproduce_from_inputs(&read, &inputs, quick, quiet()).unwrap();
         let (a, b) = (files(&drawn), files(&read));
         assert!(
             a.contains_key(&PathBuf::from("cells.csv")),
