@@ -754,14 +754,30 @@ fn write_claims_table(out: &Path) -> Result<()> {
 
 /// The runner settings every reproduction uses: a store written by another configuration (say,
 /// a full run before a quick one) is replaced, so every output is regenerated from the cells of
-/// this configuration; `--threads`, `--shard` and the shards to merge as `args` says.
+/// this configuration; `--threads`, `--shard` and the shards to merge as `args` says. A shard
+/// run replaces no store (it stops, naming the file): a shard run into a study's whole results
+/// for want of its own `--out` would throw them away.
 fn runner_settings(args: &Args) -> RunnerSettings {
     RunnerSettings {
-        on_mismatch: OnMismatch::StartAfresh,
+        on_mismatch: if args.shard.is_some() {
+            OnMismatch::Fail
+        } else {
+            OnMismatch::StartAfresh
+        },
         threads: args.threads,
         shard: args.shard,
         merge_shards: args.merge.clone(),
         ..RunnerSettings::default()
+    }
+}
+
+/// `error`, with what to do when a shard run met the store of another run in its directory.
+fn explain(error: StudyError, mode: &Mode) -> anyhow::Error {
+    match (&error, mode.runner.shard) {
+        (StudyError::StoreMismatch { .. }, Some(shard)) => anyhow::Error::new(error).context(
+            format!("shard {shard} replaces no result store: give each shard its own --out"),
+        ),
+        _ => error.into(),
     }
 }
 
@@ -772,7 +788,7 @@ fn run_cells(
     reproduce: impl FnOnce(RunnerSettings) -> gendisc_engine::Result<StudyResults>,
 ) -> Result<Cells> {
     let start = Instant::now();
-    let results = reproduce(mode.runner.clone())?;
+    let results = reproduce(mode.runner.clone()).map_err(|error| explain(error, mode))?;
     let report = results.report();
     if report.discarded_mismatched_store {
         eprintln!("{name}: the previous results had another configuration and were replaced");
@@ -939,7 +955,8 @@ fn run_bouchard_triggs(out: &Path, mode: &Mode) -> Result<Cells> {
         bouchard_triggs::Settings::paper()
     };
     let start = Instant::now();
-    let reproduction = bouchard_triggs::reproduce(out, settings, mode.runner.clone())?;
+    let reproduction = bouchard_triggs::reproduce(out, settings, mode.runner.clone())
+        .map_err(|error| explain(error, mode))?;
     let mut cells = Cells::default();
     let figure1 = reproduction.figure1.report();
     cells.add(figure1);
@@ -1158,6 +1175,11 @@ mod tests {
         assert_eq!(parsed.threads, Some(4));
         let settings = runner_settings(&parsed);
         assert_eq!((settings.shard, settings.threads), (parsed.shard, Some(4)));
+        assert_eq!(settings.on_mismatch, OnMismatch::Fail);
+        let whole = Command::try_parse_from(["reproduce", "raina"])
+            .unwrap()
+            .args;
+        assert_eq!(runner_settings(&whole).on_mismatch, OnMismatch::StartAfresh);
         for bad in ["4/3", "0/3", "1/0", "two/3"] {
             let error = Command::try_parse_from(["reproduce", "--shard", bad]).unwrap_err();
             assert!(

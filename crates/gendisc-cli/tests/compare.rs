@@ -305,6 +305,19 @@ fn a_merge_refuses_shards_that_are_not_one_whole_split() {
 }
 
 #[test]
+fn a_shard_run_leaves_a_whole_run_in_its_directory_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole");
+    compare(&sample(), &whole, "nb,lr", &[]).success();
+    let store = fs::read(whole.join("cells.jsonl")).unwrap();
+    let failure = compare(&sample(), &whole, "nb,lr", &["--shard", "1/2"]).failure();
+    let message = stderr(&failure);
+    assert!(message.contains("cells.jsonl"), "{message}");
+    assert!(message.contains("shard"), "{message}");
+    assert_eq!(fs::read(whole.join("cells.jsonl")).unwrap(), store);
+}
+
+#[test]
 fn a_bad_shard_is_refused_before_anything_runs() {
     let dir = tempfile::tempdir().unwrap();
     for (shard, expected) in [

@@ -50,9 +50,9 @@
 //! # Reading (resuming)
 //!
 //! * A missing or empty file, or one whose header line is incomplete, starts afresh.
-//! * A header whose format, study, fingerprint or schema differs from the run's is an error
-//!   ([`StudyError::StoreMismatch`]) unless [`OnMismatch::StartAfresh`] is set, which discards
-//!   the old file.
+//! * A header whose format, study, fingerprint, schema or shard differs from the run's is an
+//!   error ([`StudyError::StoreMismatch`]) unless [`OnMismatch::StartAfresh`] is set, which
+//!   discards the old file.
 //! * A last line without its newline was being written when the process died: it is discarded
 //!   and the file truncated to the last complete line before appending.
 //! * A cell that appears twice keeps its first line (outcomes are deterministic, so the lines

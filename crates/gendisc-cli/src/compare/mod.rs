@@ -86,7 +86,8 @@ pub struct Args {
     /// Run only shard I of N (1 ≤ I ≤ N) of the cells — those whose position in the canonical
     /// order is I − 1 modulo N, whatever the thread count — and write only their result store
     /// (cells.jsonl, with the shard in its header) into --out; no report. Give each shard its
-    /// own --out, then combine them with --merge.
+    /// own --out (a shard never replaces the store of another run), then combine them with
+    /// --merge.
     #[arg(long, value_name = "I/N", conflicts_with = "merge")]
     pub shard: Option<Shard>,
 
@@ -146,7 +147,12 @@ pub fn compare(args: &Args) -> Result<RunReport> {
         store: Some(args.out.join(STORE)),
         // The directory belongs to this command: a store of another configuration (other
         // models, sizes, seed or data) is replaced, and the message below says so.
-        on_mismatch: OnMismatch::StartAfresh,
+        on_mismatch: if args.shard.is_some() {
+            // A shard run into the directory of a whole comparison would throw it away.
+            OnMismatch::Fail
+        } else {
+            OnMismatch::StartAfresh
+        },
         shard: args.shard,
         merge_shards: args.merge.iter().map(|dir| dir.join(STORE)).collect(),
         ..RunnerSettings::default()
@@ -159,6 +165,10 @@ pub fn compare(args: &Args) -> Result<RunReport> {
                  each, with the data and design (--models, --sizes, --grid-points, \
                  --replicates, --seed, --max-test) they ran with",
             );
+        }
+        Err(error @ StudyError::StoreMismatch { .. }) if args.shard.is_some() => {
+            return Err(error)
+                .context("a shard run replaces no result store: give each shard its own --out");
         }
         other => other?,
     };
