@@ -80,8 +80,9 @@ pub fn run(args: &Args) -> Result<()> {
     reproduce.threads = args.threads;
     reproduce.merge = merge;
     reproduce::run(&reproduce).context(
-        "the shards were not merged; shards of another configuration most often mean that \
-         --quick was given to the shard runs and not to the merge, or the other way round",
+        "the shards were not merged (the reason is above); when their fingerprint differs \
+         from the merge's, --quick was most often given to the shard runs and not to the merge, \
+         or the other way round",
     )
 }
 
