@@ -129,8 +129,12 @@ fn rerun_optimised() -> Result<()> {
 
 /// The crates whose estimators factorise matrices through `gendisc_core::linalg` (Cholesky,
 /// symmetric eigendecomposition), directly or through Newton's method: what the LAPACK backend can
-/// change. The other crates reach the backend only through these.
-const LAPACK_CRATES: [&str; 7] = [
+/// change. The other crates reach the backend only through these — except the command, whose
+/// tests fit every estimator end to end, and which is here for a second reason: its dependencies
+/// (clap's derive macro) give this selection the workspace's features of every shared
+/// dependency, so that the LAPACK build reuses the workspace build's dependencies and recompiles
+/// gendisc's crates alone.
+const LAPACK_CRATES: [&str; 8] = [
     "gendisc-core",
     "gendisc-data",
     "gendisc-optim",
@@ -138,6 +142,7 @@ const LAPACK_CRATES: [&str; 7] = [
     "gendisc-discriminative",
     "gendisc-gdt",
     "gendisc-bilevel",
+    "gendisc-cli",
 ];
 
 /// The seed of the property tests' cases under `cargo xtask test`: a pass or a failure there is a
