@@ -76,7 +76,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     export_inputs: Option<PathBuf>,
     /// Run the study on the datasets and training rows read from DIR (as --export-inputs writes
-    /// them) instead of drawing them. One study only; xue-titterington.
+    /// them) instead of drawing them. One study only: xue-titterington or ng-jordan.
     #[arg(long, value_name = "DIR", conflicts_with = "export_inputs")]
     inputs: Option<PathBuf>,
 }
@@ -85,7 +85,7 @@ pub struct Args {
 const EXPORTS_INPUTS: [&str; 3] = ["xue-titterington", "ng-jordan", "bouchard-triggs"];
 
 /// The studies that `--inputs` runs on inputs read from files.
-const READS_INPUTS: [&str; 1] = ["xue-titterington"];
+const READS_INPUTS: [&str; 2] = ["xue-titterington", "ng-jordan"];
 
 /// Something a study reads that `cargo xtask fetch-data` can download.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -411,7 +411,7 @@ pub fn run(args: &Args) -> Result<()> {
             }
             None => match &args.inputs {
                 Some(inputs) => run_timed(study, &args.out, |out| {
-                    run_xue_titterington_on(out, &mode, inputs)
+                    run_on_inputs(study, out, &mode, inputs)
                 }),
                 None => run_study(study, &args.out, &mode),
             },
@@ -884,16 +884,32 @@ fn xue_titterington_settings(quick: bool) -> xue_titterington::Settings {
     }
 }
 
-/// The Xue–Titterington study on the datasets and training rows read from `inputs`.
-fn run_xue_titterington_on(out: &Path, mode: &Mode, inputs: &Path) -> Result<Cells> {
-    let settings = xue_titterington_settings(mode.quick);
+/// `study` (one of [`READS_INPUTS`]) on the datasets and training rows read from `inputs`.
+fn run_on_inputs(study: &Study, out: &Path, mode: &Mode, inputs: &Path) -> Result<Cells> {
     eprintln!(
-        "xue-titterington: datasets and training rows read from {}",
+        "{}: datasets and training rows read from {}",
+        study.name,
         inputs.display()
     );
-    run_cells("xue-titterington", mode, |runner| {
-        xue_titterington::reproduce_from_inputs(out, inputs, settings, runner)
-    })
+    match study.name {
+        "xue-titterington" => {
+            let settings = xue_titterington_settings(mode.quick);
+            run_cells(study.name, mode, |runner| {
+                xue_titterington::reproduce_from_inputs(out, inputs, settings, runner)
+            })
+        }
+        "ng-jordan" => {
+            let settings = if mode.quick {
+                ng_jordan::Settings::quick()
+            } else {
+                ng_jordan::Settings::paper()
+            };
+            run_cells(study.name, mode, |runner| {
+                ng_jordan::reproduce_from_inputs(out, inputs, settings, runner)
+            })
+        }
+        other => bail!("{other} cannot run on inputs read from files"),
+    }
 }
 
 fn run_ng_jordan(out: &Path, mode: &Mode) -> Result<Cells> {
@@ -1145,6 +1161,7 @@ mod tests {
         }
         let (xt, nj, raina) = (find("xue-titterington"), find("ng-jordan"), find("raina"));
         assert!(study_with_inputs(&[xt], "--inputs", &READS_INPUTS).is_ok());
+        assert!(study_with_inputs(&[nj], "--inputs", &READS_INPUTS).is_ok());
         assert!(study_with_inputs(&[nj], "--export-inputs", &EXPORTS_INPUTS).is_ok());
         let refused = |selected: &[&Study], flag: &str, able: &[&str]| {
             study_with_inputs(selected, flag, able)
@@ -1152,7 +1169,7 @@ mod tests {
                 .map(|e| e.to_string())
                 .unwrap_or_default()
         };
-        assert!(refused(&[nj], "--inputs", &READS_INPUTS).contains("does not serve ng-jordan"));
+        assert!(refused(&[raina], "--inputs", &READS_INPUTS).contains("does not serve raina"));
         assert!(refused(&[raina], "--export-inputs", &EXPORTS_INPUTS).contains("raina"));
         assert!(refused(&[xt, nj], "--export-inputs", &EXPORTS_INPUTS).contains("one study"));
         assert!(refused(&[], "--inputs", &READS_INPUTS).contains("one study"));

@@ -632,14 +632,7 @@ fn discrete(
         }
         levels.push(next);
     }
-    let mut one_hot = Array2::zeros((rows.len(), levels.iter().sum()));
-    let mut offset = 0;
-    for (j, &l) in levels.iter().enumerate() {
-        for (i, &code) in codes.column(j).iter().enumerate() {
-            one_hot[[i, offset + code as usize]] = 1.0;
-        }
-        offset += l;
-    }
+    let one_hot = one_hot(&codes, &levels);
     Ok(Dataset {
         spec: *spec,
         inputs: Inputs::Discrete {
@@ -650,6 +643,20 @@ fn discrete(
         y: Array1::from(y),
         rows_left_out: table.n_rows() - rows.len(),
     })
+}
+
+/// One 0/1 indicator per level of each attribute, `n × Σ_j L_j`: the inputs of logistic
+/// regression for the level codes `codes` (integers in `0..levels[j]`).
+pub(super) fn one_hot(codes: &Array2<f64>, levels: &[usize]) -> Array2<f64> {
+    let mut one_hot = Array2::zeros((codes.nrows(), levels.iter().sum()));
+    let mut offset = 0;
+    for (j, &l) in levels.iter().enumerate() {
+        for (i, &code) in codes.column(j).iter().enumerate() {
+            one_hot[[i, offset + code as usize]] = 1.0;
+        }
+        offset += l;
+    }
+    one_hot
 }
 
 #[cfg(test)]

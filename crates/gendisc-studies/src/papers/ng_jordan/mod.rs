@@ -61,10 +61,11 @@ mod version_space;
 use std::path::Path;
 
 use gendisc_core::{ConditionalModel, Error, Fit, Result};
-use gendisc_data::splits::random_split;
+use gendisc_data::splits::{random_split, Split};
 use gendisc_discriminative::logistic::LogisticRegression;
 use gendisc_generative::{CategoricalNb, GaussianNb, VarianceStructure};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
@@ -73,7 +74,7 @@ pub use datasets::{
     load, load_all, required_files, rescale_unit_range, Dataset, DatasetSpec, InputKind, Inputs,
     DATASETS,
 };
-pub use inputs::export_inputs;
+pub use inputs::{export_inputs, InputSource};
 pub use mixing::{walk_mixing, MixingRow};
 pub use report::write_outputs;
 pub use version_space::{perceptron_separator, random_separator};
@@ -244,6 +245,10 @@ pub struct NgJordanStudy {
     /// Per dataset, its continuous inputs rescaled to [0, 1] ([`rescale_unit_range`]); `None`
     /// for discrete inputs, whose indicators are already 0/1.
     unit_range: Vec<Option<Array2<f64>>>,
+    /// Training rows read from files, by dataset and training size (in the order of `datasets`
+    /// and of each dataset's grid); `None` when every cell draws its split from its stream.
+    splits: Option<Vec<Vec<inputs::TrainingRows>>>,
+    source: InputSource,
     schema: Schema,
 }
 
@@ -277,6 +282,8 @@ impl NgJordanStudy {
             settings,
             datasets,
             unit_range,
+            splits: None,
+            source: InputSource::Seed,
             schema: Schema::new(CLASSIFIERS, METRICS)?,
         })
     }
@@ -307,6 +314,32 @@ impl NgJordanStudy {
             .position(|d| d.spec.name == name)
             .ok_or_else(|| Error::invalid_parameter("dataset", format!("unknown dataset `{name}`")))
     }
+
+    /// The split that `cell` runs on dataset `index`, and the cell's stream after the split's
+    /// draw, which the random separator's walks continue. The split is the one the study seed
+    /// draws ([`random_split`], the stream's first draws) unless training rows were read from
+    /// files; the stream is drawn from either way, so that inputs equal to the seed's draws run
+    /// the very same walks. The export writes these splits: it is what the study runs.
+    fn cell_split(&self, index: usize, cell: &Cell) -> Result<(Split, ChaCha8Rng)> {
+        let dataset = &self.datasets[index];
+        let mut rng = cell.rng(self.settings.seed);
+        let drawn = random_split(dataset.y.view(), cell.train_size, &mut rng)?;
+        let Some(splits) = &self.splits else {
+            return Ok((drawn, rng));
+        };
+        let size = self
+            .grid(dataset)
+            .iter()
+            .position(|&m| m == cell.train_size);
+        let train = size
+            .and_then(|s| splits[index].get(s))
+            .and_then(|rows| rows.replicate(cell.replicate))
+            .ok_or_else(|| {
+                Error::invalid_parameter("cell", format!("{cell} has no training rows read"))
+            })?;
+        let test = gendisc_engine::interchange::complement(&train, dataset.n_rows());
+        Ok((Split { train, test }, rng))
+    }
 }
 
 impl Study for NgJordanStudy {
@@ -316,7 +349,12 @@ impl Study for NgJordanStudy {
 
     fn fingerprint(&self) -> String {
         let names: Vec<&str> = self.datasets.iter().map(|d| d.spec.name).collect();
-        fingerprint(&(STUDY_ID, "v3", &self.settings, names))
+        match &self.source {
+            InputSource::Seed => fingerprint(&(STUDY_ID, "v3", &self.settings, names)),
+            InputSource::Files { digest } => {
+                fingerprint(&(STUDY_ID, "v3", &self.settings, names, "inputs", digest))
+            }
+        }
     }
 
     fn schema(&self) -> &Schema {
@@ -340,8 +378,7 @@ impl Study for NgJordanStudy {
         let dataset = &self.datasets[index];
         // One stream per cell: the split first, then the random separator's walks (the
         // standardised reading's, then the [0, 1] reading's).
-        let mut rng = cell.rng(self.settings.seed);
-        let split = random_split(dataset.y.view(), cell.train_size, &mut rng)?;
+        let (split, mut rng) = self.cell_split(index, cell)?;
         let y_train = dataset.y.select(Axis(0), &split.train);
         let settings = &self.settings;
         // Log-odds of class 1 for every row of the dataset: predicting on the full matrix
@@ -499,6 +536,22 @@ pub fn reproduce(
     Ok(results)
 }
 
+/// As [`reproduce`], on the datasets and training rows read from the directory `inputs` (as
+/// [`export_inputs`] writes it; see [`NgJordanStudy::from_inputs`]) instead of the prepared UCI
+/// datasets and the splits the seed draws. Inputs identical to those give [`reproduce`]'s
+/// outputs, byte for byte.
+pub fn reproduce_from_inputs(
+    out: &Path,
+    inputs: &Path,
+    settings: Settings,
+    runner: RunnerSettings,
+) -> gendisc_engine::Result<StudyResults> {
+    let study = NgJordanStudy::from_inputs(settings, inputs)?;
+    let results = super::run_stored(&study, out, "cells.jsonl", runner)?;
+    write_outputs(out, &study, &results)?;
+    Ok(results)
+}
+
 #[cfg(test)]
 mod tests {
     use super::datasets::standardise;
@@ -559,7 +612,8 @@ mod tests {
         assert_eq!(error_rate(&log_odds, y.view(), &[1]), 1.0);
     }
 
-    fn toy_datasets() -> Vec<Dataset> {
+    /// A continuous dataset (pima's panel) and a discrete one (promoters'), 40 rows each.
+    pub(super) fn toy_datasets() -> Vec<Dataset> {
         // Continuous: two shifted clouds; discrete: a noisy copy of the label.
         let n = 40;
         let y: Array1<usize> = (0..n).map(|i| i % 2).collect();

@@ -13,9 +13,9 @@ use std::path::Path;
 
 use super::claims::{self, Reading, LR, NB, READINGS};
 use super::{
-    InputKind, Inputs, NgJordanStudy, CLASSIFIERS, CONVERGED, ERROR, LOGISTIC_REGRESSION,
-    LOGISTIC_REGRESSION_UNIT_RANGE, NAIVE_BAYES, RANDOM_SEPARATOR, RANDOM_SEPARATOR_UNIT_RANGE,
-    SEPARATED,
+    InputKind, InputSource, Inputs, NgJordanStudy, CLASSIFIERS, CONVERGED, ERROR,
+    LOGISTIC_REGRESSION, LOGISTIC_REGRESSION_UNIT_RANGE, NAIVE_BAYES, RANDOM_SEPARATOR,
+    RANDOM_SEPARATOR_UNIT_RANGE, SEPARATED,
 };
 use gendisc_engine::figure::{Figure, LineStyle, Marker, Panel, Point, Series};
 use gendisc_engine::tables::format_float;
@@ -337,6 +337,19 @@ fn find<'a>(verdicts: &'a [Verdict], claim: &str, reading: &Reading) -> Option<&
         .find(|v| v.claim.id == claim && v.claim.reading == reading.name)
 }
 
+/// Where the datasets and splits came from, as the report's first paragraph says it.
+fn source_phrase(study: &NgJordanStudy) -> String {
+    let seed = study.settings().seed;
+    match study.input_source() {
+        InputSource::Seed => format!("study seed {seed}"),
+        InputSource::Files { digest } => format!(
+            "datasets and training rows read from files rather than prepared from the UCI files \
+             and drawn from the study seed (digest {digest}; see `docs/data-interchange.md`), the \
+             random separator's walks drawn from the cell streams of study seed {seed}"
+        ),
+    }
+}
+
 fn report_markdown(
     curves: &BTreeMap<&str, Vec<Curves>>,
     verdicts: &[Verdict],
@@ -356,12 +369,13 @@ fn report_markdown(
          classifiers: a comparison of logistic regression and naive Bayes* (NIPS 2001). For each \
          dataset and training size m: {} random train/test splits (the paper: 1000), each \
          training set holding at least one example of each class, every other row a test row; \
-         study seed {}. The verdicts are computed from the per-split test errors of this run \
+         {}. The verdicts are computed from the per-split test errors of this run \
          (`verdicts.csv` lists them); the tables of means from `learning_curves.csv` (mean test \
          error and its standard error per dataset, m and method) as this run wrote it; \
          `summary.csv` has medians and quartiles too, `separable.csv` the separable training \
          sets, `learning_curves.svg` the figure.\n",
-        settings.splits, settings.seed
+        settings.splits,
+        source_phrase(study)
     );
     let _ = writeln!(
         r,
