@@ -76,7 +76,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     export_inputs: Option<PathBuf>,
     /// Run the study on the datasets and training rows read from DIR (as --export-inputs writes
-    /// them) instead of drawing them. One study only: xue-titterington or ng-jordan.
+    /// them) instead of drawing them. One study only: xue-titterington, ng-jordan or
+    /// bouchard-triggs.
     #[arg(long, value_name = "DIR", conflicts_with = "export_inputs")]
     inputs: Option<PathBuf>,
 }
@@ -85,7 +86,7 @@ pub struct Args {
 const EXPORTS_INPUTS: [&str; 3] = ["xue-titterington", "ng-jordan", "bouchard-triggs"];
 
 /// The studies that `--inputs` runs on inputs read from files.
-const READS_INPUTS: [&str; 2] = ["xue-titterington", "ng-jordan"];
+const READS_INPUTS: [&str; 3] = ["xue-titterington", "ng-jordan", "bouchard-triggs"];
 
 /// Something a study reads that `cargo xtask fetch-data` can download.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -908,6 +909,9 @@ fn run_on_inputs(study: &Study, out: &Path, mode: &Mode, inputs: &Path) -> Resul
                 ng_jordan::reproduce_from_inputs(out, inputs, settings, runner)
             })
         }
+        "bouchard-triggs" => run_bouchard_triggs_with(mode, |settings, runner| {
+            bouchard_triggs::reproduce_from_inputs(out, inputs, settings, runner)
+        }),
         other => bail!("{other} cannot run on inputs read from files"),
     }
 }
@@ -965,14 +969,27 @@ fn run_epshteyn_dejong(out: &Path, mode: &Mode) -> Result<Cells> {
 }
 
 fn run_bouchard_triggs(out: &Path, mode: &Mode) -> Result<Cells> {
+    run_bouchard_triggs_with(mode, |settings, runner| {
+        bouchard_triggs::reproduce(out, settings, runner)
+    })
+}
+
+/// Bouchard–Triggs as `reproduce` runs it (on drawn or on read inputs), with its cell counts.
+fn run_bouchard_triggs_with(
+    mode: &Mode,
+    reproduce: impl FnOnce(
+        bouchard_triggs::Settings,
+        RunnerSettings,
+    ) -> gendisc_engine::Result<bouchard_triggs::Reproduction>,
+) -> Result<Cells> {
     let settings = if mode.quick {
         bouchard_triggs::Settings::quick()
     } else {
         bouchard_triggs::Settings::paper()
     };
     let start = Instant::now();
-    let reproduction = bouchard_triggs::reproduce(out, settings, mode.runner.clone())
-        .map_err(|error| explain(error, mode))?;
+    let reproduction =
+        reproduce(settings, mode.runner.clone()).map_err(|error| explain(error, mode))?;
     let mut cells = Cells::default();
     let figure1 = reproduction.figure1.report();
     cells.add(figure1);
@@ -1162,6 +1179,8 @@ mod tests {
         let (xt, nj, raina) = (find("xue-titterington"), find("ng-jordan"), find("raina"));
         assert!(study_with_inputs(&[xt], "--inputs", &READS_INPUTS).is_ok());
         assert!(study_with_inputs(&[nj], "--inputs", &READS_INPUTS).is_ok());
+        let bt = find("bouchard-triggs");
+        assert!(study_with_inputs(&[bt], "--inputs", &READS_INPUTS).is_ok());
         assert!(study_with_inputs(&[nj], "--export-inputs", &EXPORTS_INPUTS).is_ok());
         let refused = |selected: &[&Study], flag: &str, able: &[&str]| {
             study_with_inputs(selected, flag, able)

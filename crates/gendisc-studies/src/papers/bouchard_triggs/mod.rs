@@ -34,16 +34,17 @@ use std::path::Path;
 use gendisc_core::{ConditionalModel, Error, ParamGuard, Result};
 use gendisc_data::generators::BouchardTriggsSimulation;
 use gendisc_data::loaders::{dataset_path, Separator, TableReader};
-use gendisc_data::splits::{random_split, replicate_rng};
+use gendisc_data::splits::{random_split, replicate_rng, Split};
 use gendisc_gdt::{CvCriterion, Family, Gdt, GdtCv, GdtParams, GdtSolver, Priors, TABLE1_GRID};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use rand::Rng;
+use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
 pub use fisher::{InputScaling, Reduction};
-pub use inputs::{export_figure1_inputs, export_table1_inputs};
+pub use inputs::{export_figure1_inputs, export_table1_inputs, InputSource};
 pub use report::write_outputs;
 
 /// The study's identifier, also its directory under `results/`.
@@ -349,6 +350,10 @@ pub struct Figure1Study {
     settings: Settings,
     grid: Vec<f64>,
     tests: Vec<(Figure1Reading, Array2<f64>, Array1<usize>)>,
+    /// Training samples read from files, by data source and size, one per experiment; `None`
+    /// when every cell draws its sample from its stream.
+    samples: Option<inputs::Samples>,
+    source: InputSource,
     schema: Schema,
 }
 
@@ -371,6 +376,8 @@ impl Figure1Study {
             settings,
             grid,
             tests,
+            samples: None,
+            source: InputSource::Seed,
             schema,
         })
     }
@@ -391,6 +398,43 @@ impl Figure1Study {
         let (_, x, y) = self.test_set(reading.name())?;
         let eta = reading.true_log_odds(x.view())?;
         Ok(mean_binary_logloss(eta.view(), y.view()))
+    }
+
+    /// The training sample of `reading`'s experiment `replicate` of size `m`: read from files
+    /// ([`Figure1Study::with_inputs`]), or else drawn from the stream of the data source's cell
+    /// (so that readings of the same data fit the same rows), redrawn from the same stream until
+    /// both classes are present, which a fit needs. The cells and the export of the inputs both
+    /// take their samples from here.
+    fn training_sample(
+        &self,
+        reading: Figure1Reading,
+        m: usize,
+        replicate: usize,
+    ) -> (Array2<f64>, Array1<usize>) {
+        if let Some(sample) = self
+            .samples
+            .as_ref()
+            .and_then(|samples| samples.get(reading.data(), m, replicate))
+        {
+            return sample;
+        }
+        self.drawn_sample(reading, m, replicate)
+    }
+
+    /// The training sample that the study seed draws (see [`Figure1Study::training_sample`]).
+    fn drawn_sample(
+        &self,
+        reading: Figure1Reading,
+        m: usize,
+        replicate: usize,
+    ) -> (Array2<f64>, Array1<usize>) {
+        let mut rng = Cell::new(reading.data(), m, replicate).rng(self.settings.seed);
+        loop {
+            let (x, y) = reading.sample(m, &mut rng);
+            if y.iter().any(|&k| k == 0) && y.iter().any(|&k| k == 1) {
+                return (x, y);
+            }
+        }
     }
 
     fn test_set(&self, name: &str) -> Result<&(Figure1Reading, Array2<f64>, Array1<usize>)> {
@@ -418,7 +462,12 @@ impl Study for Figure1Study {
 
     fn fingerprint(&self) -> String {
         // v4: GDT fits in the unit of the rows' largest magnitude; cells of earlier code differ.
-        fingerprint(&(STUDY_ID, "figure1 v4", &self.settings))
+        match &self.source {
+            InputSource::Seed => fingerprint(&(STUDY_ID, "figure1 v4", &self.settings)),
+            InputSource::Files { digest } => {
+                fingerprint(&(STUDY_ID, "figure1 v4", &self.settings, "inputs", digest))
+            }
+        }
     }
 
     fn schema(&self) -> &Schema {
@@ -436,17 +485,7 @@ impl Study for Figure1Study {
 
     fn run_cell(&self, cell: &Cell) -> Result<Outcome> {
         let (reading, x_test, y_test) = self.test_set(&cell.dataset)?;
-        let reading = *reading;
-        // Seeded by the data source, so that readings of the same data fit the same rows.
-        let mut rng =
-            Cell::new(reading.data(), cell.train_size, cell.replicate).rng(self.settings.seed);
-        // Both classes must be present to fit; redraw (from the same stream) otherwise.
-        let (x, y) = loop {
-            let (x, y) = reading.sample(cell.train_size, &mut rng);
-            if y.iter().any(|&k| k == 0) && y.iter().any(|&k| k == 1) {
-                break (x, y);
-            }
-        };
+        let (x, y) = self.training_sample(*reading, cell.train_size, cell.replicate);
         let params = reading.gdt_params(&self.settings).check()?;
         let path = params.fit_path(&self.grid, x.view(), y.view(), None)?;
         let mut outcome = Outcome::new(&self.schema);
@@ -675,6 +714,10 @@ struct TableDataset {
 pub struct Table1Study {
     settings: Settings,
     datasets: Vec<TableDataset>,
+    /// Training rows read from files, by dataset, one list per trial; `None` when every trial
+    /// draws its split from its stream.
+    splits: Option<Vec<Vec<Vec<usize>>>>,
+    source: InputSource,
     blocks: Vec<Table1Block>,
     schema: Schema,
 }
@@ -700,6 +743,8 @@ impl Table1Study {
         Ok(Self {
             settings,
             datasets,
+            splits: None,
+            source: InputSource::Seed,
             blocks,
             schema,
         })
@@ -721,6 +766,37 @@ impl Table1Study {
             .iter()
             .map(|d| (d.which, d.x.nrows(), d.x.ncols(), d.n_classes))
             .collect()
+    }
+
+    /// The training and test rows of `cell`'s trial on dataset `d`, and the trial's stream
+    /// after them, from which the cross-validation's seed is drawn: the split is the stream's
+    /// first draws ([`random_split`]). The cells and the export of the inputs both draw through
+    /// here.
+    ///
+    /// Training rows read from files take the drawn split's place; the stream is drawn from
+    /// either way, so that files holding the seed's own splits run the very same
+    /// cross-validation.
+    fn trial_split(&self, d: &TableDataset, cell: &Cell) -> Result<(Split, ChaCha8Rng)> {
+        let mut rng = cell.rng(self.settings.seed);
+        let drawn = random_split(d.y.view(), cell.train_size, &mut rng)?;
+        let Some(splits) = &self.splits else {
+            return Ok((drawn, rng));
+        };
+        let index = self
+            .datasets
+            .iter()
+            .position(|e| e.which == d.which)
+            .unwrap_or_default();
+        let train = splits
+            .get(index)
+            .and_then(|trials| trials.get(cell.replicate))
+            .filter(|train| train.len() == cell.train_size)
+            .cloned()
+            .ok_or_else(|| {
+                Error::invalid_parameter("cell", format!("{cell} has no training rows read"))
+            })?;
+        let test = gendisc_engine::interchange::complement(&train, d.y.len());
+        Ok((Split { train, test }, rng))
     }
 
     fn dataset(&self, name: &str) -> Result<&TableDataset> {
@@ -756,7 +832,17 @@ impl Study for Table1Study {
     fn fingerprint(&self) -> String {
         let shapes: Vec<(usize, usize)> = self.datasets.iter().map(|d| d.x.dim()).collect();
         // v3: GDT fits in the unit of the rows' largest magnitude; cells of earlier code differ.
-        fingerprint(&(STUDY_ID, "table1 v3", &self.settings, shapes))
+        match &self.source {
+            InputSource::Seed => fingerprint(&(STUDY_ID, "table1 v3", &self.settings, shapes)),
+            InputSource::Files { digest } => fingerprint(&(
+                STUDY_ID,
+                "table1 v3",
+                &self.settings,
+                shapes,
+                "inputs",
+                digest,
+            )),
+        }
     }
 
     fn schema(&self) -> &Schema {
@@ -775,8 +861,7 @@ impl Study for Table1Study {
 
     fn run_cell(&self, cell: &Cell) -> Result<Outcome> {
         let d = self.dataset(&cell.dataset)?;
-        let mut rng = cell.rng(self.settings.seed);
-        let split = random_split(d.y.view(), cell.train_size, &mut rng)?;
+        let (split, mut rng) = self.trial_split(d, cell)?;
         let cv_seed: u64 = rng.random();
         let y_train = d.y.select(Axis(0), &split.train);
         let y_test = d.y.select(Axis(0), &split.test);
@@ -874,29 +959,60 @@ pub fn reproduce(
     runner: RunnerSettings,
 ) -> gendisc_engine::Result<Reproduction> {
     let figure1 = Figure1Study::new(settings.clone())?;
+    let table1 = Table1Study::new(settings).map_err(|e| e.to_string());
+    run_both(out, &figure1, table1, runner)
+}
+
+/// As [`reproduce`], on the data read from the directory `inputs` (as
+/// [`export_figure1_inputs`] and [`export_table1_inputs`] write them under `figure1/` and
+/// `table1/`; see [`Figure1Study::with_inputs`] and [`Table1Study::with_inputs`]) instead of
+/// those the seed draws. Inputs identical to those give [`reproduce`]'s outputs, byte for byte.
+/// Table 1 is skipped, as by [`reproduce`], when the Statlog data are not found; with them, its
+/// inputs must be there.
+pub fn reproduce_from_inputs(
+    out: &Path,
+    inputs: &Path,
+    settings: Settings,
+    runner: RunnerSettings,
+) -> gendisc_engine::Result<Reproduction> {
+    let figure1 = Figure1Study::new(settings.clone())?.with_inputs(&inputs.join("figure1"))?;
+    let table1 = match Table1Study::new(settings) {
+        Ok(study) => Ok(study.with_inputs(&inputs.join("table1"))?),
+        Err(e) => Err(e.to_string()),
+    };
+    run_both(out, &figure1, table1, runner)
+}
+
+/// Runs Figure 1 and, when it could be set up, Table 1, and writes every output.
+fn run_both(
+    out: &Path,
+    figure1: &Figure1Study,
+    table1: std::result::Result<Table1Study, String>,
+    runner: RunnerSettings,
+) -> gendisc_engine::Result<Reproduction> {
     // A shard run stops after Figure 1's shard, with `ShardFinished`: Table 1's shard runs too.
     let figure1_results = super::then_shard(
-        super::run_stored(&figure1, out, "figure1-cells.jsonl", runner.clone()),
+        super::run_stored(figure1, out, "figure1-cells.jsonl", runner.clone()),
         || {
-            let study = Table1Study::new(settings.clone()).ok()?;
+            let study = table1.as_ref().ok()?;
             Some(super::run_stored(
-                &study,
+                study,
                 out,
                 "table1-cells.jsonl",
                 runner.clone(),
             ))
         },
     )?;
-    let (table1, table1_results) = match Table1Study::new(settings) {
+    let (table1, table1_results) = match table1 {
         Ok(study) => {
             let results = super::run_stored(&study, out, "table1-cells.jsonl", runner)?;
             (Some(study), Ok(results))
         }
-        Err(e) => (None, Err(e.to_string())),
+        Err(reason) => (None, Err(reason)),
     };
     write_outputs(
         out,
-        &figure1,
+        figure1,
         &figure1_results,
         table1.as_ref(),
         &table1_results,

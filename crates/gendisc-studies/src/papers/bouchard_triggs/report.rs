@@ -13,8 +13,8 @@ use super::claims::{
     LambdaPath, Table1Pair, BOOTSTRAP_DRAWS,
 };
 use super::{
-    lambda_name, scale_sensitive, Figure1Reading, Figure1Study, Statlog, Table1Block, Table1Study,
-    Variant, CONVERGED, COST, ERROR, LAMBDA, LOGLOSS, STUDY_ID,
+    lambda_name, scale_sensitive, Figure1Reading, Figure1Study, InputSource, Statlog, Table1Block,
+    Table1Study, Variant, CONVERGED, COST, ERROR, LAMBDA, LOGLOSS, STUDY_ID,
 };
 use gendisc_engine::figure::{Figure, Panel, Point, ReferenceLine, Series};
 use gendisc_engine::tables::format_float;
@@ -92,6 +92,26 @@ pub fn write_outputs(
          printed. Settings: `{}`.\n",
         serde_json::to_string(figure1.settings()).unwrap_or_default()
     );
+    for (what, own, source) in [
+        (
+            "Figure 1's test sets and training samples",
+            "drawn from the study seed",
+            Some(figure1.input_source()),
+        ),
+        (
+            "Table 1's datasets and training rows",
+            "the Statlog files and the splits the study seed draws",
+            table1.map(Table1Study::input_source),
+        ),
+    ] {
+        if let Some(InputSource::Files { digest }) = source {
+            let _ = writeln!(
+                report,
+                "{what} were read from files rather than {own} (digest {digest}; see \
+                 `docs/data-interchange.md`).\n"
+            );
+        }
+    }
     let mut verdicts = figure1_verdicts(figure1_results, figure1)?;
     figure1_report(&mut report, &panels, figure1, &verdicts);
     match (table1, table1_results) {
