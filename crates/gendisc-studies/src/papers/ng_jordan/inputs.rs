@@ -136,9 +136,10 @@ impl NgJordanStudy {
     ///
     /// Errors: an I/O error naming a missing file; a parse error naming file, line and field for
     /// a malformed table (ragged row, a value that is not a number, a class other than 0 or 1,
-    /// a discrete level code that is not a non-negative integer, an index that is not a row or
-    /// repeated, a split missing or repeated, a split without a row of each class); the errors
-    /// of [`Dataset::check`] for a dataset that cannot be studied.
+    /// a discrete level code that is not an integer `0 … n − 1`, an index that is not a row or
+    /// repeated, a split missing or repeated); an invalid-parameter error naming the file and
+    /// the split for a training set without a row of each class; the errors of
+    /// [`Dataset::check`] for a dataset that cannot be studied.
     pub fn with_inputs(self, dir: &Path) -> Result<Self> {
         let mut read = Vec::with_capacity(self.datasets.len());
         for own in &self.datasets {
