@@ -166,6 +166,72 @@ pub fn best_index(scores: &[f64]) -> usize {
         .fold(0, |b, (i, &s)| if s < scores[b] - 1e-12 { i } else { b })
 }
 
+/// Says which fit of a cross-validation (`"fold 2 of 5"`, `"the refit on all the training
+/// data"`) stopped without converging; other errors pass unchanged.
+pub fn in_which_fit(error: Error, fit: &str) -> Error {
+    match error {
+        Error::NotConverged {
+            what,
+            iterations,
+            detail,
+        } => Error::NotConverged {
+            what: format!("{what}, {fit} of the cross-validation"),
+            iterations,
+            detail,
+        },
+        other => other,
+    }
+}
+
+/// Checks a stored selection, as a model file's invariants do: one finite, non-negative score
+/// per grid value (field `scores_field`), and `chosen` the grid value the scores select by
+/// [`best_index`] (field `chosen_field`). The grid's own order and range are the caller's.
+///
+/// Errors: [`Error::InvalidModel`] of `kind` naming the field.
+pub fn check_selection(
+    kind: &str,
+    grid: &[f64],
+    scores: &[f64],
+    chosen: f64,
+    scores_field: &str,
+    chosen_field: &str,
+) -> Result<()> {
+    let invalid = |field: &str, reason: String| {
+        gendisc_core::model_file::invariants::invalid(kind, field, reason)
+    };
+    if scores.len() != grid.len() {
+        return Err(invalid(
+            scores_field,
+            format!(
+                "{} scores for a grid of {} values",
+                scores.len(),
+                grid.len()
+            ),
+        ));
+    }
+    if let Some((i, s)) = scores
+        .iter()
+        .enumerate()
+        .find(|(_, s)| !(s.is_finite() && **s >= 0.0))
+    {
+        return Err(invalid(
+            scores_field,
+            format!("score {i} is {s}; scores must be finite and ≥ 0"),
+        ));
+    }
+    if grid.is_empty() {
+        return Ok(());
+    }
+    let selected = grid[best_index(scores)];
+    if chosen != selected {
+        return Err(invalid(
+            chosen_field,
+            format!("the choice is {chosen}, but the scores select {selected}"),
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,7 +16,7 @@ use gendisc_core::{
     Classifier, Error, Fit, FitSummary, FitWeighted, Generative, ParamGuard, Result, SavedModel,
 };
 // The criterion and its held-out score are shared with every path cross-validation.
-use gendisc_data::cv::{best_index, path_scores};
+use gendisc_data::cv::{best_index, check_selection, in_which_fit, path_scores};
 pub use gendisc_data::cv::{score, CvCriterion};
 
 use crate::family::Family;
@@ -254,22 +254,6 @@ impl GdtCvValidParams {
     }
 }
 
-/// Says which fit of the cross-validation did not converge.
-fn in_which_fit(error: Error, fit: &str) -> Error {
-    match error {
-        Error::NotConverged {
-            what,
-            iterations,
-            detail,
-        } => Error::NotConverged {
-            what: format!("{what}, {fit} of the cross-validation"),
-            iterations,
-            detail,
-        },
-        other => other,
-    }
-}
-
 /// GDT with `λ` chosen by cross-validation: the refitted model and the selection.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GdtCv {
@@ -386,33 +370,14 @@ impl SavedModel for GdtCv {
                 ),
             ));
         }
-        if scores.len() != grid.len() {
-            return Err(invalid(
-                "selection.scores",
-                format!(
-                    "{} scores for a grid of {} values",
-                    scores.len(),
-                    grid.len()
-                ),
-            ));
-        }
-        if let Some((i, s)) = scores
-            .iter()
-            .enumerate()
-            .find(|(_, s)| !(s.is_finite() && **s >= 0.0))
-        {
-            return Err(invalid(
-                "selection.scores",
-                format!("score {i} is {s}; scores must be finite and ≥ 0"),
-            ));
-        }
-        let selected = grid[best_index(scores)];
-        if *lambda != selected {
-            return Err(invalid(
-                "selection.lambda",
-                format!("λ̂ is {lambda}, but the scores select {selected}"),
-            ));
-        }
+        check_selection(
+            Self::KIND,
+            grid,
+            scores,
+            *lambda,
+            "selection.scores",
+            "selection.lambda",
+        )?;
         if model.lambda() != *lambda {
             return Err(invalid(
                 "model.report.lambda",

@@ -13,7 +13,9 @@ use gendisc_core::{
     Classifier, ConditionalModel, Error, Fit, FitSummary, FitWeighted, ParamGuard, Result,
     SavedModel,
 };
-use gendisc_data::cv::{best_index, path_scores, score, CvCriterion};
+use gendisc_data::cv::{
+    best_index, check_selection, in_which_fit, path_scores, score, CvCriterion,
+};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 
@@ -232,7 +234,7 @@ impl LogisticRegressionCvValidParams {
                     yt.view(),
                     wt.as_ref().map(|w| w.view()),
                 )
-                .map_err(|e| in_fold(e, f + 1, self.n_folds))?;
+                .map_err(|e| in_which_fit(e, &format!("fold {} of {}", f + 1, self.n_folds)))?;
             path.iter()
                 .map(|model| {
                     score(
@@ -272,27 +274,6 @@ impl LogisticRegressionCvValidParams {
             .pop()
             .expect("the path contains σ̂²");
         Ok(LogisticRegressionCv { model, selection })
-    }
-}
-
-/// Says in which fold a fit failed to converge.
-fn in_fold(error: Error, fold: usize, n_folds: usize) -> Error {
-    in_which_fit(error, &format!("fold {fold} of {n_folds}"))
-}
-
-/// Says which fit of the cross-validation did not converge.
-fn in_which_fit(error: Error, fit: &str) -> Error {
-    match error {
-        Error::NotConverged {
-            what,
-            iterations,
-            detail,
-        } => Error::NotConverged {
-            what: format!("{what}, {fit} of the cross-validation"),
-            iterations,
-            detail,
-        },
-        other => other,
     }
 }
 
@@ -422,34 +403,14 @@ impl SavedModel for LogisticRegressionCv {
                 ),
             ));
         }
-        if scores.len() != grid.len() {
-            return Err(invalid(
-                "selection.scores",
-                format!(
-                    "{} scores for a grid of {} values",
-                    scores.len(),
-                    grid.len()
-                ),
-            ));
-        }
-        if let Some((i, s)) = scores
-            .iter()
-            .enumerate()
-            .find(|(_, s)| !(s.is_finite() && **s >= 0.0))
-        {
-            return Err(invalid(
-                "selection.scores",
-                format!("score {i} is {s}; scores must be finite and ≥ 0"),
-            ));
-        }
-        let selected = grid[best_index(scores)];
-        if *prior_variance != selected {
-            return Err(invalid(
-                "selection.prior_variance",
-                format!("σ̂² is {prior_variance}, but the scores select {selected}"),
-            ));
-        }
-        Ok(())
+        check_selection(
+            Self::KIND,
+            grid,
+            scores,
+            *prior_variance,
+            "selection.scores",
+            "selection.prior_variance",
+        )
     }
 
     fn fit_summary(&self) -> Option<FitSummary> {
