@@ -4,6 +4,7 @@
 
 pub mod bouchard_triggs;
 pub mod epshteyn_dejong;
+pub mod inputs;
 pub mod ng_jordan;
 pub mod raina;
 pub mod xue_titterington;

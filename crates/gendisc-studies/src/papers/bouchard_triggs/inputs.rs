@@ -21,18 +21,7 @@ use gendisc_engine::{fingerprint, Cell, Result, StudyError};
 use ndarray::{Array1, Array2};
 
 use super::{Figure1Reading, Figure1Study, Table1Study, TableDataset};
-
-/// Where a study's data come from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum InputSource {
-    /// Drawn from the study seed (or read from files that hold exactly those draws).
-    Seed,
-    /// Read from files that differ from the seed's draws; the digest of what was read.
-    Files {
-        /// A fingerprint of every value and training row read.
-        digest: String,
-    },
-}
+pub use crate::papers::inputs::InputSource;
 
 /// One simulated sample: its rows and their classes.
 type Sample = (Array2<f64>, Array1<usize>);
@@ -380,6 +369,7 @@ mod tests {
 
     use super::super::{run_both, table1_blocks, table1_rows, Settings, Statlog, TABLE1_METRICS};
     use super::*;
+    use crate::papers::inputs::damage::{assert_parse_error, edit_line};
 
     /// Two sizes, two experiments, 50 test rows, three values of λ: every reading runs in a
     /// fraction of a second.
@@ -419,14 +409,6 @@ mod tests {
             ..RunnerSettings::default()
         };
         run_both(out, study, Err("not in this test".into()), runner).unwrap();
-    }
-
-    /// Replaces line `line` (1-based) of `path` by what `edit` makes of it.
-    fn edit_line(path: &Path, line: usize, edit: impl FnOnce(&str) -> String) {
-        let text = fs::read_to_string(path).unwrap();
-        let mut lines: Vec<String> = text.lines().map(String::from).collect();
-        lines[line - 1] = edit(&lines[line - 1]);
-        fs::write(path, lines.join("\n") + "\n").unwrap();
     }
 
     #[test]
@@ -506,22 +488,6 @@ mod tests {
             .expect("a damaged directory is refused");
         fs::remove_dir_all(&inputs).unwrap();
         error
-    }
-
-    fn assert_parse_error(error: StudyError, file: &str, line: usize, what: &str) {
-        match &error {
-            StudyError::Core(Error::Parse {
-                path,
-                line: l,
-                message,
-                ..
-            }) => {
-                assert!(path.ends_with(file), "{error}");
-                assert_eq!(*l, line, "{error}");
-                assert!(message.contains(what), "{error}");
-            }
-            other => panic!("not a parse error of {file}: {other}"),
-        }
     }
 
     #[test]

@@ -34,51 +34,8 @@ use ndarray::{Array1, Array2};
 
 use super::datasets::{one_hot, Dataset, InputKind, Inputs};
 use super::NgJordanStudy;
-
-/// Where a study's datasets and splits come from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum InputSource {
-    /// The prepared UCI datasets and the splits the study seed draws (or files that hold
-    /// exactly those).
-    Seed,
-    /// Read from files that differ from the study's own data; the digest of what was read.
-    Files {
-        /// A fingerprint of every dataset value and training row read.
-        digest: String,
-    },
-}
-
-/// The training rows of every split of one dataset and size, read from a file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct TrainingRows {
-    /// Split-major: split `r`'s rows are `rows[r * m..(r + 1) * m]`; `u32` halves the memory
-    /// of the full run's 200 splits of up to 1000 rows per dataset and size.
-    rows: Vec<u32>,
-    train_size: usize,
-}
-
-impl TrainingRows {
-    fn new(by_replicate: &[Vec<usize>], train_size: usize) -> Result<Self> {
-        let rows = by_replicate
-            .iter()
-            .flatten()
-            .map(|&i| {
-                u32::try_from(i).map_err(|_| {
-                    Error::invalid_parameter("training rows", format!("row {i} is too large"))
-                })
-            })
-            .collect::<std::result::Result<Vec<u32>, Error>>()?;
-        Ok(Self { rows, train_size })
-    }
-
-    /// Split `replicate`'s training rows, in the file's order.
-    pub(super) fn replicate(&self, replicate: usize) -> Option<Vec<usize>> {
-        let m = self.train_size;
-        self.rows
-            .get(replicate * m..(replicate + 1) * m)
-            .map(|rows| rows.iter().map(|&i| i as usize).collect())
-    }
-}
+pub use crate::papers::inputs::InputSource;
+pub(super) use crate::papers::inputs::TrainingRows;
 
 /// Writes every dataset of `study` as the study prepares it, `dir/datasets/<dataset>.csv`
 /// (standardised continuous inputs, or discrete level codes `0 … L_j − 1`, then `y`), and the
@@ -327,6 +284,7 @@ mod tests {
     use super::super::tests::toy_datasets;
     use super::super::{write_outputs, Settings};
     use super::*;
+    use crate::papers::inputs::damage::{assert_parse_error, edit_line};
 
     /// Three sizes of the toy datasets' grid, three splits: every classifier and reading runs,
     /// in a fraction of a second.
@@ -375,14 +333,6 @@ mod tests {
             }
         }
         found
-    }
-
-    /// Replaces line `line` (1-based) of `path` by what `edit` makes of it.
-    fn edit_line(path: &Path, line: usize, edit: impl FnOnce(&str) -> String) {
-        let text = fs::read_to_string(path).unwrap();
-        let mut lines: Vec<String> = text.lines().map(String::from).collect();
-        lines[line - 1] = edit(&lines[line - 1]);
-        fs::write(path, lines.join("\n") + "\n").unwrap();
     }
 
     #[test]
@@ -505,22 +455,6 @@ mod tests {
             .expect("a damaged directory is refused");
         fs::remove_dir_all(&inputs).unwrap();
         error
-    }
-
-    fn assert_parse_error(error: StudyError, file: &str, line: usize, what: &str) {
-        match &error {
-            StudyError::Core(Error::Parse {
-                path,
-                line: l,
-                message,
-                ..
-            }) => {
-                assert!(path.ends_with(file), "{error}");
-                assert_eq!(*l, line, "{error}");
-                assert!(message.contains(what), "{error}");
-            }
-            other => panic!("not a parse error of {file}: {other}"),
-        }
     }
 
     #[test]

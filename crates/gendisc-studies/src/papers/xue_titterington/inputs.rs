@@ -30,52 +30,11 @@ use gendisc_engine::{fingerprint, Cell, Result};
 use ndarray::{Array1, Array2};
 
 use super::{Dataset, Settings, XueTitteringtonStudy};
+pub use crate::papers::inputs::InputSource;
+pub(super) use crate::papers::inputs::TrainingRows;
 
 /// The feature columns of a dataset table.
 const FEATURES: [&str; N_FEATURES] = ["x1", "x2", "x3", "x4"];
-
-/// Where a study's datasets and splits come from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum InputSource {
-    /// Drawn from the study seed (or read from files that hold exactly those draws).
-    Seed,
-    /// Read from files that differ from the seed's draws; the digest of what was read.
-    Files {
-        /// A fingerprint of every dataset value and training row read.
-        digest: String,
-    },
-}
-
-/// The training rows of every replicate of one dataset and size, read from a file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct TrainingRows {
-    /// Replicate-major: replicate `r`'s rows are `rows[r * m..(r + 1) * m]`.
-    rows: Vec<u32>,
-    train_size: usize,
-}
-
-impl TrainingRows {
-    fn new(by_replicate: &[Vec<usize>], train_size: usize) -> Result<Self> {
-        let rows = by_replicate
-            .iter()
-            .flatten()
-            .map(|&i| {
-                u32::try_from(i).map_err(|_| {
-                    Error::invalid_parameter("training rows", format!("row {i} is too large"))
-                })
-            })
-            .collect::<std::result::Result<Vec<u32>, Error>>()?;
-        Ok(Self { rows, train_size })
-    }
-
-    /// Replicate `replicate`'s training rows, in the file's order.
-    pub(super) fn replicate(&self, replicate: usize) -> Option<Vec<usize>> {
-        let m = self.train_size;
-        self.rows
-            .get(replicate * m..(replicate + 1) * m)
-            .map(|rows| rows.iter().map(|&i| i as usize).collect())
-    }
-}
 
 /// Writes the datasets that `settings`' seed draws and every replicate's training rows under
 /// `dir`, in the tables of [`gendisc_engine::interchange`]: `datasets/<dataset>.csv` (columns
@@ -249,6 +208,7 @@ mod tests {
 
     use super::super::{reproduce, reproduce_from_inputs};
     use super::*;
+    use crate::papers::inputs::damage::{assert_parse_error, edit_line};
 
     fn small() -> Settings {
         Settings {
@@ -373,30 +333,6 @@ mod tests {
             .expect("a damaged directory is refused");
         fs::remove_dir_all(&inputs).unwrap();
         error
-    }
-
-    /// Replaces line `line` (1-based) of `path` by what `edit` makes of it.
-    fn edit_line(path: &Path, line: usize, edit: impl FnOnce(&str) -> String) {
-        let text = fs::read_to_string(path).unwrap();
-        let mut lines: Vec<String> = text.lines().map(String::from).collect();
-        lines[line - 1] = edit(&lines[line - 1]);
-        fs::write(path, lines.join("\n") + "\n").unwrap();
-    }
-
-    fn assert_parse_error(error: StudyError, file: &str, line: usize, what: &str) {
-        match &error {
-            StudyError::Core(Error::Parse {
-                path,
-                line: l,
-                message,
-                ..
-            }) => {
-                assert!(path.ends_with(file), "{error}");
-                assert_eq!(*l, line, "{error}");
-                assert!(message.contains(what), "{error}");
-            }
-            other => panic!("not a parse error of {file}: {other}"),
-        }
     }
 
     #[test]

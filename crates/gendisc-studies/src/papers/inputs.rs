@@ -1,0 +1,85 @@
+//! What the studies that read their inputs from files share: where the inputs came from, the
+//! training rows of a file of splits, and the helpers of their malformed-directory tests.
+
+use gendisc_core::Error;
+use gendisc_engine::Result;
+
+/// Where a study's datasets and splits come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputSource {
+    /// Drawn from the study seed (or read from files that hold exactly those draws).
+    Seed,
+    /// Read from files that differ from the seed's draws; the digest of what was read.
+    Files {
+        /// A fingerprint of every value and training row read.
+        digest: String,
+    },
+}
+
+/// The training rows of every replicate (or split) of one dataset and size, read from a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TrainingRows {
+    /// Replicate-major: replicate `r`'s rows are `rows[r * m..(r + 1) * m]`; `u32` halves the
+    /// memory of a full run's hundreds of replicates per dataset and size.
+    pub(crate) rows: Vec<u32>,
+    train_size: usize,
+}
+
+impl TrainingRows {
+    /// The rows of each replicate, `train_size` of them each.
+    pub(crate) fn new(by_replicate: &[Vec<usize>], train_size: usize) -> Result<Self> {
+        let rows = by_replicate
+            .iter()
+            .flatten()
+            .map(|&i| {
+                u32::try_from(i).map_err(|_| {
+                    Error::invalid_parameter("training rows", format!("row {i} is too large"))
+                })
+            })
+            .collect::<std::result::Result<Vec<u32>, Error>>()?;
+        Ok(Self { rows, train_size })
+    }
+
+    /// Replicate `replicate`'s training rows, in the file's order.
+    pub(crate) fn replicate(&self, replicate: usize) -> Option<Vec<usize>> {
+        let m = self.train_size;
+        self.rows
+            .get(replicate * m..(replicate + 1) * m)
+            .map(|rows| rows.iter().map(|&i| i as usize).collect())
+    }
+}
+
+/// Helpers of the tests that damage an exported directory and read it back.
+#[cfg(test)]
+pub(crate) mod damage {
+    use std::fs;
+    use std::path::Path;
+
+    use gendisc_core::Error;
+    use gendisc_engine::StudyError;
+
+    /// Replaces line `line` (from 1) of the file at `path` by `edit` of it.
+    pub(crate) fn edit_line(path: &Path, line: usize, edit: impl FnOnce(&str) -> String) {
+        let text = fs::read_to_string(path).unwrap();
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        lines[line - 1] = edit(&lines[line - 1]);
+        fs::write(path, lines.join("\n") + "\n").unwrap();
+    }
+
+    /// Asserts that `error` is a parse error of `file` at `line` whose message contains `what`.
+    pub(crate) fn assert_parse_error(error: StudyError, file: &str, line: usize, what: &str) {
+        match &error {
+            StudyError::Core(Error::Parse {
+                path,
+                line: l,
+                message,
+                ..
+            }) => {
+                assert!(path.ends_with(file), "{error}");
+                assert_eq!(*l, line, "{error}");
+                assert!(message.contains(what), "{error}");
+            }
+            other => panic!("not a parse error of {file}: {other}"),
+        }
+    }
+}
