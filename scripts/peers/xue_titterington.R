@@ -8,8 +8,12 @@
 # gendisc's cells.csv (dataset, train_size, replicate, classifier, metric, value), so that
 # scripts/peers/compare.py can join the two replicate by replicate.
 #
-# Usage: Rscript scripts/peers/xue_titterington.R DIR OUT.csv [REPLICATES]
-#   REPLICATES (optional) keeps only replicates 0 .. REPLICATES-1 of every dataset and size.
+# Usage: Rscript scripts/peers/xue_titterington.R DIR OUT.csv [REPLICATES] [PART]
+#   REPLICATES (optional; "all" keeps every one) keeps only replicates 0 .. REPLICATES-1 of
+#   every dataset and size.
+#   PART (optional, I/N with 1 <= I <= N) keeps only the replicates r with r mod N = I - 1, so
+#   that N processes share the replicates without overlap (scripts/peers/ also has the
+#   scikit-learn peer, which takes the same arguments).
 #
 # The models, as the study fits them (crates/gendisc-studies/src/papers/xue_titterington):
 # * naive Bayes: e1071::naiveBayes; normal datasets as numeric columns (Gaussian, per-class
@@ -36,11 +40,15 @@ suppressPackageStartupMessages(library(e1071))
 
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) < 2) {
-  stop("usage: Rscript xue_titterington.R INPUTS_DIR OUT.csv [REPLICATES]")
+  stop("usage: Rscript xue_titterington.R INPUTS_DIR OUT.csv [REPLICATES] [PART]")
 }
 inputs <- args[1]
 out <- args[2]
-keep <- if (length(args) >= 3) as.integer(args[3]) else NA_integer_
+keep <- if (length(args) >= 3 && args[3] != "all") as.integer(args[3]) else NA_integer_
+part <- if (length(args) >= 4) as.integer(strsplit(args[4], "/", fixed = TRUE)[[1]]) else NULL
+if (!is.null(part) && (length(part) != 2 || anyNA(part) || part[1] < 1 || part[1] > part[2])) {
+  stop("PART must read I/N with 1 <= I <= N, not ", args[4])
+}
 
 clamp_eta <- function(eta) {
   bound <- 52 * log(2)
@@ -118,6 +126,7 @@ for (dataset in datasets) {
   for (m in sizes) {
     splits <- as.matrix(read.csv(file.path(split_dir, paste0("train-", m, ".csv"))))
     if (!is.na(keep)) splits <- splits[splits[, 1] < keep, , drop = FALSE]
+    if (!is.null(part)) splits <- splits[splits[, 1] %% part[2] == part[1] - 1, , drop = FALSE]
     count <- nrow(splits)
     values <- matrix(NA_real_, count, 6)
     for (i in seq_len(count)) {
