@@ -29,6 +29,7 @@
 //! `merge`, which writes the reports), started from a build without optimisations, runs itself
 //! again from a release build (see [`rerun_optimised`]) unless given `--unoptimised`.
 
+mod bench_peers;
 mod cargo;
 mod claims;
 mod fetch_data;
@@ -75,6 +76,10 @@ enum Task {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Time the Xue–Titterington replicates in gendisc, R and scikit-learn on the same exported
+    /// inputs, alternating the runs, per core and on the whole machine (installs nothing: a
+    /// missing peer is skipped).
+    BenchPeers(bench_peers::Args),
 }
 
 fn main() -> Result<()> {
@@ -98,6 +103,7 @@ fn main() -> Result<()> {
         Task::Claims(args) => claims::run(&args),
         Task::FetchData(args) => fetch_data::run(&args),
         Task::Test { lapack } => test(lapack),
+        Task::BenchPeers(args) => bench_peers::run(&args),
         Task::Bench { args } => {
             let mut command = cargo::cargo();
             command.arg("bench").args(&args);
