@@ -154,6 +154,35 @@ impl<M> Hybrid<M> {
     pub fn report(&self) -> Option<&HybridReport> {
         self.report.as_ref()
     }
+
+    /// The same classifier written in the other normalization: each `θ_r` rescaled by
+    /// `s_r / s'_r` so that every exponent `λ_r = θ_r s_r` — and so the posterior — is
+    /// unchanged; the report is this model's.
+    ///
+    /// A dense region's scale is a constant, so the two normalizations' features differ by one
+    /// constant factor per column, and an unpenalised logistic likelihood is invariant under
+    /// that reparametrisation: the unpenalised fit of `θ` in one normalization is the other's,
+    /// rescaled. So this derives the other normalization's fit without fitting it (up to the
+    /// solver's rounding and stopping point; bit for bit where every `n_r` is a power of two,
+    /// which floating-point scaling leaves exact). It does not hold with a prior on `θ`
+    /// ([`HybridParams::prior_variance`]), whose penalty is not invariant, nor for the sparse
+    /// text hybrid, whose scale is each document's word count.
+    pub fn with_normalization(&self, normalization: Normalization) -> Self
+    where
+        M: Clone,
+    {
+        let region_weights = Array1::from_iter(self.region_weights.iter().zip(&self.regions).map(
+            |(&theta, region)| {
+                theta * region_scale(self.normalization, region.len())
+                    / region_scale(normalization, region.len())
+            },
+        ));
+        Self {
+            normalization,
+            region_weights,
+            ..self.clone()
+        }
+    }
 }
 
 /// `s_r`: `1/n_r` normalized, 1 unnormalized.

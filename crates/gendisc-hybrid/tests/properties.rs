@@ -6,7 +6,8 @@
 //!   its definition;
 //! * the leave-one-out `θ` equals the fit on features from `m` brute-force refits;
 //! * for two classes the multi-class form and logistic regression give the same `θ`;
-//! * posteriors are distributions and `predict` is their argmax.
+//! * posteriors are distributions and `predict` is their argmax;
+//! * an unpenalised fit in one normalization, rewritten in the other, is the other's fit.
 
 mod support;
 
@@ -324,8 +325,67 @@ fn categorical(d: usize) -> gendisc_generative::CategoricalNbParams {
     CategoricalNb::params().n_levels(vec![LEVELS; d])
 }
 
+/// The unpenalised unnormalized fit is the normalized one with `θ_r` divided by `n_r`
+/// (`Hybrid::with_normalization`), and the rewritten model has the same posterior.
+fn normalizations_are_one_fit<G>(generative: G, data: &Data) -> TestResult
+where
+    G: LeaveOneOut + FitWeighted + Clone,
+    G::Model: FactorisedGenerative + ConditionalModel + Clone,
+{
+    let fit = |normalization| {
+        fit_hybrid(
+            Hybrid::params(generative.clone())
+                .solver(ThetaSolver::Newton)
+                .tolerance(1e-11)
+                .normalization(normalization),
+            data,
+        )
+    };
+    let (Ok(normalized), Ok(unnormalized)) = (
+        fit(Normalization::Normalized),
+        fit(Normalization::Unnormalized),
+    ) else {
+        return Ok(());
+    };
+    let reliable = |h: &Hybrid<G::Model>| h.report().is_some_and(|r| r.is_reliable());
+    if !reliable(&normalized) || !reliable(&unnormalized) {
+        // Separated sets have no estimate to agree on.
+        return Ok(());
+    }
+    let derived = normalized.with_normalization(Normalization::Unnormalized);
+    prop_assert_eq!(derived.normalization(), Normalization::Unnormalized);
+    let (want, got) = (unnormalized.theta().unwrap(), derived.theta().unwrap());
+    for (w, g) in want.iter().zip(&got) {
+        prop_assert!(close(*g, *w, 1e-6), "θ derived {got} vs fitted {want}");
+    }
+    let before = normalized.predict_log_proba(data.x_test.view()).unwrap();
+    let after = derived.predict_log_proba(data.x_test.view()).unwrap();
+    for (b, a) in before.iter().zip(&after) {
+        prop_assert!(close(*a, *b, 1e-12), "posterior moved: {a} vs {b}");
+    }
+    let back = derived.with_normalization(Normalization::Normalized);
+    for (b, n) in back
+        .theta()
+        .unwrap()
+        .iter()
+        .zip(&normalized.theta().unwrap())
+    {
+        prop_assert!(close(*b, *n, 1e-15));
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn the_unnormalized_fit_is_the_normalized_one_rescaled(
+        real in data(Domain::Real, 2..=2, 20..60, false),
+        binary in data(Domain::Binary, 2..=2, 20..60, false),
+    ) {
+        normalizations_are_one_fit(GaussianNb::params(), &real)?;
+        normalizations_are_one_fit(BernoulliNb::params(), &binary)?;
+    }
 
     #[test]
     fn naive_bayes_is_a_special_case(

@@ -321,25 +321,24 @@ where
     record(outcome, 1, &evaluate(eta)?, Some(flags), None)?;
 
     // The three hybrids share the naive Bayes model: its region log-likelihoods on the
-    // training rows (normalized and unnormalized θ) and on the test rows (all three) are
-    // computed once. The leave-one-out hybrid's model is the same full fit.
+    // training rows and on the test rows are computed once. The leave-one-out hybrid's model
+    // is the same full fit.
     let regions = regions();
     let training = RegionLikelihoods::new(&naive_bayes, x_train, &regions)?;
     let test = RegionLikelihoods::new(&naive_bayes, x_test, &regions)?;
-    for (index, normalization, leave_one_out) in [
-        (2, Normalization::Normalized, false),
-        (4, Normalization::Normalized, true),
-        (5, Normalization::Unnormalized, false),
-    ] {
-        let params = Hybrid::params(nb.clone())
+    let params = |leave_one_out| {
+        Hybrid::params(nb.clone())
             .regions(regions.clone())
-            .normalization(normalization)
-            .leave_one_out(leave_one_out);
-        let hybrid = if leave_one_out {
-            params.fit_from(&naive_bayes, x_train, y_train)?
-        } else {
-            params.fit_on(&training, y_train)?
-        };
+            .normalization(Normalization::Normalized)
+            .leave_one_out(leave_one_out)
+    };
+    let normalized = params(false).fit_on(&training, y_train)?;
+    let leave_one_out = params(true).fit_from(&naive_bayes, x_train, y_train)?;
+    // Every region has the same, fixed size, so the unpenalised unnormalized fit is the
+    // normalized one with θ rescaled (`Hybrid::with_normalization`); with two features per
+    // region the rescaling is exact, and so equal bit for bit to fitting it.
+    let unnormalized = normalized.with_normalization(Normalization::Unnormalized);
+    for (index, hybrid) in [(2, &normalized), (4, &leave_one_out), (5, &unnormalized)] {
         let report = hybrid.report().ok_or_else(|| Error::Numerical {
             what: "hybrid fit".into(),
             detail: "no fit report".into(),
@@ -591,6 +590,69 @@ mod tests {
             // Separation is recorded for the glm fits only.
             assert!(a.get(1, 3).is_some() && a.get(2, 3).is_some() && a.get(2, 4).is_some());
             assert!(a.get(0, 3).is_none() && a.get(3, 3).is_none() && a.get(0, 4).is_none());
+        }
+    }
+
+    /// θ of the normalized fit rewritten as unnormalized, and θ of the unnormalized fit, with
+    /// the two fits' (separated, saturated, aliased regions).
+    fn derived_and_fitted<G>(
+        nb: G,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+    ) -> [(Vec<u64>, (bool, bool, Vec<usize>)); 2]
+    where
+        G: Fit + LeaveOneOut + Clone,
+        G::Model: FactorisedGenerative + Clone,
+    {
+        let fit = |normalization| {
+            Hybrid::params(nb.clone())
+                .regions(regions())
+                .normalization(normalization)
+                .fit(x, y)
+                .unwrap()
+        };
+        let bits = |h: &Hybrid<G::Model>| {
+            let report = h.report().unwrap();
+            let flags = (
+                report.separated,
+                report.saturated,
+                report.aliased_regions.clone(),
+            );
+            (
+                h.theta().unwrap().iter().map(|v| v.to_bits()).collect(),
+                flags,
+            )
+        };
+        let normalized = fit(Normalization::Normalized);
+        [
+            bits(&normalized.with_normalization(Normalization::Unnormalized)),
+            bits(&fit(Normalization::Unnormalized)),
+        ]
+    }
+
+    #[test]
+    fn the_derived_unnormalized_hybrid_is_its_fit_bit_for_bit() {
+        let study = XueTitteringtonStudy::new(Settings::quick()).unwrap();
+        for (index, dataset) in study.datasets.iter().enumerate() {
+            for (m, replicate) in [(50, 0), (50, 1), (100, 2), (400, 0)] {
+                let cell = Cell::new(dataset.preset.name(), m, replicate);
+                let train = study.training_rows(index, &cell).unwrap();
+                let x = take_rows(dataset.x.view(), &train).unwrap();
+                let y = take(dataset.y.view(), &train).unwrap();
+                let [derived, fitted] = match dataset.preset.family() {
+                    FeatureFamily::Normal => derived_and_fitted(
+                        GaussianNb::params()
+                            .variance_estimator(VarianceEstimator::Unbiased)
+                            .var_smoothing(1e-15),
+                        x.view(),
+                        y.view(),
+                    ),
+                    FeatureFamily::Bernoulli => {
+                        derived_and_fitted(BernoulliNb::params(), x.view(), y.view())
+                    }
+                };
+                assert_eq!(derived, fitted, "{cell}");
+            }
         }
     }
 
