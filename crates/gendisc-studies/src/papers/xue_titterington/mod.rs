@@ -593,13 +593,15 @@ mod tests {
         }
     }
 
-    /// θ of the normalized fit rewritten as unnormalized, and θ of the unnormalized fit, with
-    /// the two fits' (separated, saturated, aliased regions).
+    /// A hybrid's θ as bits, with its fit's (separated, saturated, aliased regions).
+    type ThetaAndFlags = (Vec<u64>, (bool, bool, Vec<usize>));
+
+    /// θ of the normalized fit rewritten as unnormalized, and of the unnormalized fit.
     fn derived_and_fitted<G>(
         nb: G,
         x: ArrayView2<'_, f64>,
         y: ArrayView1<'_, usize>,
-    ) -> [(Vec<u64>, (bool, bool, Vec<usize>)); 2]
+    ) -> [ThetaAndFlags; 2]
     where
         G: Fit + LeaveOneOut + Clone,
         G::Model: FactorisedGenerative + Clone,
