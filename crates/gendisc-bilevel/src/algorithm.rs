@@ -6,11 +6,11 @@ use gendisc_core::validate::{
 use gendisc_core::FitSummary;
 use gendisc_core::{Error, Fit, Result};
 use gendisc_optim::{Affine, Socp, SocpStatus};
-use ndarray::{Array1, ArrayView1, ArrayView2};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use sprs::CsMatView;
 
 use crate::model::BilevelClassifier;
-use crate::params::{BilevelValidParams, GenerativePrior, Margin};
+use crate::params::{BilevelValidParams, GenerativePrior, Margin, Step1Space};
 use crate::scale::ScaleMatrix;
 
 /// One alternation: the objective after step 1 and after step 2, and how far the parameters
@@ -290,10 +290,16 @@ fn fit_design(
     }
     check_labels(y, m, 2)?;
     let signs: Vec<f64> = y.iter().map(|&c| if c == 1 { 1.0 } else { -1.0 }).collect();
-    let space = if p.reduce_unseen_features {
-        WeightSpace::new(x, &p.prior)
-    } else {
-        None
+    let space = match p.step1_space {
+        Step1Space::Full => None,
+        Step1Space::SeenFeatures => {
+            WeightSpace::new(x, &p.prior).filter(|space| space.unseen.len() > 2)
+        }
+        Step1Space::Span => WeightSpace::new(x, &p.prior),
+    };
+    let row_span = match (p.step1_space, &space) {
+        (Step1Space::Span, Some(space)) => Some(RowSpan::new(x, space)),
+        _ => None,
     };
 
     let mut mu = [p.prior.t[0].clone(), p.prior.t[1].clone()];
@@ -303,7 +309,10 @@ fn fit_design(
     let mut status = FitStatus::MaxIterations;
     let mut last = None;
     for alternation in 1..=p.max_iter {
-        let s1 = step1(p, x, space.as_ref(), &signs, &mu)?;
+        let s1 = match (&space, &row_span) {
+            (Some(space), Some(rows)) => step1_in_span(p, x, space, rows, &signs, &mu)?,
+            _ => step1(p, x, space.as_ref(), &signs, &mu)?,
+        };
         if p.require_convergence && s1.socp_status != SocpStatus::Solved {
             return Err(Error::NotConverged {
                 what: format!("Clarabel on the step-1 program of bilevel alternation {alternation}"),
@@ -402,7 +411,7 @@ struct WeightSpace {
 }
 
 impl WeightSpace {
-    /// The reduced space, or `None` when a `Σ_i` is not a multiple of `I` or nothing is gained.
+    /// The split of the features, or `None` when a `Σ_i` is not a multiple of `I`.
     fn new(x: Design<'_>, prior: &GenerativePrior) -> Option<Self> {
         let s1 = prior.sigma[0].identity_scale()?;
         let s2 = prior.sigma[1].identity_scale()?;
@@ -418,9 +427,6 @@ impl WeightSpace {
         }
         let seen: Vec<usize> = (0..n).filter(|&j| is_seen[j]).collect();
         let unseen: Vec<usize> = (0..n).filter(|&j| !is_seen[j]).collect();
-        if unseen.len() <= 2 {
-            return None;
-        }
         let mut position = vec![None; n];
         for (k, &j) in seen.iter().enumerate() {
             position[j] = Some(k);
@@ -439,20 +445,131 @@ impl WeightSpace {
         let mut basis: Vec<Array1<f64>> = Vec::with_capacity(2);
         for m in mu {
             let v: Array1<f64> = self.unseen.iter().map(|&j| m[j]).collect();
-            let norm = v.dot(&v).sqrt();
-            let mut r = v;
-            for _ in 0..2 {
-                for q in &basis {
-                    let c = q.dot(&r);
-                    r.scaled_add(-c, q);
-                }
-            }
-            let rest = r.dot(&r).sqrt();
-            if rest > 0.0 && rest > 1e-12 * norm {
-                basis.push(r / rest);
+            if let Some(q) = orthonormal_remainder(v, &basis) {
+                basis.push(q);
             }
         }
         basis
+    }
+
+    /// `x` (of length `n`) in the seen features' coordinates.
+    fn seen_part(&self, x: &Array1<f64>) -> Array1<f64> {
+        self.seen.iter().map(|&j| x[j]).collect()
+    }
+
+    /// `x` (of length `n`) in the unseen features' coordinates.
+    fn unseen_part(&self, x: &Array1<f64>) -> Array1<f64> {
+        self.unseen.iter().map(|&j| x[j]).collect()
+    }
+}
+
+/// What is left of `v` after removing its components along the orthonormal `basis`
+/// (Gram–Schmidt, orthogonalised twice), normalised; `None` when that remainder is below `1e-12`
+/// of `v`'s norm, i.e. when `v` adds no direction.
+fn orthonormal_remainder(v: Array1<f64>, basis: &[Array1<f64>]) -> Option<Array1<f64>> {
+    let norm = v.dot(&v).sqrt();
+    let mut r = v;
+    for _ in 0..2 {
+        for q in basis {
+            let c = q.dot(&r);
+            r.scaled_add(-c, q);
+        }
+    }
+    let rest = r.dot(&r).sqrt();
+    (rest > 0.0 && rest > 1e-12 * norm).then(|| r / rest)
+}
+
+/// The span of the training rows, for step 1 over `span{x_1, …, x_m, μ₁, μ₂}`.
+///
+/// With `Σ₁, Σ₂ ∝ I`, step 1 sees `w` only through `‖w‖` (in (4.11) and, scaled, in
+/// (4.13)–(4.14)), the rows' `x_iᵀw` and the means' `μ_iᵀw`. Projecting `w` on the span of the
+/// rows and the means keeps every one of those inner products and does not increase `‖w‖`, so an
+/// optimum lies in that span: step 1 solves for at most `m + 2` coefficients of an orthonormal
+/// basis of it (the rows' part fixed for the fit, the means' part recomputed per alternation),
+/// exact, whatever the vocabulary or the number of words the rows hold.
+struct RowSpan {
+    /// An orthonormal basis of `span{x_i}`, over the seen features ([`WeightSpace::seen`]).
+    basis: Vec<Array1<f64>>,
+    /// `x_iᵀq_k`: one row per training row, one column per basis vector.
+    coordinates: Array2<f64>,
+}
+
+impl RowSpan {
+    fn new(x: Design<'_>, space: &WeightSpace) -> Self {
+        let m = x.n_rows();
+        let seen_row = |i: usize, row: &mut Vec<(usize, f64)>| {
+            row.clear();
+            x.push_row(i, 0, 1.0, row);
+            for (j, _) in row.iter_mut() {
+                *j = space.position[*j].expect("a training row's features are seen");
+            }
+        };
+        let mut basis: Vec<Array1<f64>> = Vec::with_capacity(m);
+        let mut row = Vec::new();
+        for i in 0..m {
+            seen_row(i, &mut row);
+            let mut v = Array1::zeros(space.seen.len());
+            for &(k, value) in &row {
+                v[k] += value;
+            }
+            if let Some(q) = orthonormal_remainder(v, &basis) {
+                basis.push(q);
+            }
+        }
+        let mut coordinates = Array2::zeros((m, basis.len()));
+        for i in 0..m {
+            seen_row(i, &mut row);
+            for (k, q) in basis.iter().enumerate() {
+                coordinates[[i, k]] = row.iter().map(|&(j, value)| value * q[j]).sum::<f64>();
+            }
+        }
+        Self { basis, coordinates }
+    }
+
+    /// An orthonormal basis, over the seen and the unseen features, of what `μ₁` and `μ₂` add to
+    /// the rows' span (at most two vectors, each orthogonal to every row).
+    fn mean_directions(
+        &self,
+        space: &WeightSpace,
+        mu: &[Array1<f64>; 2],
+    ) -> Vec<(Array1<f64>, Array1<f64>)> {
+        let n_seen = space.seen.len();
+        let mut directions: Vec<Array1<f64>> = Vec::with_capacity(2);
+        for m in mu {
+            let mut seen = space.seen_part(m);
+            // Twice, as in `orthonormal_remainder`: the rows' part first (it has no unseen
+            // components), then the whole vector against the means' directions found so far.
+            for _ in 0..2 {
+                for q in &self.basis {
+                    let c = q.dot(&seen);
+                    seen.scaled_add(-c, q);
+                }
+            }
+            let mut v = Array1::zeros(n_seen + space.unseen.len());
+            v.slice_mut(ndarray::s![..n_seen]).assign(&seen);
+            v.slice_mut(ndarray::s![n_seen..])
+                .assign(&space.unseen_part(m));
+            let norm = {
+                let full = space.seen_part(m);
+                let unseen = space.unseen_part(m);
+                (full.dot(&full) + unseen.dot(&unseen)).sqrt()
+            };
+            let rest = v.dot(&v).sqrt();
+            if rest > 1e-12 * norm {
+                if let Some(q) = orthonormal_remainder(v, &directions) {
+                    directions.push(q);
+                }
+            }
+        }
+        directions
+            .into_iter()
+            .map(|q| {
+                (
+                    q.slice(ndarray::s![..n_seen]).to_owned(),
+                    q.slice(ndarray::s![n_seen..]).to_owned(),
+                )
+            })
+            .collect()
     }
 }
 
@@ -592,10 +709,23 @@ fn step1(
             full
         }
     };
-    let bv = sol.x[b];
+    Ok(step1_result(p, x, signs, mu, wv, sol.x[b], &sol))
+}
+
+/// Step 1's solution `(w, b)` with the objective recomputed from it.
+fn step1_result(
+    p: &BilevelValidParams,
+    x: Design<'_>,
+    signs: &[f64],
+    mu: &[Array1<f64>; 2],
+    wv: Array1<f64>,
+    bv: f64,
+    sol: &gendisc_optim::SocpSolution,
+) -> Step1 {
     let norm = wv.dot(&wv).sqrt();
-    let (data_part, prior_part) = match soft {
-        Some((c1, c2)) => {
+    let (data_part, prior_part) = match p.margin {
+        Margin::Hard => (norm, 0.0),
+        Margin::Soft { c1, c2, .. } => {
             // Recompute the slacks from (w, b) so that the recorded objective is exact for the
             // returned hyperplane rather than the solver's interior estimate.
             let mut hinge = 0.0;
@@ -609,9 +739,8 @@ fn step1(
             let zs = prior_slacks(p, wv.view(), bv, mu);
             (norm + c1 * hinge, c2 * (zs[0] + zs[1]))
         }
-        None => (norm, 0.0),
     };
-    Ok(Step1 {
+    Step1 {
         w: wv,
         b: bv,
         data_part,
@@ -620,7 +749,131 @@ fn step1(
         socp_status: sol.status,
         primal_residual: sol.primal_residual,
         dual_residual: sol.dual_residual,
-    })
+    }
+}
+
+/// Step 1 over `span{x_1, …, x_m, μ₁, μ₂}` ([`RowSpan`]), for `Σ_i = s_i I`.
+///
+/// As `‖Σ_i^{1/2}w‖ = √s_i ‖w‖`, the three cones of (4.11), (4.13) and (4.14) are one: `ρ ≥ ‖w‖`,
+/// with (4.13)–(4.14) read as the linear `√s_i ρ ≤ ∓(μ_iᵀw + b)/β (+ ζ_i)`. The two programs
+/// have the same optima: the objective grows with `ρ`, so `ρ = ‖w‖` at an optimum of either.
+fn step1_in_span(
+    p: &BilevelValidParams,
+    x: Design<'_>,
+    space: &WeightSpace,
+    rows: &RowSpan,
+    signs: &[f64],
+    mu: &[Array1<f64>; 2],
+) -> Result<Step1> {
+    let m = signs.len();
+    let directions = rows.mean_directions(space, mu);
+    let n_rows_basis = rows.basis.len();
+    let n_weights = n_rows_basis + directions.len();
+    let mut socp = Socp::new("bilevel step 1");
+    let c = socp.add_variables(n_weights);
+    let b = socp.add_variable();
+    let rho = socp.add_variable();
+    socp.minimize_linear(Affine::var(rho));
+    // (4.11): ρ ≥ ‖w‖ = ‖c‖, the basis being orthonormal.
+    if n_weights == 0 {
+        socp.add_lower_bound(rho, 0.0);
+    } else {
+        socp.add_cone(
+            Affine::var(rho),
+            (0..n_weights).map(|k| Affine::var(c + k)).collect(),
+        );
+    }
+
+    let (xi, zeta) = match p.margin {
+        Margin::Hard => (None, None),
+        Margin::Soft { c1, c2, .. } => {
+            let xi = socp.add_variables(m);
+            let zeta = socp.add_variables(2);
+            socp.minimize_linear(Affine {
+                terms: (0..m)
+                    .map(|i| (xi + i, c1))
+                    .chain([(zeta, c2), (zeta + 1, c2)])
+                    .collect(),
+                constant: 0.0,
+            });
+            for k in 0..m {
+                socp.add_lower_bound(xi + k, 0.0); // (4.22)
+            }
+            socp.add_lower_bound(zeta, 0.0)
+                .add_lower_bound(zeta + 1, 0.0); // (4.24)
+            (Some(xi), Some(zeta))
+        }
+    };
+
+    // (4.12)/(4.18): 1 − ξ_i − y_i(wᵀx_i + b) ≤ 0; the means' directions are orthogonal to
+    // every row.
+    for (i, &s) in signs.iter().enumerate() {
+        let mut terms: Vec<(usize, f64)> = rows
+            .coordinates
+            .row(i)
+            .iter()
+            .enumerate()
+            .filter(|&(_, &v)| v != 0.0)
+            .map(|(k, &v)| (c + k, -s * v))
+            .collect();
+        terms.push((b, -s));
+        if let Some(xi) = xi {
+            terms.push((xi + i, -1.0));
+        }
+        socp.add_inequality(Affine {
+            terms,
+            constant: 1.0,
+        });
+    }
+
+    // (4.13)/(4.20): √s₁ ρ ≤ −(μ₁ᵀw + b)/β + ζ₁;  (4.14)/(4.21): √s₂ ρ ≤ (μ₂ᵀw + b)/β + ζ₂.
+    for (class, sign) in [(0usize, -1.0), (1usize, 1.0)] {
+        let k = sign / p.beta;
+        let seen_mu = space.seen_part(&mu[class]);
+        let unseen_mu = space.unseen_part(&mu[class]);
+        let mut terms: Vec<(usize, f64)> = rows
+            .basis
+            .iter()
+            .map(|q| q.dot(&seen_mu))
+            .chain(
+                directions
+                    .iter()
+                    .map(|(qs, qu)| qs.dot(&seen_mu) + qu.dot(&unseen_mu)),
+            )
+            .enumerate()
+            .filter(|&(_, v)| v != 0.0)
+            .map(|(q, v)| (c + q, -k * v))
+            .collect();
+        terms.push((b, -k));
+        terms.push((rho, space.half_scale[class]));
+        if let Some(z) = zeta {
+            terms.push((z + class, -1.0));
+        }
+        socp.add_inequality(Affine {
+            terms,
+            constant: 0.0,
+        });
+    }
+
+    let sol = socp.solve(&p.socp)?;
+    let mut seen_w = Array1::zeros(space.seen.len());
+    let mut unseen_w = Array1::zeros(space.unseen.len());
+    for (k, q) in rows.basis.iter().enumerate() {
+        seen_w.scaled_add(sol.x[c + k], q);
+    }
+    for (k, (qs, qu)) in directions.iter().enumerate() {
+        let ck = sol.x[c + n_rows_basis + k];
+        seen_w.scaled_add(ck, qs);
+        unseen_w.scaled_add(ck, qu);
+    }
+    let mut wv = Array1::zeros(p.prior.dim());
+    for (&j, &v) in space.seen.iter().zip(&seen_w) {
+        wv[j] = v;
+    }
+    for (&j, &v) in space.unseen.iter().zip(&unseen_w) {
+        wv[j] = v;
+    }
+    Ok(step1_result(p, x, signs, mu, wv, sol.x[b], &sol))
 }
 
 /// `ζ_i = max(0, ‖Σ_i^{1/2}w‖ ∓ (μ_iᵀw + b)/β)`: the smallest slacks meeting (4.20)–(4.21).
@@ -776,8 +1029,8 @@ mod tests {
     }
 
     #[test]
-    fn the_unseen_feature_reduction_is_exact() {
-        for (seed, margin) in [
+    fn the_reduced_step_1_programs_are_exact() {
+        for (seed, margin, m) in [
             (
                 1,
                 Margin::Soft {
@@ -785,6 +1038,7 @@ mod tests {
                     c2: 1.0,
                     c3: f64::INFINITY,
                 },
+                8,
             ),
             (
                 2,
@@ -793,34 +1047,87 @@ mod tests {
                     c2: 2.0,
                     c3: 1.0,
                 },
+                8,
             ),
-            (3, Margin::Hard),
+            (3, Margin::Hard, 8),
+            // More rows than the seen features' span holds: the rows' basis is rank-deficient.
+            (
+                4,
+                Margin::Soft {
+                    c1: 1.0,
+                    c2: 1.0,
+                    c3: f64::INFINITY,
+                },
+                30,
+            ),
         ] {
-            let (x, y, prior) = text_problem(seed, 60, 8);
-            let reduced = crate::BilevelClassifier::params(prior)
+            let (x, y, prior) = text_problem(seed, 60, m);
+            let mut full = crate::BilevelClassifier::params(prior)
                 .margin(margin)
                 .beta(0.3)
                 .phi(0.05);
-            let mut full = reduced.clone();
-            full.0.reduce_unseen_features = false;
-            let space = WeightSpace::new(Design::Sparse(x.view()), &full.0.prior).unwrap();
-            assert!(space.unseen.len() >= 40, "{}", space.unseen.len());
-            let a = reduced.fit_sparse(x.view(), y.view()).unwrap();
+            full.0.step1_space = Step1Space::Full;
             let b = full.fit_sparse(x.view(), y.view()).unwrap();
-            assert_eq!(a.report().n_iterations(), b.report().n_iterations());
-            for (ia, ib) in a.report().iterations.iter().zip(&b.report().iterations) {
-                assert_abs_diff_eq!(
-                    ia.objective,
-                    ib.objective,
-                    epsilon = 1e-6 * (1.0 + ib.objective)
-                );
-            }
             let scale = 1.0 + b.weights().iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            for (wa, wb) in a.weights().iter().zip(b.weights()) {
-                assert_abs_diff_eq!(*wa, *wb, epsilon = 1e-4 * scale);
+            for reduced_space in [Step1Space::SeenFeatures, Step1Space::Span] {
+                let mut reduced = full.clone();
+                reduced.0.step1_space = reduced_space;
+                let space = WeightSpace::new(Design::Sparse(x.view()), &full.0.prior).unwrap();
+                assert!(space.unseen.len() >= 40, "{}", space.unseen.len());
+                let a = reduced.fit_sparse(x.view(), y.view()).unwrap();
+                assert_eq!(
+                    a.report().n_iterations(),
+                    b.report().n_iterations(),
+                    "{reduced_space:?}, seed {seed}"
+                );
+                for (ia, ib) in a.report().iterations.iter().zip(&b.report().iterations) {
+                    assert_abs_diff_eq!(
+                        ia.objective,
+                        ib.objective,
+                        epsilon = 1e-6 * (1.0 + ib.objective)
+                    );
+                }
+                for (wa, wb) in a.weights().iter().zip(b.weights()) {
+                    assert_abs_diff_eq!(*wa, *wb, epsilon = 1e-4 * scale);
+                }
+                assert_abs_diff_eq!(a.intercept(), b.intercept(), epsilon = 1e-4 * scale);
             }
-            assert_abs_diff_eq!(a.intercept(), b.intercept(), epsilon = 1e-4 * scale);
         }
+    }
+
+    #[test]
+    fn the_row_span_is_orthonormal_and_holds_every_row() {
+        let (x, _, prior) = text_problem(5, 40, 30);
+        let space = WeightSpace::new(Design::Sparse(x.view()), &prior).unwrap();
+        let rows = RowSpan::new(Design::Sparse(x.view()), &space);
+        assert!(rows.basis.len() <= space.seen.len());
+        for (k, q) in rows.basis.iter().enumerate() {
+            for (l, r) in rows.basis.iter().enumerate() {
+                let expected = if k == l { 1.0 } else { 0.0 };
+                assert_abs_diff_eq!(q.dot(r), expected, epsilon = 1e-12);
+            }
+        }
+        // Each row is its coordinates times the basis, and the means' directions are orthogonal
+        // to the rows and to each other.
+        let mu = [prior.t[0].clone(), prior.t[1].clone()];
+        let directions = rows.mean_directions(&space, &mu);
+        assert_eq!(directions.len(), 2);
+        for (i, row) in x.outer_iterator().enumerate() {
+            let dense = space.seen_part(&row.to_dense());
+            let mut rebuilt: Array1<f64> = Array1::zeros(space.seen.len());
+            for (k, q) in rows.basis.iter().enumerate() {
+                rebuilt.scaled_add(rows.coordinates[[i, k]], q);
+            }
+            for j in 0..dense.len() {
+                assert_abs_diff_eq!(rebuilt[j], dense[j], epsilon = 1e-12);
+            }
+            for (qs, _) in &directions {
+                assert_abs_diff_eq!(qs.dot(&dense), 0.0, epsilon = 1e-12);
+            }
+        }
+        let [(s0, u0), (s1, u1)] = [&directions[0], &directions[1]];
+        assert_abs_diff_eq!(s0.dot(s1) + u0.dot(u1), 0.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(s0.dot(s0) + u0.dot(u0), 1.0, epsilon = 1e-12);
     }
 
     #[test]

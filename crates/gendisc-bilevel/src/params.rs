@@ -150,9 +150,9 @@ pub struct BilevelValidParams {
     pub(crate) tol: f64,
     pub(crate) max_iter: usize,
     pub(crate) socp: SocpSettings,
-    /// Whether step 1 may solve for the unseen features' weights in `span{μ₁, μ₂}` (exact; off
-    /// only to test that it is).
-    pub(crate) reduce_unseen_features: bool,
+    /// Which weights step 1 solves for when `Σ₁, Σ₂ ∝ I` (each choice exact; the smaller
+    /// ones are tested against the full program).
+    pub(crate) step1_space: Step1Space,
     pub(crate) require_convergence: bool,
 }
 
@@ -192,6 +192,21 @@ impl BilevelValidParams {
     }
 }
 
+/// The weight variables of step 1. With `Σ₁, Σ₂ ∝ I` the program sees `w` only through `‖w‖`,
+/// the training rows' `x_iᵀw` and the means' `μ_iᵀw`, so each choice has the same optimum; they
+/// differ in size, and so in cost and in the interior-point path that reaches the optimum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// Fits use `Span`; the larger spaces are kept for the tests that check it against them.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) enum Step1Space {
+    /// Every feature's weight.
+    Full,
+    /// The weights of the features seen in training and at most two directions for the others.
+    SeenFeatures,
+    /// At most `m + 2` coefficients of an orthonormal basis of `span{x_1, …, x_m, μ₁, μ₂}`.
+    Span,
+}
+
 /// Unchecked hyper-parameters (a builder); see [`BilevelValidParams`] for the table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BilevelParams(pub(crate) BilevelValidParams);
@@ -211,7 +226,7 @@ impl BilevelParams {
             tol: DEFAULT_TOL,
             max_iter: DEFAULT_MAX_ITER,
             socp: SocpSettings::default(),
-            reduce_unseen_features: true,
+            step1_space: Step1Space::Span,
             require_convergence: false,
         })
     }
