@@ -43,7 +43,7 @@ use gendisc_core::validate::{
 use gendisc_core::{Error, ParamGuard, Result};
 use gendisc_optim::{Affine, Socp, SocpSettings};
 use ndarray::{Array1, ArrayView1, ArrayView2};
-use sprs::{CsMat, CsMatView, TriMat};
+use sprs::{CsMat, CsMatView};
 
 use crate::svm::LinearSvm;
 
@@ -378,26 +378,9 @@ impl MultiTaskSvmValidParams {
         let n_tasks = tasks.len();
         let shared = self.c1.sqrt().recip();
         let own = (self.c2 / self.c1).sqrt();
-        let rows: usize = tasks.iter().map(|(x, _)| x.rows()).sum();
-        let nnz: usize = tasks.iter().map(|(x, _)| x.nnz()).sum();
-        let cols = d * (n_tasks + 1) + usize::from(self.fit_intercept) * n_tasks;
-        let mut phi = TriMat::with_capacity((rows, cols), 2 * nnz + rows);
-        let mut labels = Vec::with_capacity(rows);
-        let mut r = 0;
-        for (t, (x, y)) in tasks.iter().enumerate() {
-            for (row, &label) in x.outer_iterator().zip(y.iter()) {
-                for (j, &value) in row.iter() {
-                    phi.add_triplet(r, j, shared * value);
-                    phi.add_triplet(r, (t + 1) * d + j, own * value);
-                }
-                if self.fit_intercept {
-                    phi.add_triplet(r, d * (n_tasks + 1) + t, intercept_scaling);
-                }
-                labels.push(label);
-                r += 1;
-            }
-        }
-        let phi: CsMat<f64> = phi.to_csr();
+        let intercept = self.fit_intercept.then_some(intercept_scaling);
+        let phi = augmented_design(tasks, shared, own, intercept);
+        let labels: Vec<usize> = tasks.iter().flat_map(|(_, y)| y.iter().copied()).collect();
         let svm = LinearSvm::params()
             .c(0.5)
             .fit_intercept(false)
@@ -440,6 +423,46 @@ impl MultiTaskSvmValidParams {
         model.objective = model.objective_on(tasks, self.c1, self.c2);
         Ok(model)
     }
+}
+
+/// Evgeniou & Pontil's feature map, row by row in CSR: task `t`'s row `x` becomes
+/// `(shared·x, 0, …, own·x (block t + 1), …, 0, intercept scaling at column t)` over
+/// `d(T + 1)` columns, plus `T` intercept columns when `intercept` is given. The rows' CSR
+/// indices are sorted, so each new row is too: built directly, without a triplet matrix's sort.
+fn augmented_design(
+    tasks: &[(CsMatView<'_, f64>, ArrayView1<'_, usize>)],
+    shared: f64,
+    own: f64,
+    intercept: Option<f64>,
+) -> CsMat<f64> {
+    let d = tasks[0].0.cols();
+    let n_tasks = tasks.len();
+    let rows: usize = tasks.iter().map(|(x, _)| x.rows()).sum();
+    let nnz: usize = tasks.iter().map(|(x, _)| x.nnz()).sum();
+    let cols = d * (n_tasks + 1) + usize::from(intercept.is_some()) * n_tasks;
+    let capacity = 2 * nnz + rows;
+    let mut indptr = Vec::with_capacity(rows + 1);
+    let mut indices = Vec::with_capacity(capacity);
+    let mut data = Vec::with_capacity(capacity);
+    indptr.push(0);
+    for (t, (x, _)) in tasks.iter().enumerate() {
+        for row in x.outer_iterator() {
+            for (j, &value) in row.iter() {
+                indices.push(j);
+                data.push(shared * value);
+            }
+            for (j, &value) in row.iter() {
+                indices.push((t + 1) * d + j);
+                data.push(own * value);
+            }
+            if let Some(scaling) = intercept {
+                indices.push(d * (n_tasks + 1) + t);
+                data.push(scaling);
+            }
+            indptr.push(indices.len());
+        }
+    }
+    CsMat::new((rows, cols), indptr, indices, data)
 }
 
 /// A fitted multi-task SVM: one hyperplane per task and their common centre `w₀`.
@@ -618,6 +641,57 @@ mod tests {
     fn close(a: ArrayView1<'_, f64>, b: ArrayView1<'_, f64>, tol: f64) {
         for (p, q) in a.iter().zip(b) {
             assert!((p - q).abs() <= tol * (1.0 + q.abs()), "{a} vs {b}");
+        }
+    }
+
+    /// The augmented design as a triplet matrix, one entry at a time (the construction the
+    /// direct CSR build replaced).
+    fn augmented_by_triplets(
+        tasks: &[(CsMatView<'_, f64>, ArrayView1<'_, usize>)],
+        shared: f64,
+        own: f64,
+        intercept: Option<f64>,
+    ) -> CsMat<f64> {
+        let d = tasks[0].0.cols();
+        let n_tasks = tasks.len();
+        let rows: usize = tasks.iter().map(|(x, _)| x.rows()).sum();
+        let cols = d * (n_tasks + 1) + usize::from(intercept.is_some()) * n_tasks;
+        let mut phi = sprs::TriMat::new((rows, cols));
+        let mut r = 0;
+        for (t, (x, _)) in tasks.iter().enumerate() {
+            for row in x.outer_iterator() {
+                for (j, &value) in row.iter() {
+                    phi.add_triplet(r, j, shared * value);
+                    phi.add_triplet(r, (t + 1) * d + j, own * value);
+                }
+                if let Some(scaling) = intercept {
+                    phi.add_triplet(r, d * (n_tasks + 1) + t, scaling);
+                }
+                r += 1;
+            }
+        }
+        phi.to_csr()
+    }
+
+    #[test]
+    fn the_augmented_design_is_built_exactly() {
+        let (x1, y1) = task(0.3, 0.2);
+        let (x2, y2) = task(-0.5, -0.4);
+        // Sparse rows with an empty one.
+        let mut x2 = x2;
+        x2.row_mut(2).fill(0.0);
+        x2[[5, 1]] = 0.0;
+        let s1 = CsMat::csr_from_dense(x1.view(), 0.0);
+        let s2 = CsMat::csr_from_dense(x2.view(), 0.0);
+        let tasks = [(s1.view(), y1.view()), (s2.view(), y2.view())];
+        for intercept in [None, Some(10.0)] {
+            let direct = augmented_design(&tasks, 0.7, 31.6, intercept);
+            let triplets = augmented_by_triplets(&tasks, 0.7, 31.6, intercept);
+            assert_eq!(direct.shape(), triplets.shape());
+            assert_eq!(direct.indptr(), triplets.indptr());
+            assert_eq!(direct.indices(), triplets.indices());
+            let bits = |m: &CsMat<f64>| m.data().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&direct), bits(&triplets));
         }
     }
 
