@@ -309,6 +309,38 @@ mod tests {
     }
 
     #[test]
+    fn with_enough_fisher_directions_both_scalings_give_the_same_bits() {
+        // Six classes in five dimensions: five Fisher directions, four kept, no principal
+        // component to scale. Table 1 relies on this to fit such blocks once.
+        let (n, d, k) = (60, 5, 6);
+        let x = Array2::from_shape_fn((n, d), |(i, j)| {
+            let class = (i % k) as f64;
+            ((i * 7 + j * 13) % 11) as f64 / 11.0 + class * (j as f64 + 1.0) * 0.3
+        });
+        let y = Array1::from_shape_fn(n, |i| i % k);
+        let inputs = |scaling| {
+            Reduction::fit(x.view(), y.view(), k, 4, scaling)
+                .unwrap()
+                .apply(x.view())
+        };
+        let (natural, whitened) = (
+            inputs(InputScaling::Natural),
+            inputs(InputScaling::WithinWhitened),
+        );
+        let bits = |z: &Array2<f64>| z.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&natural), bits(&whitened));
+        // With two classes, one Fisher direction: the completing components differ.
+        let (x, y) = example();
+        let natural = Reduction::fit(x.view(), y.view(), 2, 3, InputScaling::Natural).unwrap();
+        let whitened =
+            Reduction::fit(x.view(), y.view(), 2, 3, InputScaling::WithinWhitened).unwrap();
+        assert_ne!(
+            bits(&natural.apply(x.view())),
+            bits(&whitened.apply(x.view()))
+        );
+    }
+
+    #[test]
     fn scaling_names_and_the_other_setting() {
         assert_eq!(InputScaling::default(), InputScaling::Natural);
         for s in InputScaling::ALL {
