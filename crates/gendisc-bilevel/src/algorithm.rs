@@ -487,43 +487,110 @@ fn orthonormal_remainder(v: Array1<f64>, basis: &[Array1<f64>]) -> Option<Array1
 /// optimum lies in that span: step 1 solves for at most `m + 2` coefficients of an orthonormal
 /// basis of it (the rows' part fixed for the fit, the means' part recomputed per alternation),
 /// exact, whatever the vocabulary or the number of words the rows hold.
+///
+/// The rows' basis is Gram–Schmidt on the rows in their order, kept implicit: with the rows `P`
+/// that add a direction ("pivots") and the lower-triangular `L_P` of their coordinates,
+/// `Qᵀ = L_P⁻¹ X_P`. It is computed from the rows' inner products (a Cholesky factorisation of
+/// `XXᵀ` that skips dependent rows), so no vector of the vocabulary's length is formed: `Qᵀv` is
+/// `L_P⁻¹(X_P v)` and `Qc` is `X_Pᵀ(L_P⁻ᵀc)`, each a sparse pass over the pivot rows.
 struct RowSpan {
-    /// An orthonormal basis of `span{x_i}`, over the seen features ([`WeightSpace::seen`]).
-    basis: Vec<Array1<f64>>,
+    /// The pivot rows, over the seen features ([`WeightSpace::seen`]), in order.
+    pivots: Vec<Vec<(usize, f64)>>,
+    /// `L_P`: the pivot rows' coordinates on the basis (lower-triangular, positive diagonal).
+    factor: Array2<f64>,
     /// `x_iᵀq_k`: one row per training row, one column per basis vector.
     coordinates: Array2<f64>,
+    /// The number of seen features.
+    n_seen: usize,
 }
+
+/// A row whose squared distance to the span of the rows before it is at most this share of its
+/// squared norm adds no direction (about `3·10⁻⁵` of its norm; for word counts, a row that repeats
+/// or combines earlier ones: rounding leaves it a remainder of order `10⁻⁸` of its norm).
+const DEPENDENT_ROW: f64 = 1e-9;
 
 impl RowSpan {
     fn new(x: Design<'_>, space: &WeightSpace) -> Self {
         let m = x.n_rows();
-        let seen_row = |i: usize, row: &mut Vec<(usize, f64)>| {
-            row.clear();
-            x.push_row(i, 0, 1.0, row);
-            for (j, _) in row.iter_mut() {
-                *j = space.position[*j].expect("a training row's features are seen");
+        let n_seen = space.seen.len();
+        let rows: Vec<Vec<(usize, f64)>> = (0..m)
+            .map(|i| {
+                let mut row = Vec::new();
+                x.push_row(i, 0, 1.0, &mut row);
+                for (j, _) in row.iter_mut() {
+                    *j = space.position[*j].expect("a training row's features are seen");
+                }
+                row
+            })
+            .collect();
+        let mut pivots: Vec<Vec<(usize, f64)>> = Vec::new();
+        let mut factor = Array2::<f64>::zeros((m, m));
+        let mut coordinates = Array2::<f64>::zeros((m, m));
+        let mut dense = vec![0.0; n_seen];
+        for (i, row) in rows.iter().enumerate() {
+            for &(j, v) in row {
+                dense[j] += v;
             }
-        };
-        let mut basis: Vec<Array1<f64>> = Vec::with_capacity(m);
-        let mut row = Vec::new();
-        for i in 0..m {
-            seen_row(i, &mut row);
-            let mut v = Array1::zeros(space.seen.len());
-            for &(k, value) in &row {
-                v[k] += value;
+            let r = pivots.len();
+            let mut squared_rest = row.iter().map(|&(_, v)| v * v).sum::<f64>();
+            let squared_norm = squared_rest;
+            for (k, pivot) in pivots.iter().enumerate() {
+                let inner: f64 = pivot.iter().map(|&(j, v)| v * dense[j]).sum();
+                let earlier: f64 = (0..k).map(|l| coordinates[[i, l]] * factor[[k, l]]).sum();
+                let l_ik = (inner - earlier) / factor[[k, k]];
+                coordinates[[i, k]] = l_ik;
+                squared_rest -= l_ik * l_ik;
             }
-            if let Some(q) = orthonormal_remainder(v, &basis) {
-                basis.push(q);
+            for &(j, _) in row {
+                dense[j] = 0.0;
+            }
+            if squared_norm > 0.0 && squared_rest > DEPENDENT_ROW * squared_norm {
+                coordinates[[i, r]] = squared_rest.sqrt();
+                factor.row_mut(r).assign(&coordinates.row(i));
+                pivots.push(row.clone());
             }
         }
-        let mut coordinates = Array2::zeros((m, basis.len()));
-        for i in 0..m {
-            seen_row(i, &mut row);
-            for (k, q) in basis.iter().enumerate() {
-                coordinates[[i, k]] = row.iter().map(|&(j, value)| value * q[j]).sum::<f64>();
+        let r = pivots.len();
+        Self {
+            pivots,
+            factor: factor.slice(ndarray::s![..r, ..r]).to_owned(),
+            coordinates: coordinates.slice(ndarray::s![.., ..r]).to_owned(),
+            n_seen,
+        }
+    }
+
+    /// The number of basis vectors.
+    fn len(&self) -> usize {
+        self.pivots.len()
+    }
+
+    /// `Qᵀv` for `v` over the seen features.
+    fn coefficients(&self, v: &Array1<f64>) -> Array1<f64> {
+        let r = self.len();
+        let mut z = Array1::zeros(r);
+        for k in 0..r {
+            let inner: f64 = self.pivots[k].iter().map(|&(j, x)| x * v[j]).sum();
+            let earlier: f64 = (0..k).map(|l| self.factor[[k, l]] * z[l]).sum();
+            z[k] = (inner - earlier) / self.factor[[k, k]];
+        }
+        z
+    }
+
+    /// `Qc`, over the seen features.
+    fn combine(&self, c: ArrayView1<'_, f64>) -> Array1<f64> {
+        let r = self.len();
+        let mut beta = Array1::<f64>::zeros(r);
+        for k in (0..r).rev() {
+            let later: f64 = (k + 1..r).map(|l| self.factor[[l, k]] * beta[l]).sum();
+            beta[k] = (c[k] - later) / self.factor[[k, k]];
+        }
+        let mut out = Array1::zeros(self.n_seen);
+        for (pivot, &b) in self.pivots.iter().zip(&beta) {
+            for &(j, x) in pivot {
+                out[j] += b * x;
             }
         }
-        Self { basis, coordinates }
+        out
     }
 
     /// An orthonormal basis, over the seen and the unseen features, of what `μ₁` and `μ₂` add to
@@ -536,24 +603,19 @@ impl RowSpan {
         let n_seen = space.seen.len();
         let mut directions: Vec<Array1<f64>> = Vec::with_capacity(2);
         for m in mu {
-            let mut seen = space.seen_part(m);
-            // Twice, as in `orthonormal_remainder`: the rows' part first (it has no unseen
-            // components), then the whole vector against the means' directions found so far.
+            let full_seen = space.seen_part(m);
+            let unseen = space.unseen_part(m);
+            let norm = (full_seen.dot(&full_seen) + unseen.dot(&unseen)).sqrt();
+            // The rows' part removed twice (it has no unseen components), then the whole vector
+            // orthogonalised against the means' directions found so far.
+            let mut seen = full_seen;
             for _ in 0..2 {
-                for q in &self.basis {
-                    let c = q.dot(&seen);
-                    seen.scaled_add(-c, q);
-                }
+                let along = self.combine(self.coefficients(&seen).view());
+                seen -= &along;
             }
             let mut v = Array1::zeros(n_seen + space.unseen.len());
             v.slice_mut(ndarray::s![..n_seen]).assign(&seen);
-            v.slice_mut(ndarray::s![n_seen..])
-                .assign(&space.unseen_part(m));
-            let norm = {
-                let full = space.seen_part(m);
-                let unseen = space.unseen_part(m);
-                (full.dot(&full) + unseen.dot(&unseen)).sqrt()
-            };
+            v.slice_mut(ndarray::s![n_seen..]).assign(&unseen);
             let rest = v.dot(&v).sqrt();
             if rest > 1e-12 * norm {
                 if let Some(q) = orthonormal_remainder(v, &directions) {
@@ -767,7 +829,7 @@ fn step1_in_span(
 ) -> Result<Step1> {
     let m = signs.len();
     let directions = rows.mean_directions(space, mu);
-    let n_rows_basis = rows.basis.len();
+    let n_rows_basis = rows.len();
     let n_weights = n_rows_basis + directions.len();
     let mut socp = Socp::new("bilevel step 1");
     let c = socp.add_variables(n_weights);
@@ -832,9 +894,8 @@ fn step1_in_span(
         let seen_mu = space.seen_part(&mu[class]);
         let unseen_mu = space.unseen_part(&mu[class]);
         let mut terms: Vec<(usize, f64)> = rows
-            .basis
-            .iter()
-            .map(|q| q.dot(&seen_mu))
+            .coefficients(&seen_mu)
+            .into_iter()
             .chain(
                 directions
                     .iter()
@@ -856,11 +917,8 @@ fn step1_in_span(
     }
 
     let sol = socp.solve(&p.socp)?;
-    let mut seen_w = Array1::zeros(space.seen.len());
+    let mut seen_w = rows.combine(ArrayView1::from(&sol.x[c..c + n_rows_basis]));
     let mut unseen_w = Array1::zeros(space.unseen.len());
-    for (k, q) in rows.basis.iter().enumerate() {
-        seen_w.scaled_add(sol.x[c + k], q);
-    }
     for (k, (qs, qu)) in directions.iter().enumerate() {
         let ck = sol.x[c + n_rows_basis + k];
         seen_w.scaled_add(ck, qs);
@@ -1097,32 +1155,52 @@ mod tests {
 
     #[test]
     fn the_row_span_is_orthonormal_and_holds_every_row() {
+        // 30 rows over 13 used features, one of them a repeat: a rank-deficient set.
         let (x, _, prior) = text_problem(5, 40, 30);
-        let space = WeightSpace::new(Design::Sparse(x.view()), &prior).unwrap();
-        let rows = RowSpan::new(Design::Sparse(x.view()), &space);
-        assert!(rows.basis.len() <= space.seen.len());
-        for (k, q) in rows.basis.iter().enumerate() {
-            for (l, r) in rows.basis.iter().enumerate() {
-                let expected = if k == l { 1.0 } else { 0.0 };
-                assert_abs_diff_eq!(q.dot(r), expected, epsilon = 1e-12);
+        let mut tri = sprs::TriMat::new((31, 40));
+        for (i, row) in x.outer_iterator().enumerate() {
+            for (j, &v) in row.iter() {
+                tri.add_triplet(i, j, v);
+                if i == 4 {
+                    tri.add_triplet(30, j, v);
+                }
             }
         }
-        // Each row is its coordinates times the basis, and the means' directions are orthogonal
-        // to the rows and to each other.
+        let x: sprs::CsMat<f64> = tri.to_csr();
+        let space = WeightSpace::new(Design::Sparse(x.view()), &prior).unwrap();
+        let rows = RowSpan::new(Design::Sparse(x.view()), &space);
+        assert!(rows.len() <= space.seen.len());
+        let basis: Vec<Array1<f64>> = (0..rows.len())
+            .map(|k| {
+                let mut e = Array1::zeros(rows.len());
+                e[k] = 1.0;
+                rows.combine(e.view())
+            })
+            .collect();
+        for (k, q) in basis.iter().enumerate() {
+            for (l, r) in basis.iter().enumerate() {
+                let expected = if k == l { 1.0 } else { 0.0 };
+                assert_abs_diff_eq!(q.dot(r), expected, epsilon = 1e-9);
+            }
+        }
+        // Each row is its coordinates times the basis, the coefficients of a vector are its
+        // inner products with the basis, and the means' directions are orthogonal to the rows
+        // and to each other.
         let mu = [prior.t[0].clone(), prior.t[1].clone()];
         let directions = rows.mean_directions(&space, &mu);
         assert_eq!(directions.len(), 2);
         for (i, row) in x.outer_iterator().enumerate() {
             let dense = space.seen_part(&row.to_dense());
-            let mut rebuilt: Array1<f64> = Array1::zeros(space.seen.len());
-            for (k, q) in rows.basis.iter().enumerate() {
-                rebuilt.scaled_add(rows.coordinates[[i, k]], q);
-            }
+            let rebuilt = rows.combine(rows.coordinates.row(i));
             for j in 0..dense.len() {
-                assert_abs_diff_eq!(rebuilt[j], dense[j], epsilon = 1e-12);
+                assert_abs_diff_eq!(rebuilt[j], dense[j], epsilon = 1e-9);
+            }
+            let coefficients = rows.coefficients(&dense);
+            for (k, q) in basis.iter().enumerate() {
+                assert_abs_diff_eq!(coefficients[k], q.dot(&dense), epsilon = 1e-9);
             }
             for (qs, _) in &directions {
-                assert_abs_diff_eq!(qs.dot(&dense), 0.0, epsilon = 1e-12);
+                assert_abs_diff_eq!(qs.dot(&dense), 0.0, epsilon = 1e-9);
             }
         }
         let [(s0, u0), (s1, u1)] = [&directions[0], &directions[1]];
