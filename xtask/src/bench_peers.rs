@@ -612,6 +612,9 @@ pub fn run(args: &Args) -> Result<()> {
         loads.join(" → "),
         render_table(&series)
     );
+    if python.is_err() && implementations.len() > 1 {
+        eprintln!("the peers' results were not compared with gendisc's: compare.py needs Python");
+    }
     if python.is_ok() {
         for peer in implementations.iter().skip(1) {
             let output = Command::new(&args.python)
