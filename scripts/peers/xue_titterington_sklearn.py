@@ -176,7 +176,12 @@ def main():
         sys.exit("usage: python3 xue_titterington_sklearn.py INPUTS_DIR OUT.csv "
                  "[REPLICATES] [PART]")
     inputs, out = sys.argv[1], sys.argv[2]
-    keep = int(sys.argv[3]) if len(sys.argv) >= 4 and sys.argv[3] != "all" else None
+    keep = None
+    if len(sys.argv) >= 4 and sys.argv[3] != "all":
+        try:
+            keep = int(sys.argv[3])
+        except ValueError:
+            sys.exit(f"REPLICATES must be a count or 'all', not {sys.argv[3]!r}")
     part = parse_part(sys.argv[4]) if len(sys.argv) >= 5 else None
     dataset_dir = os.path.join(inputs, "datasets")
     try:

@@ -289,16 +289,28 @@ fn measure(jobs: Vec<Job>) -> Result<Timing> {
     let started = Instant::now();
     let mut running: Vec<(Child, Job)> = Vec::with_capacity(jobs.len());
     for mut job in jobs {
-        let log = File::create(&job.log)
-            .with_context(|| format!("cannot create {}", job.log.display()))?;
-        let child = job
-            .command
-            .stdout(log.try_clone()?)
-            .stderr(log)
-            .stdin(Stdio::null())
-            .spawn()
-            .with_context(|| format!("cannot start {:?}", job.command))?;
-        running.push((child, job));
+        let started = File::create(&job.log)
+            .and_then(|log| Ok((log.try_clone()?, log)))
+            .with_context(|| format!("cannot create {}", job.log.display()))
+            .and_then(|(stdout, stderr)| {
+                job.command
+                    .stdout(stdout)
+                    .stderr(stderr)
+                    .stdin(Stdio::null())
+                    .spawn()
+                    .with_context(|| format!("cannot start {:?}", job.command))
+            });
+        match started {
+            Ok(child) => running.push((child, job)),
+            Err(error) => {
+                // Leave no part of the run behind.
+                for (mut child, _) in running {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                }
+                return Err(error);
+            }
+        }
     }
     let mut failures = Vec::new();
     for (mut child, job) in running {
