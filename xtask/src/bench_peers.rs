@@ -257,23 +257,16 @@ fn round_order(implementations: &[Implementation], round: usize) -> Vec<Implemen
 }
 
 /// The CPU time (user + system) of every child this process has waited for.
-#[allow(unsafe_code)]
 fn children_cpu() -> Result<Duration> {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage only writes the `rusage` it is given, which lives through the call.
-    let status = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr()) };
-    if status != 0 {
-        return Err(std::io::Error::last_os_error()).context("getrusage(RUSAGE_CHILDREN)");
-    }
-    // SAFETY: getrusage succeeded, so it filled the structure (which was zeroed besides).
-    let usage = unsafe { usage.assume_init() };
-    let seconds = |t: libc::timeval| {
+    use nix::sys::resource::{getrusage, UsageWho};
+    let usage = getrusage(UsageWho::RUSAGE_CHILDREN).context("getrusage(RUSAGE_CHILDREN)")?;
+    let seconds = |t: nix::sys::time::TimeVal| {
         Duration::new(
-            u64::try_from(t.tv_sec).unwrap_or(0),
-            u32::try_from(t.tv_usec).unwrap_or(0) * 1000,
+            u64::try_from(t.tv_sec()).unwrap_or(0),
+            u32::try_from(t.tv_usec()).unwrap_or(0) * 1000,
         )
     };
-    Ok(seconds(usage.ru_utime) + seconds(usage.ru_stime))
+    Ok(seconds(usage.user_time()) + seconds(usage.system_time()))
 }
 
 /// A command to time, with the file that receives its output.
@@ -664,6 +657,18 @@ pub fn run(args: &Args) -> Result<()> {
 mod tests {
     use super::*;
     use std::path::Path;
+
+    #[test]
+    fn a_waited_for_child_adds_its_cpu_time() {
+        let before = children_cpu().unwrap();
+        let status = Command::new("sh")
+            .args(["-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let after = children_cpu().unwrap();
+        assert!(after > before, "{before:?} → {after:?}");
+    }
 
     fn args(replicates: usize, rounds: usize, cores: Option<usize>) -> Args {
         Args {
