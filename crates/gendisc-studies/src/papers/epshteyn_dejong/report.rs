@@ -1005,6 +1005,16 @@ impl<'a> ReportData<'a> {
             let _ = writeln!(r);
         }
         let _ = writeln!(r, "## The alternating algorithm\n");
+        let _ = writeln!(
+            r,
+            "Step 1 (the second-order cone program) is solved for the hyperplane's coordinates in \
+             the span of the training postings and the two class means: with `Σ_i ∝ I` the \
+             program sees the weights only through their norm and their inner products with \
+             those vectors, so it has an optimum there, the full program's (docs/bilevel.md). \
+             Its interior-point path differs from that of the program over every word, so fits \
+             agree with such a solve to the solver's tolerance, not bit for bit: a posting near \
+             a boundary may change sides.\n"
+        );
         let mut histogram: BTreeMap<usize, usize> = BTreeMap::new();
         for &it in &self.iterations {
             *histogram.entry(it).or_default() += 1;
