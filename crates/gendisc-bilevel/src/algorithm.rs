@@ -659,30 +659,7 @@ fn step1(
         (0..n_weights).map(|j| Affine::var(w + j)).collect(),
     );
 
-    let soft = match p.margin {
-        Margin::Hard => None,
-        Margin::Soft { c1, c2, .. } => Some((c1, c2)),
-    };
-    let (xi, zeta) = match soft {
-        Some((c1, c2)) => {
-            let xi = socp.add_variables(m);
-            let zeta = socp.add_variables(2);
-            socp.minimize_linear(Affine {
-                terms: (0..m)
-                    .map(|i| (xi + i, c1))
-                    .chain([(zeta, c2), (zeta + 1, c2)])
-                    .collect(),
-                constant: 0.0,
-            });
-            for k in 0..m {
-                socp.add_lower_bound(xi + k, 0.0); // (4.22)
-            }
-            socp.add_lower_bound(zeta, 0.0)
-                .add_lower_bound(zeta + 1, 0.0); // (4.24)
-            (Some(xi), Some(zeta))
-        }
-        None => (None, None),
-    };
+    let (xi, zeta) = add_soft_margin_slacks(&mut socp, p.margin, m);
 
     // (4.12)/(4.18): 1 − ξ_i − y_i(wᵀx_i + b) ≤ 0.
     let mut terms = Vec::new();
@@ -846,26 +823,7 @@ fn step1_in_span(
         );
     }
 
-    let (xi, zeta) = match p.margin {
-        Margin::Hard => (None, None),
-        Margin::Soft { c1, c2, .. } => {
-            let xi = socp.add_variables(m);
-            let zeta = socp.add_variables(2);
-            socp.minimize_linear(Affine {
-                terms: (0..m)
-                    .map(|i| (xi + i, c1))
-                    .chain([(zeta, c2), (zeta + 1, c2)])
-                    .collect(),
-                constant: 0.0,
-            });
-            for k in 0..m {
-                socp.add_lower_bound(xi + k, 0.0); // (4.22)
-            }
-            socp.add_lower_bound(zeta, 0.0)
-                .add_lower_bound(zeta + 1, 0.0); // (4.24)
-            (Some(xi), Some(zeta))
-        }
-    };
+    let (xi, zeta) = add_soft_margin_slacks(&mut socp, p.margin, m);
 
     // (4.12)/(4.18): 1 − ξ_i − y_i(wᵀx_i + b) ≤ 0; the means' directions are orthogonal to
     // every row.
@@ -932,6 +890,34 @@ fn step1_in_span(
         wv[j] = v;
     }
     Ok(step1_result(p, x, signs, mu, wv, sol.x[b], &sol))
+}
+
+/// The soft program's slacks, none for the hard margin: `ξ_1 … ξ_m ≥ 0` (4.22) at cost `C₁`
+/// each and `ζ_1, ζ_2 ≥ 0` (4.24) at cost `C₂` each, added to the objective (4.17). Returns the
+/// first `ξ` and the first `ζ` variable.
+fn add_soft_margin_slacks(
+    socp: &mut Socp,
+    margin: Margin,
+    m: usize,
+) -> (Option<usize>, Option<usize>) {
+    let Margin::Soft { c1, c2, .. } = margin else {
+        return (None, None);
+    };
+    let xi = socp.add_variables(m);
+    let zeta = socp.add_variables(2);
+    socp.minimize_linear(Affine {
+        terms: (0..m)
+            .map(|i| (xi + i, c1))
+            .chain([(zeta, c2), (zeta + 1, c2)])
+            .collect(),
+        constant: 0.0,
+    });
+    for k in 0..m {
+        socp.add_lower_bound(xi + k, 0.0); // (4.22)
+    }
+    socp.add_lower_bound(zeta, 0.0)
+        .add_lower_bound(zeta + 1, 0.0); // (4.24)
+    (Some(xi), Some(zeta))
 }
 
 /// `ζ_i = max(0, ‖Σ_i^{1/2}w‖ ∓ (μ_iᵀw + b)/β)`: the smallest slacks meeting (4.20)–(4.21).
