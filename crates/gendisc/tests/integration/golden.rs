@@ -12,7 +12,7 @@
 //! misread the new ones:
 //!
 //! ```text
-//! GENDISC_BLESS_GOLDEN=1 cargo test -p gendisc --test golden
+//! GENDISC_BLESS_GOLDEN=1 cargo test -p gendisc --test integration golden::
 //! ```
 
 use std::fs;
