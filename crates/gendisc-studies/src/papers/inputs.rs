@@ -3,6 +3,19 @@
 
 use gendisc_core::Error;
 use gendisc_engine::Result;
+use ndarray::{ArrayBase, Data, Dimension};
+
+/// Same shape and the same bits in every entry (so `-0.0` differs from `0.0` and a NaN equals
+/// itself): how a study decides that inputs read from files are its seed's own draws, whose
+/// fingerprint, and so every output, must then stay the same.
+pub(crate) fn same_bits<S, T, D>(a: &ArrayBase<S, D>, b: &ArrayBase<T, D>) -> bool
+where
+    S: Data<Elem = f64>,
+    T: Data<Elem = f64>,
+    D: Dimension,
+{
+    a.shape() == b.shape() && a.iter().zip(b).all(|(p, q)| p.to_bits() == q.to_bits())
+}
 
 /// Where a study's datasets and splits come from.
 #[derive(Debug, Clone, PartialEq, Eq)]

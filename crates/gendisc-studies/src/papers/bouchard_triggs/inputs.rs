@@ -21,6 +21,7 @@ use gendisc_engine::{fingerprint, Cell, Result, StudyError};
 use ndarray::{Array1, Array2};
 
 use super::{Figure1Reading, Figure1Study, Table1Study, TableDataset};
+use crate::papers::inputs::same_bits;
 pub use crate::papers::inputs::InputSource;
 
 /// One simulated sample: its rows and their classes.
@@ -346,10 +347,6 @@ fn training_samples(path: &Path, m: usize, replicates: usize) -> Result<Vec<Samp
             Ok((x, y))
         })
         .collect()
-}
-
-fn same_bits(a: &Array2<f64>, b: &Array2<f64>) -> bool {
-    a.dim() == b.dim() && a.iter().zip(b).all(|(p, q)| p.to_bits() == q.to_bits())
 }
 
 /// A fingerprint of every value of `x` and class of `y`.

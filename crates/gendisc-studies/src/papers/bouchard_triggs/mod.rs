@@ -43,6 +43,8 @@ use serde::Serialize;
 
 use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
+use crate::papers::inputs::same_bits;
+
 pub use fisher::{InputScaling, Reduction};
 pub use inputs::{export_figure1_inputs, export_table1_inputs, InputSource};
 pub use report::write_outputs;
@@ -894,7 +896,7 @@ impl Study for Table1Study {
             inputs[..a]
                 .iter()
                 .position(|earlier| {
-                    bitwise_eq(&earlier.1, &inputs[a].1) && bitwise_eq(&earlier.2, &inputs[a].2)
+                    same_bits(&earlier.1, &inputs[a].1) && same_bits(&earlier.2, &inputs[a].2)
                 })
                 .unwrap_or(a)
         };
@@ -967,11 +969,6 @@ impl Study for Table1Study {
         }
         Ok(outcome)
     }
-}
-
-/// Same shape and the same bits in every entry.
-fn bitwise_eq(a: &Array2<f64>, b: &Array2<f64>) -> bool {
-    a.dim() == b.dim() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// What `reproduce` ran.

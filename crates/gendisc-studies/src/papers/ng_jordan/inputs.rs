@@ -34,6 +34,7 @@ use ndarray::{Array1, Array2};
 
 use super::datasets::{one_hot, Dataset, InputKind, Inputs};
 use super::NgJordanStudy;
+use crate::papers::inputs::same_bits;
 pub use crate::papers::inputs::InputSource;
 pub(super) use crate::papers::inputs::TrainingRows;
 
@@ -116,7 +117,7 @@ impl NgJordanStudy {
         let same = read.iter().enumerate().all(|(index, (dataset, splits))| {
             let own = &self.datasets[index];
             let grid = self.grid(own);
-            same_bits(dataset, own)
+            same_data(dataset, own)
                 && grid.len() == splits.len()
                 && grid.iter().zip(splits).all(|(&m, rows)| {
                     (0..self.settings.splits).all(|r| {
@@ -229,13 +230,10 @@ fn check_classes(path: &Path, rows: &[Vec<usize>], dataset: &Dataset) -> Result<
     Ok(())
 }
 
-fn same_bits(a: &Dataset, b: &Dataset) -> bool {
-    let bits = |x: &Array2<f64>, y: &Array2<f64>| {
-        x.dim() == y.dim() && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits())
-    };
+fn same_data(a: &Dataset, b: &Dataset) -> bool {
     a.y == b.y
         && match (&a.inputs, &b.inputs) {
-            (Inputs::Continuous(x), Inputs::Continuous(y)) => bits(x, y),
+            (Inputs::Continuous(x), Inputs::Continuous(y)) => same_bits(x, y),
             (
                 Inputs::Discrete {
                     codes, levels: l, ..
@@ -245,7 +243,7 @@ fn same_bits(a: &Dataset, b: &Dataset) -> bool {
                     levels: m,
                     ..
                 },
-            ) => l == m && bits(codes, other),
+            ) => l == m && same_bits(codes, other),
             _ => false,
         }
 }

@@ -30,6 +30,7 @@ use gendisc_engine::{fingerprint, Cell, Result};
 use ndarray::{Array1, Array2};
 
 use super::{Dataset, Settings, XueTitteringtonStudy};
+use crate::papers::inputs::same_bits;
 pub use crate::papers::inputs::InputSource;
 pub(super) use crate::papers::inputs::TrainingRows;
 
@@ -101,7 +102,7 @@ impl XueTitteringtonStudy {
             .iter()
             .zip(&study.datasets)
             .all(|((imported, splits), drawn)| {
-                same_bits(imported, drawn)
+                same_data(imported, drawn)
                     && study.settings.sizes.iter().zip(splits).all(|(&m, rows)| {
                         (0..study.settings.replicates).all(|r| {
                             let cell = Cell::new(drawn.preset.name(), m, r);
@@ -172,13 +173,8 @@ fn check_dataset(path: &Path, table: &gendisc_engine::interchange::DatasetTable)
     Ok(())
 }
 
-fn same_bits(a: &Dataset, b: &Dataset) -> bool {
-    a.y == b.y
-        && a.x.dim() == b.x.dim()
-        && a.x
-            .iter()
-            .zip(&b.x)
-            .all(|(p, q)| p.to_bits() == q.to_bits())
+fn same_data(a: &Dataset, b: &Dataset) -> bool {
+    a.y == b.y && same_bits(&a.x, &b.x)
 }
 
 /// A fingerprint of every value and index read, dataset by dataset.
