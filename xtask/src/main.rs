@@ -18,9 +18,9 @@
 //!   sets and WordNet 3.0's noun files from their canonical sources into the data directory
 //!   (`$GENDISC_DATA`, else `./data`), verifying each against `xtask/data-manifest.json`.
 //! * `cargo xtask test [--lapack]` — the whole test suite, then every example; with `--lapack`,
-//!   the tests of the crates that factorise matrices, against LAPACK. Property tests draw their
-//!   cases from [`PROPTEST_SEED`] unless `PROPTEST_RNG_SEED` is set, so that two runs of one
-//!   commit test the same cases; plain `cargo test` explores new ones.
+//!   the unit and integration tests of the crates that factorise matrices, against LAPACK.
+//!   Property tests draw their cases from [`PROPTEST_SEED`] unless `PROPTEST_RNG_SEED` is set,
+//!   so that two runs of one commit test the same cases; plain `cargo test` explores new ones.
 //! * `cargo xtask bench [ARGS…]` — the criterion benchmarks of every crate.
 //!
 //! `cargo xtask` is an alias (see `.cargo/config.toml`) that builds this crate in the dev
@@ -64,7 +64,7 @@ enum Task {
     FetchData(fetch_data::Args),
     /// Run every test of the workspace, then every example.
     Test {
-        /// Instead, run the tests of the crates that factorise matrices (see [`LAPACK_CRATES`])
+        /// Instead, run the unit and integration tests of the crates that factorise matrices (see [`LAPACK_CRATES`])
         /// with LAPACK (system OpenBLAS, `libopenblas-dev`) for dense linear algebra instead of
         /// the pure-Rust default.
         #[arg(long)]
@@ -175,7 +175,9 @@ fn test(lapack: bool) -> Result<()> {
         for package in LAPACK_CRATES {
             command.args(["--package", package]);
         }
-        command.args(["--features", "gendisc-core/lapack"]);
+        // The unit and integration tests, which check the numbers; the examples and the
+        // documentation tests show the API and already ran with the default backend.
+        command.args(["--tests", "--features", "gendisc-core/lapack"]);
         return cargo::run(command);
     }
     let mut command = cargo_test();
