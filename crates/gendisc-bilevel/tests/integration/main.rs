@@ -1,7 +1,8 @@
-//! The integration tests of `gendisc-bilevel`, one module per area, built as one test binary: every
-//! test binary compiles and links the crate's whole dependency tree, so one per crate keeps
-//! the test build short. One area runs on its own with
-//! `cargo test -p gendisc-bilevel --test integration <module>::`.
+//! The integration tests of `gendisc-bilevel`, one module per area.
+//!
+//! They build as one test binary: every test binary compiles and links the crate's whole
+//! dependency tree, so one per crate keeps the test build short. One area runs on its own
+//! with `cargo test -p gendisc-bilevel --test integration <module>::`.
 
 mod bilevel;
 mod convergence;
