@@ -25,14 +25,12 @@
 //! both fits are optimal — and then asserts the `1e-6` agreement, which holds with four orders
 //! of magnitude to spare. Each objective carries `1e-13` (relative) of slack for rounding.
 
-mod svm_support;
-
+use crate::svm_support::{
+    primal_objective, read_fixture_data, read_ionosphere, read_reference, signs_for,
+};
 use gendisc_core::{Classifier, Fit, FitWeighted};
 use gendisc_discriminative::svm::LinearSvm;
 use ndarray::{Array1, ArrayView1};
-use svm_support::{
-    primal_objective, read_fixture_data, read_ionosphere, read_reference, signs_for,
-};
 
 const TIGHT_TOL: f64 = 1e-10;
 /// Absolute agreement required of coefficients, intercepts and decision values.

@@ -1,7 +1,5 @@
-//! Helpers shared by the `svm_*` integration tests: fixture readers, the primal objective
+//! Helpers shared by the `svm_*` test modules: fixture readers, the primal objective
 //! written out independently of the solver, and seeded data generators.
-
-#![allow(dead_code)] // each test crate uses a subset
 
 use std::path::{Path, PathBuf};
 

@@ -5,13 +5,11 @@
 //! compared through the duality bound of their reports: each `w̃` lies within
 //! `√(2·gap)` of the unique optimum, so the two lie within the sum of their bounds.
 
-mod svm_support;
-
+use crate::svm_support::{primal_objective, signs_for, two_clouds};
 use gendisc_core::{Classifier, Fit, FitWeighted};
 use gendisc_discriminative::svm::{FitStatus, LinearSvm, LinearSvmParams};
 use ndarray::{Array1, Array2, Axis};
 use proptest::prelude::*;
-use svm_support::{primal_objective, signs_for, two_clouds};
 
 /// `w̃ = (w, b/B)` of binary problem `k`.
 fn augmented(model: &LinearSvm, k: usize, bias: f64) -> Array1<f64> {

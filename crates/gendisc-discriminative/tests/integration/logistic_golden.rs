@@ -8,12 +8,10 @@
 //! sklearn's newton-cg at a gradient max-norm below 1e-14 (recorded in each fixture): 1e-6 is
 //! well above both.
 
-mod logistic_support;
-
+use crate::logistic_support::{assert_close, glm_order, load_fixture_data, load_pima, Reference};
 use gendisc_core::{ConditionalModel, Fit, FitWeighted};
 use gendisc_discriminative::logistic::{LogisticRegression, LogisticSolver};
 use gendisc_optim::Status;
-use logistic_support::{assert_close, glm_order, load_fixture_data, load_pima, Reference};
 use ndarray::{Array1, Array2};
 use sprs::CsMat;
 

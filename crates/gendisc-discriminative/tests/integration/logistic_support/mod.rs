@@ -1,7 +1,5 @@
 //! Reading the golden fixtures of `tests/fixtures/logistic/` (see the README there).
 
-#![allow(dead_code)]
-
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
