@@ -2,12 +2,10 @@
 //! of a single run, byte for byte, whatever the thread count; a merge refuses stores that are
 //! not every finished shard of one split of the same study.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{complete_lines, TempDir, ToyStudy};
+use crate::common::{complete_lines, TempDir, ToyStudy};
 use gendisc_engine::{Progress, Runner, RunnerSettings, Shard, Study, StudyError, StudyResults};
 
 fn settings(store: &Path) -> RunnerSettings {

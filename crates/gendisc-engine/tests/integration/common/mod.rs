@@ -1,5 +1,4 @@
 //! Toy studies and a temporary directory shared by the integration tests.
-#![allow(dead_code)]
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -1,8 +1,6 @@
 //! SVG figures: content, determinism, every style, and every bad input.
 
-mod common;
-
-use common::TempDir;
+use crate::common::TempDir;
 use gendisc_core::Error;
 use gendisc_engine::figure::{
     ErrorDisplay, Figure, LineStyle, Marker, Panel, Point, ReferenceLine, Scale, Series,

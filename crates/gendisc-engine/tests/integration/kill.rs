@@ -1,15 +1,12 @@
 //! A real crash: the toy binary is killed with SIGKILL part-way through its study, run again,
 //! and every file it writes must equal, byte for byte, those of an uninterrupted run.
-#![cfg(unix)]
-
-mod common;
 
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{complete_lines, TempDir};
+use crate::common::{complete_lines, TempDir};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_gendisc-engine-toy");
 const CELLS: usize = 1200;

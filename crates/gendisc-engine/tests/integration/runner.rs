@@ -1,15 +1,13 @@
 //! The runner and the result store: determinism across thread counts, interruption and
 //! resumption, damaged stores, mismatched configurations, bad studies and settings.
 
-mod common;
-
 use std::collections::HashSet;
 use std::fs;
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use common::{complete_lines, TempDir, ToyStudy};
+use crate::common::{complete_lines, TempDir, ToyStudy};
 use gendisc_core::Error;
 use gendisc_engine::{
     Cell, FlushPolicy, OnCellError, OnMismatch, Outcome, Progress, Runner, RunnerSettings, Schema,
