@@ -1,0 +1,15 @@
+//! The integration tests of `gendisc-gdt`, one module per area.
+//!
+//! They build as one test binary: every test binary compiles and links the crate's whole
+//! dependency tree, so one per crate keeps the test build short. One area runs on its own
+//! with `cargo test -p gendisc-gdt --test integration <module>::`.
+
+mod bad_input;
+mod convergence;
+mod cv;
+mod model_file;
+mod newton;
+mod priors;
+mod properties;
+mod scale;
+mod variance_floor;
