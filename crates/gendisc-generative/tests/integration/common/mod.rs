@@ -1,8 +1,6 @@
 //! The models of the crate behind one object-safe interface, so that the property and
 //! bad-input suites can run every check on every model.
 
-#![allow(dead_code)]
-
 use gendisc_core::{ConditionalModel, FitWeighted, Generative, Result};
 use gendisc_generative::{
     Balls1, Balls2, BernoulliNb, CategoricalNb, CovarianceShrinkage, GaussianNb, Lda,

@@ -1,9 +1,7 @@
 //! Every bad input to every model is a typed error that says what and where — never a panic,
 //! never a silent NaN.
 
-mod common;
-
-use common::cases;
+use crate::common::cases;
 use gendisc_core::{Error, FactorisedGenerative, Fit};
 use gendisc_generative::{
     Balls2, BernoulliNb, CategoricalNb, GaussianNb, Lda, MultinomialNb, Qda, VarianceEstimator,

@@ -1,8 +1,6 @@
 //! Invariants of every model, checked on random data with proptest.
 
-mod common;
-
-use common::{cases, close};
+use crate::common::{cases, close};
 use gendisc_core::{ConditionalModel, Fit, Generative};
 use gendisc_generative::{Balls2, GaussianNb, Lda, VarianceStructure};
 use ndarray::{Array1, Array2, Axis};
