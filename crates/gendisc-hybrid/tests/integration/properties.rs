@@ -9,8 +9,9 @@
 //! * posteriors are distributions and `predict` is their argmax;
 //! * an unpenalised fit in one normalization, rewritten in the other, is the other's fit.
 
-mod support;
-
+use crate::support::{
+    brute_force_contrasts, close, conditional_gradient, contrasts, data, Data, Domain, LEVELS,
+};
 use gendisc_core::{
     Classifier, ConditionalModel, FactorisedGenerative, Fit, FitWeighted, Generative,
 };
@@ -19,9 +20,6 @@ use gendisc_generative::{BernoulliNb, CategoricalNb, GaussianNb, LeaveOneOut};
 use gendisc_hybrid::{Hybrid, HybridParams, Intercept, Normalization, ThetaSolver};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use proptest::prelude::*;
-use support::{
-    brute_force_contrasts, close, conditional_gradient, contrasts, data, Data, Domain, LEVELS,
-};
 
 type TestResult = std::result::Result<(), TestCaseError>;
 

@@ -1,7 +1,5 @@
 //! Data and independent reference computations shared by the hybrid's test suites.
 
-#![allow(dead_code)]
-
 use gendisc_core::{FactorisedGenerative, Result};
 use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, Axis};
 use proptest::prelude::*;
@@ -44,7 +42,6 @@ pub struct Data {
     pub w: Option<Array1<f64>>,
     pub x_test: Array2<f64>,
     pub regions: Vec<Vec<usize>>,
-    pub n_classes: usize,
 }
 
 /// `n` rows with classes in rotation (`y_i = i mod K`, so every class has rows), each feature
@@ -85,7 +82,6 @@ pub fn data(
                     w: weighted.then(|| Array1::from(w)),
                     x_test,
                     regions,
-                    n_classes: k,
                 }
             })
     })
