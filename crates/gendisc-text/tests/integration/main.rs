@@ -1,0 +1,8 @@
+//! The integration tests of `gendisc-text`, one module per area.
+//!
+//! They build as one test binary: every test binary compiles and links the crate's whole
+//! dependency tree, so one per crate keeps the test build short. One area runs on its own
+//! with `cargo test -p gendisc-text --test integration <module>::`.
+
+mod newsgroups;
+mod wordnet;
