@@ -60,7 +60,7 @@
 //!
 //! # Golden tests
 //!
-//! `tests/svm_golden.rs` compares coefficients, intercepts and decision values with
+//! `tests/integration/svm_golden.rs` compares coefficients, intercepts and decision values with
 //! scikit-learn's `LinearSVC(loss="hinge", dual=True, tol=1e-10)` on generated data (dense
 //! and sparse, weighted, several `C` and `intercept_scaling`, one-vs-rest) and on the UCI
 //! ionosphere data; the fixtures and the script that made them are in
