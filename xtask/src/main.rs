@@ -153,8 +153,9 @@ const LAPACK_CRATES: [&str; 8] = [
 
 /// The seed of the property tests' cases under `cargo xtask test`: a pass or a failure there is a
 /// property of the commit, not of the run. New cases come from plain `cargo test` (a fresh seed
-/// each run); a failing one is saved in the test's `.proptest-regressions` file, which is
-/// committed, and replayed first by every later run.
+/// each run); a failing one is saved in the crate's `proptest-regressions/` (beside the sources
+/// for unit tests, under `tests/` for integration tests), which is committed, and replayed first
+/// by every later run.
 const PROPTEST_SEED: &str = "20261122";
 
 /// A `cargo test` command whose property tests use [`PROPTEST_SEED`] unless the caller chose one.
