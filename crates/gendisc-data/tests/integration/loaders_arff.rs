@@ -1,29 +1,9 @@
 //! The ARFF reader on small hand-written files, including the `{integer}` / `{real}` quirk of
 //! the Weka conversion of the thyroid data.
 
-use std::path::{Path, PathBuf};
+use gendisc_data::loaders::{ColumnType, ColumnValues, OneHot, TableReader};
 
-use gendisc_core::Error;
-use gendisc_data::loaders::{ColumnType, ColumnValues, OneHot, Table, TableReader};
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/loaders")
-        .join(name)
-}
-
-fn parse_error(result: gendisc_core::Result<Table>) -> (usize, usize, String) {
-    match result {
-        Err(Error::Parse {
-            line,
-            column,
-            message,
-            ..
-        }) => (line, column, message),
-        Err(other) => panic!("expected a parse error, got {other}"),
-        Ok(table) => panic!("expected a parse error, got {table:?}"),
-    }
-}
+use crate::loaders_support::{fixture, parse_error};
 
 #[test]
 fn declared_names_types_and_levels() {

@@ -1,30 +1,11 @@
 //! The CSV-with-header reader on small hand-written files.
 
-use std::path::{Path, PathBuf};
-
 use gendisc_core::Error;
 use gendisc_data::loaders::{
-    ColumnType, ColumnValues, MissingValues, Table, TableFormat, TableReader, CSV_MISSING_MARKERS,
+    ColumnType, ColumnValues, MissingValues, TableFormat, TableReader, CSV_MISSING_MARKERS,
 };
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/loaders")
-        .join(name)
-}
-
-fn parse_error(result: gendisc_core::Result<Table>) -> (usize, usize, String) {
-    match result {
-        Err(Error::Parse {
-            line,
-            column,
-            message,
-            ..
-        }) => (line, column, message),
-        Err(other) => panic!("expected a parse error, got {other}"),
-        Ok(table) => panic!("expected a parse error, got {table:?}"),
-    }
-}
+use crate::loaders_support::{fixture, parse_error};
 
 #[test]
 fn target_by_name_quoted_fields_and_missing_values() {

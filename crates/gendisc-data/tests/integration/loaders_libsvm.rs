@@ -1,28 +1,9 @@
 //! The LIBSVM / svmlight reader on small hand-written files.
 
-use std::path::{Path, PathBuf};
-
 use gendisc_core::Error;
-use gendisc_data::loaders::{LibsvmReader, SparseDataset};
+use gendisc_data::loaders::LibsvmReader;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/loaders")
-        .join(name)
-}
-
-fn parse_error(result: gendisc_core::Result<SparseDataset>) -> (usize, usize, String) {
-    match result {
-        Err(Error::Parse {
-            line,
-            column,
-            message,
-            ..
-        }) => (line, column, message),
-        Err(other) => panic!("expected a parse error, got {other}"),
-        Ok(data) => panic!("expected a parse error, got {data:?}"),
-    }
-}
+use crate::loaders_support::{fixture, parse_error};
 
 #[test]
 fn reads_a_small_file() {

@@ -11,6 +11,7 @@ mod loaders_csv;
 mod loaders_libsvm;
 mod loaders_properties;
 mod loaders_real_data;
+mod loaders_support;
 mod loaders_uci;
 mod splits_properties;
 mod splits_replicate_seeds;
