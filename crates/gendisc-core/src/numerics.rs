@@ -35,8 +35,20 @@ fn log_sum_exp_iter<I: Iterator<Item = f64> + Clone>(values: I) -> f64 {
         // -∞: every term is exp(-∞) = 0; +∞: the sum is infinite.
         return max;
     }
-    let sum: f64 = values.map(|v| (v - max).exp()).sum();
+    let sum: f64 = values.map(|v| shifted_exp(v, max)).sum();
     max + sum.ln()
+}
+
+/// `exp(v − max)` for `v ≤ max`, both finite, without calling `exp` at the maximum itself:
+/// `v − max` is exactly 0 there and `exp(0)` exactly 1, so the result is the same bits and a
+/// normaliser of `K` terms costs `K − 1` exponentials (half of them for two classes).
+#[inline]
+fn shifted_exp(v: f64, max: f64) -> f64 {
+    if v == max {
+        1.0
+    } else {
+        (v - max).exp()
+    }
 }
 
 /// How far from 1 a posterior row of any gendisc model may sum (and from 0 its log-sum-exp):
@@ -71,7 +83,7 @@ pub fn log_softmax_in_place(mut row: ArrayViewMut1<'_, f64>) -> f64 {
     if !max.is_finite() {
         return max;
     }
-    let log_sum = row.iter().map(|&v| (v - max).exp()).sum::<f64>().ln();
+    let log_sum = row.iter().map(|&v| shifted_exp(v, max)).sum::<f64>().ln();
     row.mapv_inplace(|v| (v - max) - log_sum);
     max + log_sum
 }
@@ -388,6 +400,21 @@ mod tests {
         assert_relative_eq!(log_sum_exp(&[1000.0, 1000.0]), 1000.0 + 2f64.ln());
         assert_relative_eq!(log_sum_exp(&[-1000.0, -1000.0]), -1000.0 + 2f64.ln());
         assert_eq!(log_sum_exp(&[f64::NEG_INFINITY, 3.0]), 3.0);
+    }
+
+    #[test]
+    fn a_normalisers_maximum_term_is_exactly_one_as_exp_would_give() {
+        // The premise of skipping `exp` at the maximum: the same bits as calling it.
+        assert_eq!(0.0f64.exp().to_bits(), 1.0f64.to_bits());
+        for (v, max) in [
+            (-3.5, 2.0),
+            (2.0, 2.0),
+            (-1e-300, 0.0),
+            (5e-324, 1e-323),
+            (-800.0, 0.0),
+        ] {
+            assert_eq!(shifted_exp(v, max).to_bits(), (v - max).exp().to_bits());
+        }
     }
 
     #[test]

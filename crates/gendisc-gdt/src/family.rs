@@ -444,12 +444,16 @@ impl Parametrisation {
     }
 
     /// `log f_k(x_i)` for every row and class, written into `out` (`n × K`, standard
-    /// layout). `x` and `θ` must have been validated by the caller.
+    /// layout). For [`Family::Balls2`], `log_responsibilities` (when given, `n × K × 2`
+    /// row-major) receives each component's `log ρ_ikm` as well, for
+    /// [`Self::add_weighted_gradient`] at the same `θ`; other families ignore it. `x` and `θ`
+    /// must have been validated by the caller.
     pub(crate) fn class_log_density_into(
         &self,
         theta: ArrayView1<'_, f64>,
         x: ArrayView2<'_, f64>,
         out: &mut Array2<f64>,
+        mut log_responsibilities: Option<&mut [f64]>,
     ) {
         let (k, d) = (self.n_classes, self.n_features);
         let half_d_ln_2pi = 0.5 * d as f64 * LN_2PI;
@@ -466,7 +470,14 @@ impl Parametrisation {
                 let constants = balls2_constants(block, d, half_d_ln_2pi, self.variance_floor);
                 for (i, row) in xs.chunks_exact(d).enumerate() {
                     let lb = balls2_component_logs(block, &constants, row);
-                    out[i * k + c] = log_sum_exp(&lb);
+                    let norm = log_sum_exp(&lb);
+                    out[i * k + c] = norm;
+                    if let Some(log_rho) = log_responsibilities.as_deref_mut() {
+                        let at = (i * k + c) * COMPONENTS;
+                        for (r, l) in log_rho[at..at + COMPONENTS].iter_mut().zip(lb) {
+                            *r = l - norm;
+                        }
+                    }
                 }
             }
             return;
@@ -485,14 +496,16 @@ impl Parametrisation {
         }
     }
 
-    /// `log p(x_i, k) = log π_k + log f_k(x_i)` into `out` (`n × K`, standard layout).
+    /// `log p(x_i, k) = log π_k + log f_k(x_i)` into `out` (`n × K`, standard layout), and
+    /// Balls2's log responsibilities as [`Self::class_log_density_into`] writes them.
     pub(crate) fn log_joint_into(
         &self,
         theta: ArrayView1<'_, f64>,
         x: ArrayView2<'_, f64>,
         out: &mut Array2<f64>,
+        log_responsibilities: Option<&mut [f64]>,
     ) {
-        self.class_log_density_into(theta, x, out);
+        self.class_log_density_into(theta, x, out, log_responsibilities);
         let log_prior = self.log_prior(theta);
         *out += &log_prior.view().insert_axis(Axis(0));
     }
@@ -507,17 +520,20 @@ impl Parametrisation {
         self.check_theta(theta)?;
         gendisc_core::validate::check_prediction_matrix(x, self.n_features)?;
         let mut out = Array2::zeros((x.nrows(), self.n_classes));
-        self.log_joint_into(theta, x, &mut out);
+        self.log_joint_into(theta, x, &mut out, None);
         Ok(out)
     }
 
     /// Adds `Σ_i Σ_k W_ik ∇_θ log p_θ(x_i, k)` to `gradient` (see the
-    /// [module documentation](self)). Inputs must have been validated by the caller.
+    /// [module documentation](self)). For [`Family::Balls2`], `log_responsibilities` are those
+    /// [`Self::class_log_density_into`] left at this `θ` and `x`, or `None` to compute them
+    /// here. Inputs must have been validated by the caller.
     pub(crate) fn add_weighted_gradient(
         &self,
         theta: ArrayView1<'_, f64>,
         x: ArrayView2<'_, f64>,
         w: ArrayView2<'_, f64>,
+        log_responsibilities: Option<&[f64]>,
         mut gradient: ArrayViewMut1<'_, f64>,
     ) {
         let (k, d) = (self.n_classes, self.n_features);
@@ -542,7 +558,15 @@ impl Parametrisation {
             }
         }
         if self.family == Family::Balls2 {
-            self.add_balls2_gradient(th, xs, ws, gradient);
+            let computed;
+            let log_rho = match log_responsibilities {
+                Some(given) => given,
+                None => {
+                    computed = self.balls2_log_responsibilities(theta, x);
+                    &computed
+                }
+            };
+            self.add_balls2_gradient(th, xs, ws, log_rho, gradient);
             return;
         }
         let precisions = self.decode_precisions(theta);
@@ -650,11 +674,36 @@ impl Parametrisation {
         }
     }
 
+    /// The length of Balls2's log responsibilities for `n` rows: `n × K × 2`; 0 for the other
+    /// families, which have none.
+    pub(crate) fn log_responsibilities_len(&self, n: usize) -> usize {
+        if self.family == Family::Balls2 {
+            n * self.n_classes * COMPONENTS
+        } else {
+            0
+        }
+    }
+
+    /// Balls2's `log ρ_ikm` at `θ` for the rows of `x` (see [`Self::class_log_density_into`]).
+    fn balls2_log_responsibilities(
+        &self,
+        theta: ArrayView1<'_, f64>,
+        x: ArrayView2<'_, f64>,
+    ) -> Vec<f64> {
+        let mut log_rho = vec![0.0; self.log_responsibilities_len(x.nrows())];
+        let mut density = Array2::zeros((x.nrows(), self.n_classes));
+        self.class_log_density_into(theta, x, &mut density, Some(&mut log_rho));
+        log_rho
+    }
+
+    /// The Balls2 part of [`Self::add_weighted_gradient`]: each class weight split over the
+    /// class's two components by their responsibilities `ρ_ikm`, given as logarithms.
     fn add_balls2_gradient(
         &self,
         th: &[f64],
         xs: &[f64],
         ws: &[f64],
+        log_responsibilities: &[f64],
         mut gradient: ArrayViewMut1<'_, f64>,
     ) {
         let (k, d) = (self.n_classes, self.n_features);
@@ -670,15 +719,16 @@ impl Parametrisation {
             let mut s0 = [0.0; COMPONENTS];
             let mut sq = [0.0; COMPONENTS];
             let mut g_c = 0.0;
-            for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
+            for (i, (row, wrow)) in xs.chunks_exact(d).zip(ws.chunks_exact(k)).enumerate() {
                 let wi = wrow[c];
                 if wi == 0.0 {
                     continue;
                 }
-                let lb = balls2_component_logs(block, &constants, row);
-                let norm = log_sum_exp(&lb);
+                let at = (i * k + c) * COMPONENTS;
+                let rho: [f64; COMPONENTS] =
+                    std::array::from_fn(|m| log_responsibilities[at + m].exp());
                 for m in 0..COMPONENTS {
-                    let wm = wi * (lb[m] - norm).exp();
+                    let wm = wi * rho[m];
                     s0[m] += wm;
                     let mean = &block[1 + m * d..1 + (m + 1) * d];
                     for j in 0..d {
@@ -687,7 +737,7 @@ impl Parametrisation {
                         sq[m] += wm * dj * dj;
                     }
                 }
-                g_c += wi * ((lb[1] - norm).exp() - omega2);
+                g_c += wi * (rho[1] - omega2);
             }
             let mut g = gradient.slice_mut(s![start..start + bs]);
             g[0] += g_c;
@@ -721,7 +771,7 @@ impl Parametrisation {
         }
         gendisc_core::validate::check_finite_matrix(w, "W")?;
         let mut g = Array1::zeros(self.dim());
-        self.add_weighted_gradient(theta, x, w, g.view_mut());
+        self.add_weighted_gradient(theta, x, w, None, g.view_mut());
         Ok(g)
     }
 

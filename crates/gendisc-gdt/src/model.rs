@@ -303,12 +303,12 @@ impl Generative for Gdt {
         let mut out = Array2::zeros((x.nrows(), self.param.n_classes()));
         if self.scale == 1.0 {
             self.param
-                .class_log_density_into(self.theta.view(), x, &mut out);
+                .class_log_density_into(self.theta.view(), x, &mut out, None);
             return Ok(out);
         }
         let scaled = x.mapv(|v| v / self.scale);
         self.param
-            .class_log_density_into(self.theta.view(), scaled.view(), &mut out);
+            .class_log_density_into(self.theta.view(), scaled.view(), &mut out, None);
         let jacobian = x.ncols() as f64 * self.scale.ln();
         out.mapv_inplace(|v| v - jacobian);
         Ok(out)

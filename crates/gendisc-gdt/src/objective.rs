@@ -34,6 +34,9 @@ pub struct GdtObjective<'a> {
     lambda: f64,
     /// `n × K` workspace: the joint, then the GDT weights `W`.
     work: RefCell<Array2<f64>>,
+    /// Balls2's log responsibilities `log ρ_ikm` (`n × K × 2`; empty for the other families),
+    /// which the gradient reuses from the value's density evaluation at the same `θ`.
+    log_responsibilities: RefCell<Vec<f64>>,
 }
 
 impl<'a> GdtObjective<'a> {
@@ -58,6 +61,10 @@ impl<'a> GdtObjective<'a> {
             total_weight,
             lambda,
             work: RefCell::new(Array2::zeros((x.nrows(), param.n_classes()))),
+            log_responsibilities: RefCell::new(vec![
+                0.0;
+                param.log_responsibilities_len(x.nrows())
+            ]),
         }
     }
 
@@ -65,9 +72,15 @@ impl<'a> GdtObjective<'a> {
         self.weights.map_or(1.0, |w| w[i])
     }
 
-    /// Fills the workspace with `W` and returns `f(θ)`.
-    fn value_and_weights(&self, theta: ArrayView1<'_, f64>, work: &mut Array2<f64>) -> f64 {
-        self.param.log_joint_into(theta, self.x.view(), work);
+    /// Fills the workspace with `W` (and Balls2's log responsibilities) and returns `f(θ)`.
+    fn value_and_weights(
+        &self,
+        theta: ArrayView1<'_, f64>,
+        work: &mut Array2<f64>,
+        log_responsibilities: &mut [f64],
+    ) -> f64 {
+        self.param
+            .log_joint_into(theta, self.x.view(), work, Some(log_responsibilities));
         let discount = 1.0 - self.lambda;
         let mut total = 0.0;
         for (i, mut row) in work.axis_iter_mut(Axis(0)).enumerate() {
@@ -95,7 +108,8 @@ impl Objective for GdtObjective<'_> {
 
     fn value(&self, theta: ArrayView1<'_, f64>) -> f64 {
         let mut work = self.work.borrow_mut();
-        self.value_and_weights(theta, &mut work)
+        let mut log_rho = self.log_responsibilities.borrow_mut();
+        self.value_and_weights(theta, &mut work, &mut log_rho)
     }
 
     fn value_and_gradient(
@@ -104,14 +118,20 @@ impl Objective for GdtObjective<'_> {
         mut gradient: ArrayViewMut1<'_, f64>,
     ) -> f64 {
         let mut work = self.work.borrow_mut();
-        let value = self.value_and_weights(theta, &mut work);
+        let mut log_rho = self.log_responsibilities.borrow_mut();
+        let value = self.value_and_weights(theta, &mut work, &mut log_rho);
         gradient.fill(0.0);
         if !value.is_finite() {
             gradient.fill(f64::NAN);
             return value;
         }
-        self.param
-            .add_weighted_gradient(theta, self.x.view(), work.view(), gradient.view_mut());
+        self.param.add_weighted_gradient(
+            theta,
+            self.x.view(),
+            work.view(),
+            Some(&log_rho),
+            gradient.view_mut(),
+        );
         gradient.mapv_inplace(|g| -g / self.total_weight);
         value
     }
@@ -122,7 +142,8 @@ impl TwiceDifferentiable for GdtObjective<'_> {
         let (n, k) = (self.x.nrows(), self.param.n_classes());
         let discount = 1.0 - self.lambda;
         let mut tau = Array2::zeros((n, k));
-        self.param.log_joint_into(theta, self.x.view(), &mut tau);
+        self.param
+            .log_joint_into(theta, self.x.view(), &mut tau, None);
         let mut w = Array2::zeros((n, k));
         let mut coupling = Array1::zeros(n);
         for (i, (mut t, mut wr)) in tau
