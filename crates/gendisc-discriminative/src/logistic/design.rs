@@ -6,6 +6,7 @@
 //! linear predictors are `η = X̃ Bᵀ`.
 
 use ndarray::linalg::general_mat_mul;
+use std::borrow::Cow;
 use std::ops::Range;
 
 use ndarray::{Array1, ArrayView1, ArrayView2, ArrayViewMut2, Axis, Slice, Zip};
@@ -86,6 +87,21 @@ impl<'a> Design<'a> {
                 }
             }
             Features::Dense(x) => general_mat_mul(1.0, &x, &weights.t(), 0.0, &mut eta),
+            // One predictor: a sparse dot product per row, straight into η (the same sums, in
+            // the same order, as the general case below).
+            Features::Sparse(x) if b.nrows() == 1 => {
+                let w = weights.row(0);
+                let w = w
+                    .as_slice()
+                    .map_or_else(|| w.to_vec().into(), Cow::Borrowed);
+                for (e, row) in eta.column_mut(0).iter_mut().zip(x.outer_iterator()) {
+                    *e = row
+                        .indices()
+                        .iter()
+                        .zip(row.data())
+                        .fold(0.0, |acc, (&j, &v)| acc + v * w[j]);
+                }
+            }
             Features::Sparse(x) => {
                 // Row j of Bᵀ holds feature j's coefficient in every predictor: contiguous.
                 let m = b.nrows();
@@ -138,6 +154,19 @@ impl<'a> Design<'a> {
                     0.0,
                     &mut block_mut(g.view_mut(), 0..rows, 0..d),
                 );
+            }
+            // One predictor: each non-zero adds to one coefficient's sum (the same sums, in the
+            // same order, as the general case below).
+            Features::Sparse(x) if r.ncols() == 1 => {
+                let mut acc = vec![0.0; d];
+                for (&ri, row) in r.column(0).iter().zip(x.outer_iterator()) {
+                    for (&j, &v) in row.indices().iter().zip(row.data()) {
+                        acc[j] += v * ri;
+                    }
+                }
+                g.row_mut(0)
+                    .slice_axis_mut(Axis(0), Slice::from(..d))
+                    .assign(&ArrayView1::from(&acc));
             }
             Features::Sparse(x) => {
                 // Accumulate Gᵀ (`d × m`) so that each non-zero updates a contiguous row.
@@ -325,6 +354,32 @@ mod tests {
     /// The explicit `[X, 1]`.
     fn augmented(x: &Array2<f64>) -> Array2<f64> {
         ndarray::concatenate![Axis(1), x.view(), Array2::ones((x.nrows(), 1))]
+    }
+
+    #[test]
+    fn one_sparse_predictor_sums_as_several_do() {
+        // The binary paths must keep the general path's order of summation, bit for bit.
+        let x = array![
+            [0.0, 1.5, -2.25, 0.0],
+            [3.1, 0.0, 0.7, 1e-3],
+            [0.0, 0.0, 0.0, 0.0],
+            [1.0 / 3.0, 2.0 / 7.0, 0.0, -5.5]
+        ];
+        let sparse = CsMat::csr_from_dense(x.view(), 0.0);
+        let design = Design::new(Features::Sparse(sparse.view()), true);
+        let bits = |a: ArrayView1<'_, f64>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        let b = array![[0.1, -1.0 / 3.0, 2.5, 1e-8, 0.3], [1.0, 2.0, 3.0, 4.0, 5.0]];
+        let mut one = Array2::zeros((4, 1));
+        design.linear_predictor(b.slice(ndarray::s![..1, ..]), one.view_mut());
+        let mut two = Array2::zeros((4, 2));
+        design.linear_predictor(b.view(), two.view_mut());
+        assert_eq!(bits(one.column(0)), bits(two.column(0)));
+        let r = array![[0.3, 9.0], [-1.0 / 7.0, 1.0], [2.0, 0.0], [1e-5, 3.0]];
+        let mut one = Array2::zeros((1, 5));
+        design.transpose_product(r.slice(ndarray::s![.., ..1]), one.view_mut());
+        let mut two = Array2::zeros((2, 5));
+        design.transpose_product(r.view(), two.view_mut());
+        assert_eq!(bits(one.row(0)), bits(two.row(0)));
     }
 
     fn check_products(x: Array2<f64>, b: Array2<f64>, r: Array2<f64>, c: Array1<f64>) {
