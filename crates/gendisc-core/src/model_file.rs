@@ -206,38 +206,16 @@ impl<M: SavedModel, L: Ord + Clone + Debug> ModelFile<M, L> {
     }
 
     /// Checks the envelope and the model against each other and against the model's
-    /// invariants; the error is an [`Error::InvalidModel`] naming the field.
+    /// invariants; the error is an [`Error::InvalidModel`] naming the field. The format,
+    /// version and kind are checked as [`read`](Self::read) checks them before the rest of a
+    /// file, with the same errors.
     pub fn check(&self) -> Result<()> {
+        Header::of(self).check::<M>()?;
         let invalid = |field: &str, reason: String| Error::InvalidModel {
             kind: self.kind.clone(),
             field: field.to_owned(),
             reason,
         };
-        if self.format != FORMAT {
-            return Err(invalid(
-                "format",
-                format!("expected {FORMAT:?}, found {:?}", self.format),
-            ));
-        }
-        if self.format_version == 0 || self.format_version > FORMAT_VERSION {
-            return Err(invalid(
-                "format_version",
-                format!(
-                    "version {} is unknown to gendisc {GENDISC_VERSION}, which reads versions 1 to {FORMAT_VERSION}",
-                    self.format_version
-                ),
-            ));
-        }
-        if self.kind != M::KIND {
-            return Err(invalid(
-                "kind",
-                format!(
-                    "the file holds a {:?} model, but a {:?} was asked for",
-                    self.kind,
-                    M::KIND
-                ),
-            ));
-        }
         let labels = self.labels.labels();
         if labels.is_empty() {
             return Err(invalid("labels", "no class labels".into()));
@@ -381,6 +359,15 @@ struct Header {
 }
 
 impl Header {
+    /// The header of an envelope already read.
+    fn of<M, L>(file: &ModelFile<M, L>) -> Self {
+        Self {
+            format: Some(file.format.clone()),
+            format_version: Some(file.format_version),
+            kind: Some(file.kind.clone()),
+        }
+    }
+
     /// Checks that the file is a model file this build reads, of the kind `M`; errors are about
     /// the kind asked for.
     fn check<M: SavedModel>(&self) -> Result<()> {
@@ -586,9 +573,12 @@ mod tests {
         }
     }
 
+    fn labels() -> ClassLabels<String> {
+        ClassLabels::new(["no".to_owned(), "yes".to_owned()]).unwrap()
+    }
+
     fn labelled(n_features: usize) -> LabelledModel<Sign> {
-        let labels = ClassLabels::new(["no".to_owned(), "yes".to_owned()]).unwrap();
-        LabelledModel::new(Sign { n_features }, labels, None).unwrap()
+        LabelledModel::new(Sign { n_features }, labels(), None).unwrap()
     }
 
     /// A path in the temporary directory unique to this process and `name`.
@@ -638,6 +628,35 @@ mod tests {
                 if matches!(&**source, Error::InvalidModel { field, .. } if field == "preprocessing")),
             "{error:?}"
         );
+    }
+
+    #[test]
+    fn an_envelope_in_memory_is_checked_as_a_file_is_read() {
+        let path = temp_file("envelope");
+        type Edit = fn(&mut ModelFile<Sign, String>);
+        let edits: [(&str, Edit); 4] = [
+            ("format", |f| f.format = "other".into()),
+            ("format_version", |f| f.format_version = 0),
+            ("format_version", |f| f.format_version = FORMAT_VERSION + 1),
+            ("kind", |f| f.kind = "square".into()),
+        ];
+        for (field, edit) in edits {
+            let mut file = ModelFile::new(Sign { n_features: 1 }, labels(), None);
+            edit(&mut file);
+            let in_memory = file.check().unwrap_err();
+            file.write(&path).unwrap();
+            let read = ModelFile::<Sign, String>::read(&path).unwrap_err();
+            assert!(
+                matches!(&in_memory, Error::InvalidModel { field: f, .. } if f == field),
+                "{in_memory:?}"
+            );
+            assert!(
+                matches!(&read, Error::InvalidModelFile { source, .. }
+                    if source.to_string() == in_memory.to_string()),
+                "{read:?} against {in_memory:?}"
+            );
+        }
+        fs::remove_file(&path).unwrap();
     }
 
     #[test]
