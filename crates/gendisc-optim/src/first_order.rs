@@ -4,31 +4,31 @@
 //!
 //! Three things are added around argmin:
 //!
-//! * **Stopping rules.** argmin's nonlinear CG has no stopping test of its own, and once it
-//!   has converged its next line search fails with "search direction must be a descent
-//!   direction" (argmin issue #400), which `Executor::run` returns as an error, losing the
-//!   solution. The solver is therefore wrapped in a `Solver` that delegates
-//!   `init`/`next_iter` and terminates as soon as `‖∇f‖₂ ≤ gradient_tolerance`, or when an
-//!   iteration reduces `f` by a relative amount
-//!   `(f_k − f_{k+1}) / max(|f_k|, |f_{k+1}|, 1) ≤ value_tolerance` (scipy's L-BFGS-B `ftol`
-//!   test): the objective has stopped decreasing measurably, which for a line search that
-//!   compares values of `f` is where the attainable gradient norm ends (about `√(ε |f| h)`
-//!   for curvature `h`). Both count as convergence. An iteration that does not decrease `f`
-//!   at all ends the run as a line-search failure (Moré–Thuente also reports success when it
-//!   stops on its interval width or step bounds).
+//! * **Stopping rules in the one vocabulary** ([`Status`]). argmin's nonlinear CG has no
+//!   stopping test of its own, and once it has converged its next line search fails with
+//!   "search direction must be a descent direction" (argmin issue #400), which `Executor::run`
+//!   returns as an error, losing the solution. The solver is therefore wrapped in a `Solver`
+//!   that delegates `init`/`next_iter` and ends the run as [`Status::Converged`] as soon as the
+//!   [`Criterion`] `‖∇f‖₂ ≤ gradient_tolerance · max(1, |f|)` holds. An iteration that reduces
+//!   `f` by a relative amount `(f_k − f_{k+1}) / max(|f_k|, |f_{k+1}|, 1) ≤ value_tolerance`
+//!   (scipy's L-BFGS-B `ftol` test) while the gradient is still above the criterion ends the
+//!   run as [`Status::Stalled`]: the value has stopped moving, but the first-order condition
+//!   does not hold, and a stall is never reported as convergence. So does an iteration that
+//!   does not decrease `f` at all (Moré–Thuente also reports success when it stops on its
+//!   interval width or step bounds).
 //! * **The best point survives errors.** Every evaluation is recorded, and the point of lowest
 //!   finite value (with its gradient) is returned when argmin stops with an error; if its
-//!   gradient meets the tolerance the run is reported as converged. After a line-search
-//!   failure the method is restarted from that point (steepest descent, fresh memory) while
-//!   restarts make progress, at most [`MAX_RESTARTS`] times. If it still fails, the run counts
-//!   as converged when the decrease still available along steepest descent, `‖∇f‖² / (2h)`
-//!   with `h` a secant estimate of the curvature, is within the value tolerance.
+//!   gradient meets the criterion the run is reported as converged. After a stall the method
+//!   is restarted from that point (steepest descent, fresh memory) while restarts make
+//!   progress, at most [`MAX_RESTARTS`] times.
 //! * **Memoisation.** NLCG evaluates `f` and `∇f` again at the point its line search has just
 //!   evaluated; the adapter keeps the last value and gradient, so each point costs one call of
 //!   [`Objective::value_and_gradient`].
 //!
-//! A non-finite objective value stops the run with [`Status::NonFinite`] (argmin's line search
-//! cannot recover from one).
+//! A non-finite objective value at a trial point ends the current argmin run (its line search
+//! cannot recover from one); the best finite point is returned, as [`Status::NonFinite`] unless
+//! it meets the criterion. Use [`TrustRegion`](crate::TrustRegion) where trial points may
+//! leave the objective's domain: it shrinks its step instead.
 
 use std::cell::{Cell, RefCell};
 
@@ -46,7 +46,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::newton::{check_start, norm};
 use crate::objective::Objective;
-use crate::report::{Report, Solution, Status};
+use crate::report::{Criterion, Report, Solution, Status};
 
 /// The iteration state of argmin's first-order solvers on `Array1<f64>`.
 type FirstOrderState = IterState<Array1<f64>, Array1<f64>, (), (), (), f64>;
@@ -58,9 +58,11 @@ pub const DEFAULT_VALUE_TOLERANCE: f64 = 64.0 * f64::EPSILON;
 /// Settings of [`ConjugateGradient`], with documented defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ConjugateGradientSettings {
-    /// Stop when `‖∇f(x)‖₂ ≤ gradient_tolerance`. Default `1e-8`.
+    /// Converged when `‖∇f(x)‖₂ ≤ gradient_tolerance · max(1, |f(x)|)` ([`Criterion`]).
+    /// Default `1e-8`.
     pub gradient_tolerance: f64,
-    /// Stop when an iteration reduces `f` by a relative amount `≤ value_tolerance` (see the
+    /// Stop, as [`Status::Stalled`] unless the gradient criterion holds, when an iteration
+    /// reduces `f` by a relative amount `≤ value_tolerance` (see the
     /// [module documentation](self)); 0 disables the test. Default
     /// [`DEFAULT_VALUE_TOLERANCE`].
     pub value_tolerance: f64,
@@ -93,9 +95,11 @@ impl Default for ConjugateGradientSettings {
 /// Settings of [`Lbfgs`], with documented defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct LbfgsSettings {
-    /// Stop when `‖∇f(x)‖₂ ≤ gradient_tolerance`. Default `1e-8`.
+    /// Converged when `‖∇f(x)‖₂ ≤ gradient_tolerance · max(1, |f(x)|)` ([`Criterion`]).
+    /// Default `1e-8`.
     pub gradient_tolerance: f64,
-    /// Stop when an iteration reduces `f` by a relative amount `≤ value_tolerance` (see the
+    /// Stop, as [`Status::Stalled`] unless the gradient criterion holds, when an iteration
+    /// reduces `f` by a relative amount `≤ value_tolerance` (see the
     /// [module documentation](self)); 0 disables the test. Default
     /// [`DEFAULT_VALUE_TOLERANCE`].
     pub value_tolerance: f64,
@@ -301,6 +305,8 @@ struct Memo {
     last: Option<Evaluated>,
     best: Option<Evaluated>,
     saw_non_finite: bool,
+    /// Calls of [`Objective::value_and_gradient`] (memoised look-ups do not count).
+    evaluations: usize,
 }
 
 /// Our [`Objective`] seen as an argmin `CostFunction + Gradient` on `Array1<f64>`.
@@ -326,6 +332,7 @@ impl<P: Objective + ?Sized> ArgminObjective<'_, P> {
                 gradient: Array1::zeros(x.len()),
             });
             e.x.assign(x);
+            memo.evaluations += 1;
             e.value = self
                 .problem
                 .value_and_gradient(x.view(), e.gradient.view_mut());
@@ -372,6 +379,12 @@ struct StoppingRules {
     max_iterations: usize,
 }
 
+impl StoppingRules {
+    fn criterion(&self) -> Criterion {
+        Criterion::new(self.gradient_tolerance)
+    }
+}
+
 /// An argmin solver with our [`StoppingRules`], counting the iterations that decreased the
 /// objective.
 struct WithStoppingRules<'a, S> {
@@ -382,6 +395,8 @@ struct WithStoppingRules<'a, S> {
 
 /// Why [`WithStoppingRules`] ended a run when an iteration did not decrease the objective.
 const NO_DECREASE: &str = "the line search did not decrease the objective";
+/// Why [`WithStoppingRules`] ended a run whose value stopped moving measurably.
+const STALLED: &str = "the relative decrease fell below the value tolerance";
 
 impl<O, S> Solver<O, FirstOrderState> for WithStoppingRules<'_, S>
 where
@@ -412,7 +427,10 @@ where
             let relative_decrease =
                 (previous - current) / previous.abs().max(current.abs()).max(1.0);
             if relative_decrease <= self.rules.value_tolerance {
-                return Ok((state.terminate_with(TerminationReason::SolverConverged), kv));
+                return Ok((
+                    state.terminate_with(TerminationReason::SolverExit(STALLED.into())),
+                    kv,
+                ));
             }
             Ok((state, kv))
         } else {
@@ -425,7 +443,7 @@ where
 
     fn terminate(&mut self, state: &FirstOrderState) -> TerminationStatus {
         match state.get_gradient() {
-            Some(g) if norm(g) <= self.rules.gradient_tolerance => {
+            Some(g) if self.rules.criterion().is_met(state.get_cost(), norm(g)) => {
                 TerminationStatus::Terminated(TerminationReason::SolverConverged)
             }
             _ => TerminationStatus::NotTerminated,
@@ -437,8 +455,8 @@ where
 pub const MAX_RESTARTS: usize = 5;
 
 /// Runs an argmin first-order solver on `problem`, restarting it from the best point found (so
-/// with a steepest-descent step and no memory) after a line-search failure, as long as
-/// restarts make progress, at most [`MAX_RESTARTS`] times and within the iteration budget.
+/// with a steepest-descent step and no memory) after a stall, as long as restarts make
+/// progress, at most [`MAX_RESTARTS`] times and within the iteration budget.
 fn run<P, S>(problem: &P, x0: ArrayView1<'_, f64>, solver: S, rules: StoppingRules) -> Solution
 where
     P: Objective + ?Sized,
@@ -447,9 +465,9 @@ where
 {
     let mut solution = run_once(problem, x0, solver.clone(), rules);
     let mut iterations = solution.report.iterations;
+    let mut evaluations = solution.report.evaluations;
     for _ in 0..MAX_RESTARTS {
-        if solution.report.status != Status::LineSearchFailed || iterations >= rules.max_iterations
-        {
+        if solution.report.status != Status::Stalled || iterations >= rules.max_iterations {
             break;
         }
         let remaining = StoppingRules {
@@ -458,46 +476,16 @@ where
         };
         let restarted = run_once(problem, solution.x.view(), solver.clone(), remaining);
         iterations += restarted.report.iterations;
+        evaluations += restarted.report.evaluations;
         let improved = restarted.report.value < solution.report.value;
         if !improved {
             break;
         }
         solution = restarted;
     }
-    if solution.report.status == Status::LineSearchFailed
-        && no_measurable_decrease_left(problem, &solution, rules.value_tolerance)
-    {
-        solution.report.status = Status::Converged;
-    }
     solution.report.iterations = iterations;
+    solution.report.evaluations = evaluations;
     solution
-}
-
-/// Whether the largest decrease still available along steepest descent, `‖g‖² / (2h)` with
-/// `h` the curvature of `f` along `g` (a secant estimate from one more gradient), is below
-/// the value tolerance: then no line search can make measurable progress, and the point is as
-/// converged as a method comparing values of `f` can make it.
-fn no_measurable_decrease_left<P: Objective + ?Sized>(
-    problem: &P,
-    solution: &Solution,
-    value_tolerance: f64,
-) -> bool {
-    let x = &solution.x;
-    let g = problem.gradient(x.view());
-    let g_norm = norm(&g);
-    if !(g_norm > 0.0 && g_norm.is_finite()) {
-        return g_norm == 0.0;
-    }
-    let step_length = 1e-6 * norm(x).max(1.0);
-    let step = g.mapv(|gi| -step_length * gi / g_norm);
-    let moved = x + &step;
-    let g_moved = problem.gradient(moved.view());
-    let curvature = (&g_moved - &g).dot(&step) / (step_length * step_length);
-    if !(curvature > 0.0 && curvature.is_finite()) {
-        return false;
-    }
-    let available = g_norm * g_norm / (2.0 * curvature);
-    available <= value_tolerance * solution.report.value.abs().max(1.0)
 }
 
 /// One argmin run, whatever happens turned into a [`Solution`].
@@ -510,6 +498,7 @@ where
         last: None,
         best: None,
         saw_non_finite: false,
+        evaluations: 0,
     });
     let iterations = Cell::new(0);
     let objective = ArgminObjective {
@@ -531,10 +520,13 @@ where
         .run();
 
     let iterations = iterations.get();
-    let solution = |e: Evaluated, status| Solution {
+    let criterion = rules.criterion();
+    let solution = |e: Evaluated, status, evaluations| Solution {
         report: Report {
             status,
+            criterion,
             iterations,
+            evaluations,
             value: e.value,
             gradient_norm: norm(&e.gradient),
         },
@@ -556,16 +548,18 @@ where
                         value: state.get_cost(),
                         gradient: g.clone(),
                     };
-                    return solution(e, Status::Converged);
+                    let evaluations = memo.borrow().evaluations;
+                    return solution(e, Status::Converged, evaluations);
                 }
                 (Some(TerminationReason::MaxItersReached), ..) => Status::MaxIterations,
-                _ => Status::LineSearchFailed,
+                _ => Status::Stalled,
             }
         }
         // An error ends the run inside a line search (or at a non-finite value).
-        Err(_) => Status::LineSearchFailed,
+        Err(_) => Status::Stalled,
     };
     let memo = memo.into_inner();
+    let evaluations = memo.evaluations;
     let Some(best) = memo.best else {
         // Not even the starting point had a finite value.
         let e = Evaluated {
@@ -573,16 +567,16 @@ where
             value: f64::NAN,
             gradient: Array1::from_elem(x0.len(), f64::NAN),
         };
-        return solution(e, Status::NonFinite);
+        return solution(e, Status::NonFinite, evaluations);
     };
-    let status = if norm(&best.gradient) <= rules.gradient_tolerance {
+    let status = if criterion.is_met(best.value, norm(&best.gradient)) {
         Status::Converged
     } else if memo.saw_non_finite {
         Status::NonFinite
     } else {
         stop
     };
-    solution(best, status)
+    solution(best, status, evaluations)
 }
 
 #[cfg(test)]
@@ -661,9 +655,10 @@ mod tests {
     }
 
     /// With no gradient tolerance, the run ends when an iteration no longer decreases `f`
-    /// measurably: that is convergence, at a gradient norm near the attainable floor.
+    /// measurably, near the attainable gradient floor — a stall, never called convergence,
+    /// since the criterion (here `‖∇f‖ ≤ 0`) does not hold.
     #[test]
-    fn a_stalled_decrease_is_convergence() {
+    fn a_stalled_decrease_is_not_convergence() {
         for sol in [
             Lbfgs::new(LbfgsSettings {
                 gradient_tolerance: 0.0,
@@ -678,7 +673,7 @@ mod tests {
             .minimize(&Rosenbrock::default(), array![-1.2, 1.0].view())
             .unwrap(),
         ] {
-            assert_eq!(sol.report.status, Status::Converged, "{:?}", sol.report);
+            assert_eq!(sol.report.status, Status::Stalled, "{:?}", sol.report);
             assert!(sol.report.gradient_norm < 1e-6, "{:?}", sol.report);
             assert_abs_diff_eq!(sol.x, array![1.0, 1.0], epsilon = 1e-6);
         }
@@ -715,6 +710,7 @@ mod tests {
             last: None,
             best: None,
             saw_non_finite: false,
+            evaluations: 0,
         });
         let adapter = ArgminObjective {
             problem: &counted,

@@ -1,17 +1,21 @@
 #![doc = include_str!("../README.md")]
 
 pub mod first_order;
+mod method;
 pub mod newton;
 mod objective;
 mod report;
 pub mod socp;
 pub mod test_functions;
+pub mod trust_region;
 
 pub use first_order::{
     ConjugateGradient, ConjugateGradientSettings, Lbfgs, LbfgsSettings, DEFAULT_VALUE_TOLERANCE,
     MAX_RESTARTS,
 };
+pub use method::{AutoSettings, Method, Minimizer, AUTO_MAX_NEWTON_DIM};
 pub use newton::{newton_direction, DirectionKind, Newton, NewtonDirection, NewtonSettings};
 pub use objective::{Objective, TwiceDifferentiable};
-pub use report::{Report, Solution, Status};
+pub use report::{Criterion, Report, Solution, Status};
 pub use socp::{Affine, Socp, SocpSettings, SocpSolution, SocpStatus};
+pub use trust_region::{TrustRegion, TrustRegionSettings};

@@ -20,13 +20,14 @@ use gendisc_core::{Error, Result};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Zip};
 use serde::{Deserialize, Serialize};
 
-use crate::objective::TwiceDifferentiable;
-use crate::report::{Report, Solution, Status};
+use crate::objective::{Counted, Objective, TwiceDifferentiable};
+use crate::report::{Criterion, Report, Solution, Status};
 
 /// Settings of [`Newton`], with documented defaults (see [`NewtonSettings::default`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct NewtonSettings {
-    /// Stop when `‖∇f(x)‖₂ ≤ gradient_tolerance`. Default `1e-8`.
+    /// Converged when `‖∇f(x)‖₂ ≤ gradient_tolerance · max(1, |f(x)|)` ([`Criterion`]).
+    /// Default `1e-8`.
     pub gradient_tolerance: f64,
     /// Maximum number of Newton steps. Default `100`.
     pub max_iterations: usize,
@@ -202,6 +203,8 @@ impl Newton {
         let s = &self.settings;
         s.validate()?;
         check_start(problem.dim(), x0)?;
+        let problem = Counted::new(problem);
+        let criterion = Criterion::new(s.gradient_tolerance);
         let n = x0.len();
 
         let mut x = x0.to_owned();
@@ -215,7 +218,9 @@ impl Newton {
             x,
             report: Report {
                 status,
+                criterion,
                 iterations,
+                evaluations: problem.evaluations(),
                 value,
                 gradient_norm: norm(g),
             },
@@ -226,7 +231,7 @@ impl Newton {
 
         let mut iterations = 0;
         loop {
-            if norm(&g) <= s.gradient_tolerance {
+            if criterion.is_met(f, norm(&g)) {
                 return Ok(finish(x, Status::Converged, iterations, f, &g));
             }
             if iterations >= s.max_iterations {
@@ -237,38 +242,48 @@ impl Newton {
             let p = newton_direction(h.view(), g.view(), s).step;
             let slope = g.dot(&p);
 
-            // Below this predicted decrease no step can be told apart from rounding in f: the
-            // line search cannot judge it, so the full Newton step is taken if it does not
-            // raise f beyond rounding, and the iteration ends either way (near a minimum the
-            // full step is the best a quadratic model can do). Without this, a decrease a few
-            // ulps of f above the threshold sends the search into ever shorter steps that f
-            // cannot tell apart, one useless iteration after another.
+            // Below this predicted decrease no step can be told apart from rounding in f, and
+            // the line search cannot judge it. Near a minimum the full Newton step still
+            // shrinks the gradient (quadratically), so it is taken when it does not raise f
+            // beyond rounding and does lower the gradient norm; otherwise the run has stalled.
+            // Without this, a decrease a few ulps of f above the threshold sends the search
+            // into ever shorter steps that f cannot tell apart.
             let resolution = 4.0 * f64::EPSILON * f.abs();
-            let resolved = |x: &mut Array1<f64>,
-                            g: &mut Array1<f64>,
-                            trial: &mut Array1<f64>,
-                            trial_g: &mut Array1<f64>| {
+            let full_step_by_gradient = |x: &mut Array1<f64>,
+                                             g: &mut Array1<f64>,
+                                             trial: &mut Array1<f64>,
+                                             trial_g: &mut Array1<f64>|
+             -> Option<f64> {
                 Zip::from(&mut *trial)
                     .and(&*x)
                     .and(&p)
                     .for_each(|t, &xi, &pi| *t = xi + pi);
                 let ft = problem.value_and_gradient(trial.view(), trial_g.view_mut());
-                if ft.is_finite() && ft <= f + resolution && all_finite(trial_g) {
+                let better = ft.is_finite()
+                    && ft <= f + resolution
+                    && all_finite(trial_g)
+                    && norm(trial_g) < norm(g);
+                better.then(|| {
                     std::mem::swap(x, trial);
                     std::mem::swap(g, trial_g);
-                    (ft, iterations + 1)
-                } else {
-                    (f, iterations)
-                }
+                    ft
+                })
             };
             if -slope <= resolution {
-                let (value, iterations) = resolved(&mut x, &mut g, &mut trial, &mut trial_g);
-                return Ok(finish(x, Status::Converged, iterations, value, &g));
+                match full_step_by_gradient(&mut x, &mut g, &mut trial, &mut trial_g) {
+                    Some(ft) => {
+                        f = ft;
+                        iterations += 1;
+                        continue;
+                    }
+                    None => return Ok(finish(x, Status::Stalled, iterations, f, &g)),
+                }
             }
 
             let mut t = 1.0;
             let mut accepted = false;
             let mut any_finite = false;
+            let mut unresolvable = false;
             for _ in 0..=s.max_backtracks {
                 Zip::from(&mut trial)
                     .and(&x)
@@ -282,13 +297,23 @@ impl Newton {
                 }
                 t *= s.backtracking_factor;
                 if any_finite && -t * slope <= resolution {
-                    let (value, iterations) = resolved(&mut x, &mut g, &mut trial, &mut trial_g);
-                    return Ok(finish(x, Status::Converged, iterations, value, &g));
+                    unresolvable = true;
+                    break;
+                }
+            }
+            if unresolvable {
+                match full_step_by_gradient(&mut x, &mut g, &mut trial, &mut trial_g) {
+                    Some(ft) => {
+                        f = ft;
+                        iterations += 1;
+                        continue;
+                    }
+                    None => return Ok(finish(x, Status::Stalled, iterations, f, &g)),
                 }
             }
             if !accepted {
                 let status = if any_finite {
-                    Status::LineSearchFailed
+                    Status::Stalled
                 } else {
                     Status::NonFinite
                 };
@@ -328,7 +353,7 @@ pub(crate) fn norm(v: &Array1<f64>) -> f64 {
     v.dot(v).sqrt()
 }
 
-fn all_finite(v: &Array1<f64>) -> bool {
+pub(crate) fn all_finite(v: &Array1<f64>) -> bool {
     v.iter().all(|x| x.is_finite())
 }
 
@@ -387,6 +412,7 @@ mod tests {
     fn a_decrease_below_rounding_ends_the_search() {
         // The predicted decrease ½x0² = 4.5e-16 is just above 4ε·f ≈ 4e-16: the line search
         // cannot resolve it and must stop rather than shorten the step 60 times per iteration.
+        // The gradient is still above its tolerance, so the run has stalled, not converged.
         let problem = RoundingNoise { x0: 3e-8 };
         let settings = NewtonSettings {
             gradient_tolerance: 1e-12,
@@ -395,7 +421,7 @@ mod tests {
         let sol = Newton::new(settings)
             .minimize(&problem, array![3e-8].view())
             .unwrap();
-        assert_eq!(sol.report.status, Status::Converged);
+        assert_eq!(sol.report.status, Status::Stalled);
         assert_eq!(
             sol.report.iterations, 0,
             "the full step raises f beyond rounding"

@@ -57,3 +57,47 @@ impl<T: TwiceDifferentiable + ?Sized> TwiceDifferentiable for &T {
         (**self).hessian(x, hessian)
     }
 }
+
+/// A problem that counts its evaluations, for [`Report::evaluations`](crate::Report).
+pub(crate) struct Counted<'a, P: ?Sized> {
+    problem: &'a P,
+    evaluations: std::cell::Cell<usize>,
+}
+
+impl<'a, P: ?Sized> Counted<'a, P> {
+    pub(crate) fn new(problem: &'a P) -> Self {
+        Self {
+            problem,
+            evaluations: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Evaluations of the objective so far (with or without the gradient).
+    pub(crate) fn evaluations(&self) -> usize {
+        self.evaluations.get()
+    }
+
+    fn count(&self) {
+        self.evaluations.set(self.evaluations.get() + 1);
+    }
+}
+
+impl<P: Objective + ?Sized> Objective for Counted<'_, P> {
+    fn dim(&self) -> usize {
+        self.problem.dim()
+    }
+    fn value(&self, x: ArrayView1<'_, f64>) -> f64 {
+        self.count();
+        self.problem.value(x)
+    }
+    fn value_and_gradient(&self, x: ArrayView1<'_, f64>, gradient: ArrayViewMut1<'_, f64>) -> f64 {
+        self.count();
+        self.problem.value_and_gradient(x, gradient)
+    }
+}
+
+impl<P: TwiceDifferentiable + ?Sized> TwiceDifferentiable for Counted<'_, P> {
+    fn hessian(&self, x: ArrayView1<'_, f64>, hessian: ArrayViewMut2<'_, f64>) {
+        self.problem.hessian(x, hessian)
+    }
+}
