@@ -4,8 +4,9 @@
 //! 5 ms. Measured on the correlated-uniform simulation of Bouchard & Triggs §4 (where the
 //! Gaussian model is wrong, so intermediate λ really moves the fit) for λ = 0.5 and λ = 0, on
 //! the Gaussian one for λ = 0.5, and for the other families at λ = 0.5; plus a warm-started
-//! Table 1 path (λ = 1, 0.75, 0.5, 0.25, 0) and a 5-fold CV selection over it. The same
-//! fits by Newton's method (`GdtSolver::newton()`, the analytic Hessian) for comparison.
+//! Table 1 path (λ = 1, 0.75, 0.5, 0.25, 0) and a 5-fold CV selection over it, by the default
+//! method (trust-region Newton, `default_method()`); the same fits by the paper's conjugate
+//! gradient (`paper_conjugate_gradient()`) for comparison.
 //!
 //! Data come from the paper's generators with a seeded `ChaCha8Rng`, so every run measures the
 //! same work.
@@ -16,7 +17,7 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use gendisc_core::{Fit, ParamGuard};
 use gendisc_data::generators::BouchardTriggsSimulation;
-use gendisc_gdt::{Family, Gdt, GdtCv, GdtSolver, TABLE1_GRID};
+use gendisc_gdt::{default_method, paper_conjugate_gradient, Family, Gdt, GdtCv, TABLE1_GRID};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -49,24 +50,20 @@ fn gdt(c: &mut Criterion) {
                     .unwrap()
             })
         });
-        let newton = Gdt::params(family)
+        let cg = Gdt::params(family)
             .lambda(lambda)
-            .solver(GdtSolver::newton())
+            .solver(paper_conjugate_gradient())
             .check()
             .unwrap();
-        group.bench_function(format!("{name}, Newton"), |b| {
-            b.iter(|| {
-                newton
-                    .fit(black_box(x.view()), black_box(y.view()))
-                    .unwrap()
-            })
+        group.bench_function(format!("{name}, paper's CG"), |b| {
+            b.iter(|| cg.fit(black_box(x.view()), black_box(y.view())).unwrap())
         });
     }
     for (name, solver) in [
-        ("LDA Table 1 path (5 λ, warm starts)", GdtSolver::default()),
+        ("LDA Table 1 path (5 λ, warm starts)", default_method()),
         (
-            "LDA Table 1 path (5 λ, warm starts), Newton",
-            GdtSolver::newton(),
+            "LDA Table 1 path (5 λ, warm starts), paper's CG",
+            paper_conjugate_gradient(),
         ),
     ] {
         let params = Gdt::params(Family::Lda).solver(solver).check().unwrap();

@@ -13,40 +13,60 @@ use gendisc_core::{
 use gendisc_generative::{
     Balls1, Balls2, Balls2Report, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure,
 };
-use gendisc_optim::{ConjugateGradient, Lbfgs, Newton, Objective, Status, TwiceDifferentiable};
+use gendisc_optim::{Minimizer, Objective, Status, TwiceDifferentiable};
 
+use crate::existence::{separation, Separation};
 use crate::family::{check_variance_floor, Family, Parametrisation, Priors};
 use crate::objective::{CountingIndefinite, GdtObjective};
-use crate::params::{GdtParams, GdtSolver, GdtValidParams};
+use crate::params::{GdtParams, GdtValidParams};
 
 /// How a GDT fit ended.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GdtReport {
     /// The `λ` of the fit.
     pub lambda: f64,
-    /// Why the optimiser stopped; [`Status::Converged`] for the closed-form `λ = 1` fit.
+    /// Why the optimiser stopped: [`Status::Converged`] when the gradient criterion holds
+    /// (also for the closed-form `λ = 1` fit), [`Status::NoFiniteMinimiser`] at `λ = 0` on
+    /// separated rows (see [`separation`](Self::separation)).
     pub status: Status,
     /// Iterations of the optimiser (0 at `λ = 1`, where the generative fit is returned as it
-    /// is).
+    /// is, and where no finite maximiser exists).
     pub iterations: usize,
+    /// Evaluations of the objective (0 in files written before they were counted).
+    #[serde(default)]
+    pub evaluations: usize,
     /// `−L_λ(θ̂) / S` at the returned parameters (`S` the total sample weight).
     pub objective: f64,
     /// `‖∇(−L_λ / S)‖₂` at the returned parameters.
     pub gradient_norm: f64,
+    /// The gradient tolerance of the criterion `‖∇f‖ ≤ tol · max(1, |f|)` the optimiser
+    /// stopped on (`None` at `λ = 1` and in files written before it was recorded).
+    #[serde(default)]
+    pub gradient_tolerance: Option<f64>,
     /// Whether the generative fit that started the optimisation converged (always true but for
     /// Balls2, whose EM may stop at its iteration cap).
     pub start_converged: bool,
-    /// With [`GdtSolver::Newton`], the iterations at which the Hessian of `−L_λ` was not
-    /// positive definite, so that the step was regularised rather than Newton's; 0 for the
-    /// other solvers.
+    /// With a Newton method, the iterations at which the Hessian of `−L_λ` was not positive
+    /// definite, so that the step was damped beyond Newton's; 0 for the other solvers.
     #[serde(default)]
     pub indefinite_hessians: usize,
+    /// At `λ = 0` on rows separated in the family's induced features, the certificate that no
+    /// finite maximiser exists ([`crate::existence`]); the returned parameters are then the
+    /// starting point, not an estimate.
+    #[serde(default)]
+    pub separation: Option<Separation>,
 }
 
 impl GdtReport {
     /// True when both the generative start and the optimiser converged.
     pub fn converged(&self) -> bool {
         self.status.is_converged() && self.start_converged
+    }
+
+    /// True when the fit proved that no finite maximiser exists (at `λ = 0` on separated
+    /// rows).
+    pub fn has_no_maximiser(&self) -> bool {
+        self.status == Status::NoFiniteMinimiser
     }
 
     /// The report as a model file records it.
@@ -56,13 +76,24 @@ impl GdtReport {
         } else {
             "; its generative start (Balls2's EM) stopped at its iteration cap"
         };
-        FitSummary {
-            converged: self.converged(),
-            iterations: self.iterations,
-            status: format!(
+        let status = match &self.separation {
+            Some(s) => format!(
+                "{} at λ = {}: the training rows are {} separated in the family's induced                  features ({} of {} margins grow along the certificate), so the conditional                  likelihood has no finite maximiser; the parameters are the starting point{start}",
+                self.status,
+                self.lambda,
+                if s.complete { "completely" } else { "quasi-completely" },
+                s.strict_margins,
+                s.margins
+            ),
+            None => format!(
                 "{} at λ = {} after {} iterations: gradient norm {:.3e}, objective {:.6e}{start}",
                 self.status, self.lambda, self.iterations, self.gradient_norm, self.objective
             ),
+        };
+        FitSummary {
+            converged: self.converged(),
+            iterations: self.iterations,
+            status,
         }
     }
 }
@@ -532,15 +563,21 @@ fn require_em_converged(report: &Balls2Report, max_iterations: usize) -> Result<
 /// With [`GdtParams::require_convergence`](crate::GdtParams::require_convergence): the fit
 /// reported by `report` met its convergence criterion, and so did the generative start it
 /// began from.
-fn require_converged(p: &GdtValidParams, report: &GdtReport) -> Result<()> {
+fn require_converged(p: &GdtValidParams, dim: usize, report: &GdtReport) -> Result<()> {
     let what = || {
-        let solver = match p.solver {
-            GdtSolver::ConjugateGradient(_) => "conjugate gradient",
-            GdtSolver::Lbfgs(_) => "L-BFGS",
-            GdtSolver::Newton(_) => "Newton's method",
-        };
+        let solver = p.solver.for_dim(dim).name();
         format!("GDT {} at λ = {} ({solver})", p.family, report.lambda)
     };
+    if report.has_no_maximiser() {
+        return Err(Error::NotConverged {
+            what: what(),
+            iterations: 0,
+            detail: "no finite maximiser exists: the training rows are separated in the \
+                     family's induced features (the fit's report carries the certificate); \
+                     choose λ > 0"
+                .into(),
+        });
+    }
     if !report.status.is_converged() {
         return Err(Error::NotConverged {
             what: what(),
@@ -575,7 +612,7 @@ pub(crate) fn optimise<'t>(
 ) -> Result<Gdt> {
     let model = optimise_unchecked(p, t, start, start_converged)?;
     if p.require_convergence {
-        require_converged(p, &model.report)?;
+        require_converged(p, t.param.dim(), &model.report)?;
     }
     Ok(model)
 }
@@ -587,37 +624,52 @@ fn optimise_unchecked<'t>(
     start_converged: bool,
 ) -> Result<Gdt> {
     let objective = GdtObjective::new(t.param, t.x.view(), t.y, t.w, p.lambda);
+    let at_start = |status, gradient_tolerance, separation| {
+        let gradient = objective.gradient(start);
+        GdtReport {
+            lambda: p.lambda,
+            status,
+            iterations: 0,
+            evaluations: 1,
+            objective: objective.value(start),
+            gradient_norm: gradient.dot(&gradient).sqrt(),
+            gradient_tolerance,
+            start_converged,
+            indefinite_hessians: 0,
+            separation,
+        }
+    };
     if p.lambda == 1.0 {
         // L_1 = L_gen, whose maximiser is the generative fit itself (eq. 2): return it as it
         // is, so that λ = 1 reproduces the generative classifier exactly.
-        let gradient = objective.gradient(start);
-        let report = GdtReport {
-            lambda: 1.0,
-            status: Status::Converged,
-            iterations: 0,
-            objective: objective.value(start),
-            gradient_norm: gradient.dot(&gradient).sqrt(),
-            start_converged,
-            indefinite_hessians: 0,
-        };
         return Ok(Gdt {
             param: t.param,
             theta: start.to_owned(),
-            report,
+            report: at_start(Status::Converged, None, None),
             scale: t.scale,
         });
     }
-    let mut indefinite_hessians = 0;
-    let solution = match p.solver {
-        GdtSolver::ConjugateGradient(s) => ConjugateGradient::new(s).minimize(&objective, start)?,
-        GdtSolver::Lbfgs(s) => Lbfgs::new(s).minimize(&objective, start)?,
-        GdtSolver::Newton(s) => {
-            let counted = CountingIndefinite::new(&objective);
-            let solution = Newton::new(s).minimize(&counted, start)?;
-            indefinite_hessians = counted.indefinite();
-            solution
+    let method = p.solver.for_dim(t.param.dim());
+    let gradient_tolerance = Some(method.gradient_tolerance(t.param.dim()));
+    if p.lambda == 0.0 {
+        if let Some(certificate) =
+            separation(t.param.family(), t.param.n_classes(), t.x.view(), t.y, t.w)?
+        {
+            return Ok(Gdt {
+                param: t.param,
+                theta: start.to_owned(),
+                report: at_start(
+                    Status::NoFiniteMinimiser,
+                    gradient_tolerance,
+                    Some(certificate),
+                ),
+                scale: t.scale,
+            });
         }
-    };
+    }
+    // Only the Newton methods ask for Hessians, and so count indefinite ones.
+    let counted = CountingIndefinite::new(&objective);
+    let solution = method.minimize(&counted, start)?;
     Ok(Gdt {
         scale: t.scale,
         param: t.param,
@@ -626,10 +678,13 @@ fn optimise_unchecked<'t>(
             lambda: p.lambda,
             status: solution.report.status,
             iterations: solution.report.iterations,
+            evaluations: solution.report.evaluations,
             objective: solution.report.value,
             gradient_norm: solution.report.gradient_norm,
+            gradient_tolerance,
             start_converged,
-            indefinite_hessians,
+            indefinite_hessians: counted.indefinite(),
+            separation: None,
         },
     })
 }
@@ -779,7 +834,7 @@ pub fn objective_and_gradient(
 }
 
 /// The Hessian `∇²(−L_λ / S)` at `θ` for a family on `(x, y)` (`p × p`, symmetric): what
-/// [`GdtSolver::Newton`] steps with, exposed for checks (the formulas are in the
+/// the Newton methods step with, exposed for checks (the formulas are in the
 /// [`family`](crate::family) documentation). Fails on the inputs
 /// [`objective_and_gradient`] fails on.
 pub fn objective_hessian(

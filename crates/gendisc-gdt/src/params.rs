@@ -3,93 +3,70 @@
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::{Error, ParamGuard, Result};
-use gendisc_optim::{ConjugateGradientSettings, LbfgsSettings, NewtonSettings};
+use gendisc_optim::{
+    AutoSettings, ConjugateGradientSettings, LbfgsSettings, Method, TrustRegionSettings,
+};
 
 use crate::family::{check_variance_floor, Family, Priors};
 
-/// The optimiser that maximises `L_λ` from the generative start.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub enum GdtSolver {
-    /// Nonlinear conjugate gradient (Polak–Ribière+) through argmin, as the paper (§3, §5).
-    ConjugateGradient(ConjugateGradientSettings),
-    /// Limited-memory BFGS through argmin.
-    Lbfgs(LbfgsSettings),
-    /// Damped Newton's method with the analytic Hessian of `L_λ` (the paper's other option,
-    /// §3), for every family. `L_λ` is not concave in general for `λ < 1`: where the Hessian
-    /// of `−L_λ` is not positive definite the step is regularised (a ridge, else steepest
-    /// descent; see [`gendisc_optim::newton`]) and [`GdtReport::indefinite_hessians`]
-    /// counts those iterations. See [`GdtSolver::newton`] for the usual settings.
-    ///
-    /// [`GdtReport::indefinite_hessians`]: crate::GdtReport::indefinite_hessians
-    Newton(NewtonSettings),
-}
-
-impl Default for GdtSolver {
-    fn default() -> Self {
-        GdtSolver::ConjugateGradient(default_solver_settings())
-    }
-}
-
-impl GdtSolver {
-    /// L-BFGS with the same stopping rule as [`default_solver_settings`].
-    pub fn lbfgs() -> Self {
-        GdtSolver::Lbfgs(LbfgsSettings {
-            gradient_tolerance: 1e-6,
-            value_tolerance: DEFAULT_GDT_VALUE_TOLERANCE,
-            max_iterations: 1000,
-            ..LbfgsSettings::default()
-        })
-    }
-
-    /// Newton's method with [`default_newton_settings`].
-    pub fn newton() -> Self {
-        GdtSolver::Newton(default_newton_settings())
-    }
-
-    fn validate(&self) -> Result<()> {
-        match self {
-            GdtSolver::ConjugateGradient(s) => s.validate(),
-            GdtSolver::Lbfgs(s) => s.validate(),
-            GdtSolver::Newton(s) => s.validate(),
-        }
-    }
-}
-
-/// The relative decrease per iteration below which the GDT fit stops, `1e-10` (as
-/// [`ConjugateGradientSettings::value_tolerance`]): the objective has stopped changing in its
-/// tenth significant digit. Looser than the optimiser's default (`64 ε`) because the
-/// discriminative end of the path often has no finite maximiser — on (nearly) separable
-/// training sets the parameters drift to infinity while `L_λ` creeps towards its supremum — and
-/// such a fit should stop, as R's `glm` stops on its deviance change, rather than spend its
-/// whole iteration budget.
+/// The relative decrease per iteration below which the paper's conjugate gradient
+/// ([`paper_conjugate_gradient`]) stops, `1e-10`: the objective has stopped changing in its
+/// tenth significant digit. Such a stop is [`Status::Stalled`](gendisc_optim::Status::Stalled),
+/// not convergence, unless the gradient criterion holds too.
 pub const DEFAULT_GDT_VALUE_TOLERANCE: f64 = 1e-10;
 
-/// The settings of the conjugate-gradient solver used by default: argmin's Polak–Ribière+ CG
-/// (as the paper) with a gradient tolerance of `1e-6` on the objective per unit of sample
-/// weight (a change of `1e-6 · n` in the log-likelihood), the relative value tolerance
-/// [`DEFAULT_GDT_VALUE_TOLERANCE`], at most 1000 iterations, and the other settings of [`ConjugateGradientSettings::default`].
+/// The gradient tolerance of the default method: a GDT fit has converged when
+/// `‖∇f‖₂ ≤ 1e-7 · max(1, |f|)` for the objective per unit of sample weight `f = −L_λ / S`
+/// ([`Criterion`](gendisc_optim::Criterion)).
+pub const DEFAULT_GDT_GRADIENT_TOLERANCE: f64 = 1e-7;
+
+/// The default optimiser of GDT: [`Method::Auto`] — trust-region Newton with the analytic
+/// Hessian of `L_λ` (the paper's other option, §3) while `θ` has at most
+/// [`AUTO_MAX_NEWTON_DIM`](gendisc_optim::AUTO_MAX_NEWTON_DIM) parameters, else L-BFGS —
+/// stopping on the gradient criterion [`DEFAULT_GDT_GRADIENT_TOLERANCE`] (L-BFGS on ten times
+/// that, the floor its value-based line search reaches reliably), at most 200 Newton or 2000
+/// L-BFGS iterations.
 ///
-/// A fit that reaches the 1000th iteration stops there and is returned with the status
-/// [`MaxIterations`](gendisc_optim::Status::MaxIterations) in its report, or is an error with
-/// [`GdtParams::require_convergence`].
-pub fn default_solver_settings() -> ConjugateGradientSettings {
+/// `L_λ` is not concave in general for `λ < 1`: where the Hessian of `−L_λ` is not positive
+/// definite the trust region follows the negative curvature as far as the ratio of actual to
+/// predicted decrease allows ([`gendisc_optim::trust_region`]), and
+/// [`GdtReport::indefinite_hessians`](crate::GdtReport::indefinite_hessians) counts those
+/// iterations. A trial point where `L_λ` is not finite (QDA's precision leaving the positive
+/// definite cone in floating point) shrinks the region; it never ends the fit.
+pub fn default_method() -> Method {
+    Method::Auto(AutoSettings {
+        trust_region: TrustRegionSettings {
+            gradient_tolerance: DEFAULT_GDT_GRADIENT_TOLERANCE,
+            max_iterations: 200,
+            ..TrustRegionSettings::default()
+        },
+        lbfgs: LbfgsSettings {
+            gradient_tolerance: 10.0 * DEFAULT_GDT_GRADIENT_TOLERANCE,
+            max_iterations: 2000,
+            ..LbfgsSettings::default()
+        },
+        ..AutoSettings::default()
+    })
+}
+
+/// The paper's optimiser (§3, §5): argmin's Polak–Ribière+ nonlinear conjugate gradient with a
+/// gradient tolerance of `1e-6` (relative, [`Criterion`](gendisc_optim::Criterion)), the
+/// relative value tolerance [`DEFAULT_GDT_VALUE_TOLERANCE`] and at most 1000 iterations — the
+/// default of earlier releases, kept so that the Bouchard–Triggs study can show it beside the
+/// default. Its value test ends many fits as [`Status::Stalled`](gendisc_optim::Status::Stalled)
+/// short of the optimum; prefer [`default_method`].
+pub fn paper_conjugate_gradient() -> Method {
+    Method::ConjugateGradient(paper_conjugate_gradient_settings())
+}
+
+/// The settings of [`paper_conjugate_gradient`].
+pub fn paper_conjugate_gradient_settings() -> ConjugateGradientSettings {
     ConjugateGradientSettings {
         gradient_tolerance: 1e-6,
         value_tolerance: DEFAULT_GDT_VALUE_TOLERANCE,
         max_iterations: 1000,
         ..ConjugateGradientSettings::default()
     }
-}
-
-/// The settings of [`GdtSolver::newton`]: [`NewtonSettings::default`] (gradient tolerance
-/// `1e-8` on the objective per unit of sample weight, at most 100 iterations, Armijo
-/// backtracking, a ridge from `1e-10` of the largest diagonal entry when the Hessian is not
-/// positive definite). The tolerance is tighter than conjugate gradient's `1e-6` because
-/// Newton's last steps are quadratically convergent and cost one iteration each; there is no
-/// value tolerance, so a fit whose maximiser does not exist (the discriminative end on
-/// separable data) ends by its iteration cap and says so.
-pub fn default_newton_settings() -> NewtonSettings {
-    NewtonSettings::default()
 }
 
 /// Hyper-parameters of [`Gdt`](crate::Gdt), validated.
@@ -99,7 +76,7 @@ pub fn default_newton_settings() -> NewtonSettings {
 /// | `family` | set by [`Gdt::params`](crate::Gdt::params) | the generative family ([`Family`]) |
 /// | `priors` | [`Family::default_priors`] ([`Priors::Fixed`] for the shared diagonal, [`Priors::Estimated`] otherwise) | class priors fixed at `1/K` or estimated with the rest of `θ` |
 /// | `lambda` | `0.5` | `λ ∈ [0, 1]` of eq. (6): 1 is the generative fit, 0 the discriminative one |
-/// | `solver` | [`GdtSolver::ConjugateGradient`]`(`[`default_solver_settings`]`())` | the optimiser; [`GdtSolver::lbfgs`] and [`GdtSolver::newton`] are the alternatives |
+/// | `solver` | [`default_method`] (trust-region Newton, or L-BFGS beyond 400 parameters) | the optimiser, any [`Method`]; [`paper_conjugate_gradient`] is the paper's |
 /// | `var_smoothing` | `1e-9` | relative variance floor of the generative start of Balls1, Balls2 and the shared diagonal (as in `gendisc-generative`) |
 /// | `variance_floor` | `0` (none) | Balls2 only: relative floor `r` on every component variance throughout the GDT fit, `σ² ≥ v₀ = r · max_j Var(x_j)` (see [`GdtParams::variance_floor`]) |
 /// | `em_seed` | `0` | seed of the EM initialisation of Balls2 |
@@ -109,13 +86,19 @@ pub fn default_newton_settings() -> NewtonSettings {
 ///
 /// # Fits that stop at a cap
 ///
-/// The optimiser stops at its iteration cap (1000 conjugate-gradient or L-BFGS iterations,
-/// 100 Newton iterations by default) or at a failed line search, and Balls2's EM start at
-/// `em_max_iterations`, whether or not they met their tolerances: at small `λ` on (nearly)
-/// separable data `L_λ` often has no finite maximiser. By default such a fit is still
-/// returned, and only [`Gdt::report`](crate::Gdt::report) says so
+/// The optimiser stops when the gradient criterion holds ([`Status::Converged`]), at its
+/// iteration cap, or when the objective stops decreasing measurably short of it
+/// ([`Status::Stalled`]); Balls2's EM start stops at `em_max_iterations`. At `λ = 0` a
+/// certificate decides first whether a finite maximiser exists ([`crate::existence`]); where
+/// the training rows are separated it does not, and the fit ends at once as
+/// [`Status::NoFiniteMinimiser`] with the certificate in its report. By default a fit that did
+/// not converge is still returned, and [`Gdt::report`](crate::Gdt::report) says so
 /// ([`GdtReport::converged`](crate::GdtReport::converged) is false); with
 /// `require_convergence(true)` it is an error instead.
+///
+/// [`Status::Converged`]: gendisc_optim::Status::Converged
+/// [`Status::Stalled`]: gendisc_optim::Status::Stalled
+/// [`Status::NoFiniteMinimiser`]: gendisc_optim::Status::NoFiniteMinimiser
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GdtValidParams {
     pub(crate) family: Family,
@@ -123,7 +106,7 @@ pub struct GdtValidParams {
     #[serde(default)]
     pub(crate) priors: Option<Priors>,
     pub(crate) lambda: f64,
-    pub(crate) solver: GdtSolver,
+    pub(crate) solver: Method,
     pub(crate) var_smoothing: f64,
     #[serde(default)]
     pub(crate) variance_floor: f64,
@@ -149,7 +132,7 @@ impl GdtValidParams {
         self.lambda
     }
     /// The optimiser.
-    pub fn solver(&self) -> &GdtSolver {
+    pub fn solver(&self) -> &Method {
         &self.solver
     }
     /// The relative variance floor of the generative start.
@@ -199,7 +182,7 @@ impl GdtParams {
             family,
             priors: None,
             lambda: 0.5,
-            solver: GdtSolver::default(),
+            solver: default_method(),
             var_smoothing: 1e-9,
             variance_floor: 0.0,
             em_seed: 0,
@@ -220,8 +203,8 @@ impl GdtParams {
         self.0.lambda = lambda;
         self
     }
-    /// The optimiser (default conjugate gradient with [`default_solver_settings`]).
-    pub fn solver(mut self, solver: GdtSolver) -> Self {
+    /// The optimiser (default [`default_method`]).
+    pub fn solver(mut self, solver: Method) -> Self {
         self.0.solver = solver;
         self
     }

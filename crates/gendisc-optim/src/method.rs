@@ -187,8 +187,9 @@ mod tests {
             Method::ConjugateGradient(ConjugateGradientSettings::default()),
         ];
         for method in methods {
-            let sol = Minimizer::minimize(&method, &Rosenbrock::default(), array![-1.2, 1.0].view())
-                .unwrap();
+            let sol =
+                Minimizer::minimize(&method, &Rosenbrock::default(), array![-1.2, 1.0].view())
+                    .unwrap();
             assert_eq!(sol.report.status, Status::Converged, "{}", method.name());
             assert!((sol.x[0] - 1.0).abs() < 1e-6, "{}", method.name());
         }

@@ -250,9 +250,9 @@ impl Newton {
             // into ever shorter steps that f cannot tell apart.
             let resolution = 4.0 * f64::EPSILON * f.abs();
             let full_step_by_gradient = |x: &mut Array1<f64>,
-                                             g: &mut Array1<f64>,
-                                             trial: &mut Array1<f64>,
-                                             trial_g: &mut Array1<f64>|
+                                         g: &mut Array1<f64>,
+                                         trial: &mut Array1<f64>,
+                                         trial_g: &mut Array1<f64>|
              -> Option<f64> {
                 Zip::from(&mut *trial)
                     .and(&*x)

@@ -59,34 +59,58 @@ impl std::fmt::Display for Status {
     }
 }
 
-/// The stopping criterion a run was judged by: `‖∇f‖₂ ≤ gradient_tolerance · max(1, |f|)` —
+/// The stopping criterion a run was judged by.
+///
+/// The solvers of this crate stop on the gradient: `‖∇f‖₂ ≤ tolerance · max(1, |f|)` —
 /// relative to the objective's magnitude once that exceeds one, as scipy's and Optim.jl's
 /// defaults are, so that a criterion means the same on a sum and on a mean of many terms.
+/// Methods that follow a reference implementation's own rule (R's `glm` on the relative change
+/// in deviance, EM on the change in log-likelihood) say so with
+/// [`Criterion::RelativeChange`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Criterion {
-    /// The gradient tolerance.
-    pub gradient_tolerance: f64,
+pub enum Criterion {
+    /// `‖∇f‖₂ ≤ tolerance · max(1, |f|)`.
+    Gradient {
+        /// The gradient tolerance.
+        tolerance: f64,
+    },
+    /// The relative change of a monitored quantity (a deviance, a log-likelihood) between
+    /// iterations fell below `tolerance`.
+    RelativeChange {
+        /// The tolerance on the relative change.
+        tolerance: f64,
+    },
 }
 
 impl Criterion {
-    /// The criterion with tolerance `gradient_tolerance`.
+    /// The gradient criterion with tolerance `gradient_tolerance`.
     pub fn new(gradient_tolerance: f64) -> Self {
-        Self { gradient_tolerance }
+        Criterion::Gradient {
+            tolerance: gradient_tolerance,
+        }
     }
 
-    /// The largest gradient norm that meets the criterion at objective value `value`.
-    pub fn threshold(&self, value: f64) -> f64 {
-        let scale = if value.is_finite() {
-            value.abs().max(1.0)
-        } else {
-            1.0
-        };
-        self.gradient_tolerance * scale
+    /// The largest gradient norm that meets a gradient criterion at objective value `value`
+    /// (`None` for [`Criterion::RelativeChange`]).
+    pub fn threshold(&self, value: f64) -> Option<f64> {
+        match *self {
+            Criterion::Gradient { tolerance } => {
+                let scale = if value.is_finite() {
+                    value.abs().max(1.0)
+                } else {
+                    1.0
+                };
+                Some(tolerance * scale)
+            }
+            Criterion::RelativeChange { .. } => None,
+        }
     }
 
-    /// Whether a gradient norm meets the criterion at objective value `value`.
+    /// Whether a gradient norm meets a gradient criterion at objective value `value` (always
+    /// `false` for [`Criterion::RelativeChange`], which a gradient cannot decide).
     pub fn is_met(&self, value: f64, gradient_norm: f64) -> bool {
-        gradient_norm <= self.threshold(value)
+        self.threshold(value)
+            .is_some_and(|threshold| gradient_norm <= threshold)
     }
 }
 

@@ -353,7 +353,12 @@ mod tests {
             let sol = TrustRegion::default()
                 .minimize(&Barrier, array![start].view())
                 .unwrap();
-            assert_eq!(sol.report.status, Status::Converged, "from {start}: {:?}", sol.report);
+            assert_eq!(
+                sol.report.status,
+                Status::Converged,
+                "from {start}: {:?}",
+                sol.report
+            );
             assert_abs_diff_eq!(sol.x[0], minimiser, epsilon = 1e-9);
         }
     }

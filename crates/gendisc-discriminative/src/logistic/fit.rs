@@ -352,7 +352,11 @@ impl LogisticRegressionValidParams {
                 let solution = Solution {
                     report: gendisc_optim::Report {
                         status,
+                        criterion: gendisc_optim::Criterion::RelativeChange {
+                            tolerance: tolerance.unwrap_or(default_tolerance(solver)),
+                        },
                         iterations: outcome.iterations,
+                        evaluations: outcome.iterations + 1,
                         value: objective.value(outcome.theta.view()),
                         gradient_norm: gradient.dot(&gradient).sqrt(),
                     },
@@ -435,7 +439,8 @@ impl LogisticRegressionValidParams {
 fn default_tolerance(solver: LogisticSolver) -> f64 {
     match solver {
         LogisticSolver::Newton | LogisticSolver::Auto => 1e-10,
-        _ => 1e-8,
+        LogisticSolver::GlmIrls => 1e-8,
+        LogisticSolver::Lbfgs | LogisticSolver::ConjugateGradient => 1e-7,
     }
 }
 

@@ -11,13 +11,17 @@ use serde::{Deserialize, Serialize};
 ///
 /// | solver | default tolerance | default iteration cap | stopping rule |
 /// |---|---|---|---|
-/// | [`Newton`](Self::Newton) | `1e-10` | 100 | `‖∇f‖₂ ≤ tol` on the mean objective |
-/// | [`Lbfgs`](Self::Lbfgs) | `1e-8` | 10 000 | same |
-/// | [`ConjugateGradient`](Self::ConjugateGradient) | `1e-8` | 10 000 | same |
+/// | [`Newton`](Self::Newton) | `1e-10` | 100 | `‖∇f‖₂ ≤ tol · max(1, \|f\|)` on the mean objective `f` |
+/// | [`Lbfgs`](Self::Lbfgs) | `1e-7` | 10 000 | same |
+/// | [`ConjugateGradient`](Self::ConjugateGradient) | `1e-7` | 10 000 | same |
 /// | [`GlmIrls`](Self::GlmIrls) | `1e-8` | 25 | `|dev − dev_old| / (|dev| + 0.1) < tol` |
 ///
 /// "The mean objective" is the penalised negative log-likelihood divided by the total sample
-/// weight, so that the tolerance does not depend on the sample size.
+/// weight, so that the tolerance does not depend on the sample size. The first-order solvers'
+/// line searches compare values of `f`, so their progress ends where the decrease still
+/// available, `‖∇f‖² / (2h)`, is lost in the rounding of `f`: about `‖∇f‖ ≈ 10⁻⁸` on the mean
+/// objective. Their tolerance sits above that floor; a run that stalls short of it is
+/// [`Status::Stalled`](gendisc_optim::Status::Stalled), not converged.
 ///
 /// Every solver can stop at its iteration cap before its stopping rule holds. The fit still
 /// returns the model, with [`FitReport::status`](super::FitReport::status) set to

@@ -244,11 +244,13 @@ fn check_sklearn(fixture: &str, data_file: &str, sigma2: f64, intercept: bool, w
         let p = params.clone().solver(solver);
         // Newton converges quadratically to a gradient norm far below its 1e-10 tolerance.
         // The first-order solvers' line searches compare values of f, so they stall where the
-        // decrease still available, ‖∇f‖²/(2h), is lost in f's rounding: ‖∇f‖ ≈ 1e-8 here
-        // (the stalled-decrease rule of gendisc_optim), i.e. coefficients to about 1e-6.
+        // decrease still available, ‖∇f‖²/(2h), is lost in f's rounding (‖∇f‖ ≈ 1e-8 here);
+        // their tolerance, 1e-7, sits above that floor and, with curvatures of order 0.1 in
+        // the flattest direction, leaves the coefficients within about 1e-5 (Newton, the
+        // default, matches to 1e-6 and better).
         let (coef_tol, proba_tol) = match solver {
             LogisticSolver::Newton => (1e-6, 1e-8),
-            _ => (1e-6, 1e-6),
+            _ => (1e-5, 1e-6),
         };
         let models = if weighted {
             let w = data.w.as_ref().expect("weights");

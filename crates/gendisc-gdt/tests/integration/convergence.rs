@@ -3,10 +3,11 @@
 
 use gendisc_core::{Error, Fit, ParamGuard};
 use gendisc_gdt::{
-    default_newton_settings, default_solver_settings, Family, Gdt, GdtCv, GdtParams, GdtSolver,
-    GdtValidParams,
+    paper_conjugate_gradient_settings, Family, Gdt, GdtCv, GdtParams, GdtValidParams, Method,
 };
-use gendisc_optim::{ConjugateGradientSettings, LbfgsSettings, NewtonSettings, Status};
+use gendisc_optim::{
+    ConjugateGradientSettings, LbfgsSettings, NewtonSettings, Status, TrustRegionSettings,
+};
 use ndarray::{Array1, Array2};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -23,22 +24,23 @@ fn data(seed: u64) -> (Array2<f64>, Array1<usize>) {
     (x, y)
 }
 
-fn capped_solvers() -> [GdtSolver; 3] {
+fn capped_solvers() -> [Method; 4] {
     [
-        GdtSolver::ConjugateGradient(ConjugateGradientSettings {
+        Method::TrustRegion(TrustRegionSettings {
             max_iterations: 2,
-            ..default_solver_settings()
+            ..TrustRegionSettings::default()
         }),
-        GdtSolver::Lbfgs(match GdtSolver::lbfgs() {
-            GdtSolver::Lbfgs(s) => LbfgsSettings {
-                max_iterations: 2,
-                ..s
-            },
-            _ => unreachable!("GdtSolver::lbfgs is L-BFGS"),
-        }),
-        GdtSolver::Newton(NewtonSettings {
+        Method::ConjugateGradient(ConjugateGradientSettings {
             max_iterations: 2,
-            ..default_newton_settings()
+            ..paper_conjugate_gradient_settings()
+        }),
+        Method::Lbfgs(LbfgsSettings {
+            max_iterations: 2,
+            ..LbfgsSettings::default()
+        }),
+        Method::Newton(NewtonSettings {
+            max_iterations: 2,
+            ..NewtonSettings::default()
         }),
     ]
 }

@@ -414,11 +414,11 @@ fn the_fit_summary_reports_a_fit_stopped_at_its_cap() {
     let (labels, encoded) = ClassLabels::fit(&y).unwrap();
     let settings = gendisc_optim::ConjugateGradientSettings {
         max_iterations: 2,
-        ..gendisc_gdt::default_solver_settings()
+        ..gendisc_gdt::paper_conjugate_gradient_settings()
     };
     let model = Gdt::params(Family::Qda)
         .lambda(0.25)
-        .solver(gendisc_gdt::GdtSolver::ConjugateGradient(settings))
+        .solver(gendisc_gdt::Method::ConjugateGradient(settings))
         .fit(x.view(), encoded.view())
         .unwrap();
     assert!(!model.report().converged());

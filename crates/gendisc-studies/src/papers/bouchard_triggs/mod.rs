@@ -35,7 +35,7 @@ use gendisc_core::{ConditionalModel, Error, ParamGuard, Result};
 use gendisc_data::generators::BouchardTriggsSimulation;
 use gendisc_data::loaders::{dataset_path, Separator, TableReader};
 use gendisc_data::splits::{random_split, replicate_rng, Split};
-use gendisc_gdt::{CvCriterion, Family, Gdt, GdtCv, GdtParams, GdtSolver, Priors, TABLE1_GRID};
+use gendisc_gdt::{CvCriterion, Family, Gdt, GdtCv, GdtParams, Method, Priors, TABLE1_GRID};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -96,11 +96,11 @@ pub struct Settings {
     /// Table 1: folds of the cross-validation of the GDT-CV rows.
     pub cv_folds: usize,
     /// The optimiser of every GDT fit; `None` (both presets) is the estimator's default,
-    /// conjugate gradient as in the paper. `Some(GdtSolver::newton())` runs Newton's method with
-    /// the analytic Hessian instead. Left out of the run's fingerprint when `None`, so that
-    /// stores written before this setting existed stay valid.
+    /// [`gendisc_gdt::default_method`] (trust-region Newton with the analytic Hessian).
+    /// `Some(gendisc_gdt::paper_conjugate_gradient())` runs the paper's conjugate gradient
+    /// instead. Left out of the run's fingerprint when `None`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub solver: Option<GdtSolver>,
+    pub solver: Option<Method>,
     /// Table 1: how the four Fisher/PCA inputs are scaled (the paper does not say). Every
     /// family is fitted on inputs scaled this way, and the scale-sensitive families (Balls1,
     /// Balls2) also on inputs scaled the other way ([`table1_blocks`]).
@@ -463,11 +463,12 @@ impl Study for Figure1Study {
     }
 
     fn fingerprint(&self) -> String {
-        // v4: GDT fits in the unit of the rows' largest magnitude; cells of earlier code differ.
+        // v5: GDT's default optimiser is trust-region Newton to the gradient criterion, and
+        // λ = 0 is decided by a separation certificate; cells of earlier code differ.
         match &self.source {
-            InputSource::Seed => fingerprint(&(STUDY_ID, "figure1 v4", &self.settings)),
+            InputSource::Seed => fingerprint(&(STUDY_ID, "figure1 v5", &self.settings)),
             InputSource::Files { digest } => {
-                fingerprint(&(STUDY_ID, "figure1 v4", &self.settings, "inputs", digest))
+                fingerprint(&(STUDY_ID, "figure1 v5", &self.settings, "inputs", digest))
             }
         }
     }
@@ -833,12 +834,13 @@ impl Study for Table1Study {
 
     fn fingerprint(&self) -> String {
         let shapes: Vec<(usize, usize)> = self.datasets.iter().map(|d| d.x.dim()).collect();
-        // v3: GDT fits in the unit of the rows' largest magnitude; cells of earlier code differ.
+        // v4: the default optimiser is trust-region Newton and λ = 0 is decided by a separation
+        // certificate; cells of earlier code differ.
         match &self.source {
-            InputSource::Seed => fingerprint(&(STUDY_ID, "table1 v3", &self.settings, shapes)),
+            InputSource::Seed => fingerprint(&(STUDY_ID, "table1 v4", &self.settings, shapes)),
             InputSource::Files { digest } => fingerprint(&(
                 STUDY_ID,
-                "table1 v3",
+                "table1 v4",
                 &self.settings,
                 shapes,
                 "inputs",
@@ -1058,18 +1060,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_default_solver_keeps_the_fingerprint_and_newton_changes_it() {
+    fn the_default_solver_keeps_the_fingerprint_and_conjugate_gradient_changes_it() {
         // Stores written before the solver setting existed have no `solver` in their
         // fingerprint; the default must not add one.
         let json = serde_json::to_string(&Settings::paper()).unwrap();
         assert!(!json.contains("solver"), "{json}");
-        let cg = Figure1Study::new(Settings::quick()).unwrap();
-        let newton = Figure1Study::new(Settings {
-            solver: Some(GdtSolver::newton()),
+        let default = Figure1Study::new(Settings::quick()).unwrap();
+        let cg = Figure1Study::new(Settings {
+            solver: Some(gendisc_gdt::paper_conjugate_gradient()),
             ..Settings::quick()
         })
         .unwrap();
-        assert_ne!(cg.fingerprint(), newton.fingerprint());
+        assert_ne!(default.fingerprint(), cg.fingerprint());
     }
 
     #[test]

@@ -1,0 +1,300 @@
+//! Whether the discriminative end (`λ = 0`) has a finite maximiser, decided by a certificate.
+//!
+//! For LDA, QDA, Balls1 and the shared diagonal, `log p_θ(x, k) = β_kᵀ z(x) + c(x)` for a
+//! fixed feature map `z` and a term `c` common to the classes, so that the conditional
+//! likelihood `L_disc` (Bouchard & Triggs, eq. 4) depends on `θ` only through the induced
+//! multinomial-logistic coefficients `β`:
+//!
+//! | family | induced features `z(x)` |
+//! |---|---|
+//! | LDA, shared diagonal | `(1, x)` |
+//! | Balls1 | `(1, x, ‖x‖²)` |
+//! | QDA | `(1, x, x_j x_l for j ≤ l)` |
+//!
+//! and every `β` of that form is induced by some finite `θ` (two classes; with more, the
+//! shared diagonal with fixed priors induces a subset). A multinomial-logistic likelihood has
+//! a finite maximiser exactly when the training rows are neither completely nor
+//! quasi-completely separated in `z` (Albert & Anderson, 1984, *Biometrika* 71(1); for `K`
+//! classes, the same condition on the margins `(β_{y_i} − β_k)ᵀ z_i`, `k ≠ y_i`). Separation is
+//! a direction `D` (with `D_0 = 0`) along which no margin decreases and some margin increases:
+//! moving along it raises `L_disc` for ever. It is found, or excluded, by the linear program
+//!
+//! ```text
+//! max_D  Σ_i Σ_{k ≠ y_i} (D_{y_i} − D_k)ᵀ z_i
+//! s.t.   (D_{y_i} − D_k)ᵀ z_i ≥ 0   for every row i of positive weight and k ≠ y_i,
+//!        −1 ≤ D ≤ 1,
+//! ```
+//!
+//! (Konis, 2007, *Linear programming algorithms for detecting separated data in binary
+//! logistic regression models*, DPhil thesis, Oxford, §3): an optimum of zero proves overlap —
+//! a maximiser exists — and a positive optimum is a [`Separation`] certificate, checked again
+//! on the margins it implies.
+//!
+//! Balls2 has no such certificate: its class densities are mixtures, and without a variance
+//! floor a component that shrinks onto one training row drives that row's posterior to 1
+//! while changing the others little, so at `λ = 0` the supremum of `L_disc` is approached only
+//! as a variance vanishes, and for `λ > 0` `L_gen` itself is unbounded (the classical
+//! degeneracy of mixture likelihoods). A Balls2 fit without a floor is a local maximiser at
+//! best; [`crate::GdtParams::variance_floor`] bounds it.
+
+use ndarray::{Array2, ArrayView1, ArrayView2};
+use serde::{Deserialize, Serialize};
+
+use gendisc_core::Result;
+use gendisc_optim::{Affine, Socp, SocpSettings};
+
+use crate::family::Family;
+
+/// A margin change `a` counts as "not decreasing" when `a ≥ −MARGIN_TOLERANCE · max |a|`.
+const MARGIN_TOLERANCE: f64 = 1e-6;
+
+/// The smallest largest-margin (with `‖D‖_∞ ≤ 1` on inputs of magnitude at most 1) that counts
+/// as separation rather than the interior-point method's round-off.
+const SEPARATION_THRESHOLD: f64 = 1e-6;
+
+/// A certificate that the conditional likelihood has no finite maximiser: a direction of
+/// recession in the induced coefficients.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Separation {
+    /// The direction `D` (`K × q`, row 0 zero), over the induced features of
+    /// [`induced_features`] of the rows divided by the model's scale.
+    pub direction: Array2<f64>,
+    /// How many (row, rival class) margins increase strictly along `D`; the rest stay.
+    pub strict_margins: usize,
+    /// The margins counted: rows of positive weight times `K − 1`.
+    pub margins: usize,
+    /// `true` when every margin increases strictly (complete separation), `false` when some
+    /// stay (quasi-complete separation).
+    pub complete: bool,
+}
+
+/// The number of induced features `q` of `family` on `d` inputs, or `None` for Balls2.
+pub fn induced_dim(family: Family, d: usize) -> Option<usize> {
+    match family {
+        Family::Lda | Family::SharedDiagonal => Some(1 + d),
+        Family::Balls1 => Some(2 + d),
+        Family::Qda => Some(1 + d + d * (d + 1) / 2),
+        Family::Balls2 => None,
+    }
+}
+
+/// The induced features `z(x)` of every row (`n × q`; see the [module documentation](self)),
+/// or `None` for Balls2.
+pub fn induced_features(family: Family, x: ArrayView2<'_, f64>) -> Option<Array2<f64>> {
+    let d = x.ncols();
+    let q = induced_dim(family, d)?;
+    let mut z = Array2::zeros((x.nrows(), q));
+    for (row, mut out) in x.outer_iter().zip(z.outer_iter_mut()) {
+        out[0] = 1.0;
+        for j in 0..d {
+            out[1 + j] = row[j];
+        }
+        match family {
+            Family::Balls1 => out[1 + d] = row.dot(&row),
+            Family::Qda => {
+                let mut c = 1 + d;
+                for j in 0..d {
+                    for l in j..d {
+                        out[c] = row[j] * row[l];
+                        c += 1;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(z)
+}
+
+/// Decides whether the rows `(x, y)` (of positive `weights`) are separated in the induced
+/// features of `family`: `Some(certificate)` if they are (no finite maximiser at `λ = 0`),
+/// `None` if they overlap (a maximiser exists). Always `None` for Balls2, which has no
+/// certificate (see the [module documentation](self)).
+pub fn separation(
+    family: Family,
+    n_classes: usize,
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    weights: Option<ArrayView1<'_, f64>>,
+) -> Result<Option<Separation>> {
+    let Some(z) = induced_features(family, x) else {
+        return Ok(None);
+    };
+    let q = z.ncols();
+    let k = n_classes;
+    // Variables: D_1 … D_{K−1}, each q long (D_0 = 0).
+    let var = |class: usize, j: usize| (class - 1) * q + j;
+    let mut lp = Socp::new("GDT separation certificate");
+    lp.add_variables((k - 1) * q);
+    let positive = |i: usize| weights.is_none_or(|w| w[i] > 0.0);
+    let margin = |i: usize, rival: usize| -> Affine {
+        let mut m = Affine::new();
+        let own = y[i];
+        for j in 0..q {
+            let v = z[[i, j]];
+            if v == 0.0 {
+                continue;
+            }
+            if own > 0 {
+                m = m.term(var(own, j), v);
+            }
+            if rival > 0 {
+                m = m.term(var(rival, j), -v);
+            }
+        }
+        m
+    };
+    let mut total = Affine::new();
+    for i in (0..z.nrows()).filter(|&i| positive(i)) {
+        for rival in (0..k).filter(|&r| r != y[i]) {
+            let m = margin(i, rival);
+            let mut negated = Affine::new();
+            for &(v, c) in &m.terms {
+                negated = negated.term(v, -c);
+                total = total.term(v, -c);
+            }
+            lp.add_inequality(negated);
+        }
+    }
+    for v in 0..(k - 1) * q {
+        lp.add_inequality(Affine::var(v).plus(-1.0));
+        lp.add_lower_bound(v, -1.0);
+    }
+    lp.minimize_linear(total);
+    let solution = lp.solve(&SocpSettings::default())?;
+
+    let mut direction = Array2::zeros((k, q));
+    for class in 1..k {
+        for j in 0..q {
+            direction[[class, j]] = solution.x[var(class, j)];
+        }
+    }
+    Ok(certify(direction, z.view(), y, &positive))
+}
+
+/// Checks a candidate direction on the margins it implies: a certificate when no margin
+/// decreases beyond round-off and some increase beyond [`SEPARATION_THRESHOLD`].
+fn certify(
+    direction: Array2<f64>,
+    z: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    positive: &dyn Fn(usize) -> bool,
+) -> Option<Separation> {
+    let scores = z.dot(&direction.t());
+    let (mut lowest, mut largest) = (f64::INFINITY, 0.0_f64);
+    let mut changes = Vec::new();
+    for i in (0..z.nrows()).filter(|&i| positive(i)) {
+        for rival in (0..direction.nrows()).filter(|&r| r != y[i]) {
+            let a = scores[[i, y[i]]] - scores[[i, rival]];
+            lowest = lowest.min(a);
+            largest = largest.max(a.abs());
+            changes.push(a);
+        }
+    }
+    if largest <= SEPARATION_THRESHOLD || lowest < -MARGIN_TOLERANCE * largest {
+        return None;
+    }
+    let strict = changes
+        .iter()
+        .filter(|&&a| a > MARGIN_TOLERANCE * largest)
+        .count();
+    Some(Separation {
+        direction,
+        strict_margins: strict,
+        margins: changes.len(),
+        complete: strict == changes.len(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn overlapping_classes_have_a_maximiser() {
+        // Alternating classes along one axis: no line, and no quadratic, separates them.
+        let x = array![[0.0], [0.2], [0.4], [0.6], [0.8], [1.0]];
+        let y = array![0, 1, 0, 1, 0, 1];
+        for family in [
+            Family::Lda,
+            Family::SharedDiagonal,
+            Family::Balls1,
+            Family::Qda,
+        ] {
+            assert_eq!(
+                separation(family, 2, x.view(), y.view(), None).unwrap(),
+                None,
+                "{family}"
+            );
+        }
+    }
+
+    #[test]
+    fn linearly_separated_classes_are_certified() {
+        let x = array![[0.0, 0.1], [0.2, 0.0], [0.7, 0.9], [0.8, 0.6]];
+        let y = array![0, 0, 1, 1];
+        let s = separation(Family::Lda, 2, x.view(), y.view(), None)
+            .unwrap()
+            .expect("separated");
+        assert!(s.complete);
+        assert_eq!(s.margins, 4);
+    }
+
+    #[test]
+    fn classes_separated_only_by_a_quadratic_need_qda() {
+        // Class 1 inside, class 0 on both sides: no line separates them, a quadratic does.
+        let x = array![[-0.9], [-0.6], [-0.1], [0.0], [0.15], [0.7], [0.95]];
+        let y = array![0, 0, 1, 1, 1, 0, 0];
+        assert_eq!(
+            separation(Family::Lda, 2, x.view(), y.view(), None).unwrap(),
+            None
+        );
+        assert!(separation(Family::Qda, 2, x.view(), y.view(), None)
+            .unwrap()
+            .is_some());
+        assert!(separation(Family::Balls1, 2, x.view(), y.view(), None)
+            .unwrap()
+            .is_some());
+    }
+
+    #[test]
+    fn quasi_complete_separation_is_certified() {
+        // Two rows of different classes share x = 0.5; the others are separated by it.
+        let x = array![[0.0], [0.2], [0.5], [0.5], [0.8], [1.0]];
+        let y = array![0, 0, 0, 1, 1, 1];
+        let s = separation(Family::Lda, 2, x.view(), y.view(), None)
+            .unwrap()
+            .expect("quasi-complete separation");
+        assert!(!s.complete);
+        assert_eq!(s.strict_margins, 4);
+    }
+
+    #[test]
+    fn zero_weights_leave_rows_out_and_three_classes_work() {
+        // Every class at every x: overlap. Keeping one row per class, at increasing x,
+        // separates them.
+        let x = array![
+            [0.0],
+            [0.5],
+            [1.0],
+            [0.0],
+            [0.5],
+            [1.0],
+            [0.0],
+            [0.5],
+            [1.0]
+        ];
+        let y = array![0, 0, 0, 1, 1, 1, 2, 2, 2];
+        assert_eq!(
+            separation(Family::Lda, 3, x.view(), y.view(), None).unwrap(),
+            None
+        );
+        let w = array![1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+        let s = separation(Family::Lda, 3, x.view(), y.view(), Some(w.view()))
+            .unwrap()
+            .expect("separated");
+        assert_eq!(s.margins, 6);
+    }
+}
