@@ -16,9 +16,9 @@ use crate::family::{check_variance_floor, Family, Priors};
 pub const DEFAULT_GDT_VALUE_TOLERANCE: f64 = 1e-10;
 
 /// The gradient tolerance of the default method: a GDT fit has converged when
-/// `‖∇f‖₂ ≤ 1e-7 · max(1, |f|)` for the objective per unit of sample weight `f = −L_λ / S`
+/// `‖∇f‖₂ ≤ 5·10⁻⁸ · max(1, |f|)` for the objective per unit of sample weight `f = −L_λ / S`
 /// ([`Criterion`](gendisc_optim::Criterion)).
-pub const DEFAULT_GDT_GRADIENT_TOLERANCE: f64 = 1e-7;
+pub const DEFAULT_GDT_GRADIENT_TOLERANCE: f64 = 5e-8;
 
 /// The default optimiser of GDT: [`Method::Auto`] — trust-region Newton with the analytic
 /// Hessian of `L_λ` (the paper's other option, §3) while `θ` has at most

@@ -9,6 +9,7 @@ mod convergence;
 mod cv;
 mod model_file;
 mod newton;
+mod optimum;
 mod priors;
 mod properties;
 mod scale;

@@ -65,8 +65,12 @@ pub const CONVERGED: &str = "converged";
 
 /// The metrics of Figure 1's cells.
 pub const FIGURE1_METRICS: [&str; 3] = [LOGLOSS, ERROR, CONVERGED];
+/// 1 when the fit proved that no finite maximiser exists (λ = 0 on rows separated in the
+/// family's induced features: a certificate, [`gendisc_gdt::existence`]), else 0.
+pub const NO_MAXIMISER: &str = "no_maximiser";
+
 /// The metrics of Table 1's cells.
-pub const TABLE1_METRICS: [&str; 5] = [ERROR, COST, LOGLOSS, LAMBDA, CONVERGED];
+pub const TABLE1_METRICS: [&str; 6] = [ERROR, COST, LOGLOSS, LAMBDA, CONVERGED, NO_MAXIMISER];
 
 /// Cost of a missed heart disease on Statlog heart (its `heart.doc` cost matrix).
 pub const HEART_DISEASE_COST: f64 = 5.0;
@@ -942,7 +946,12 @@ impl Study for Table1Study {
                 }
                 outcome.set(row, 2, logloss)?;
                 outcome.set(row, 3, model.lambda())?;
-                outcome.set(row, 4, f64::from(u8::from(model.report().converged())))
+                outcome.set(row, 4, f64::from(u8::from(model.report().converged())))?;
+                outcome.set(
+                    row,
+                    5,
+                    f64::from(u8::from(model.report().has_no_maximiser())),
+                )
             };
             for (j, model) in path.iter().enumerate() {
                 record(&mut outcome, f * per_family + j, model)?;
