@@ -826,6 +826,30 @@ impl Parametrisation {
         )))
     }
 
+    /// The class means (`K × d`) and precision matrices `Λ_k` (one per class, `d × d`) that
+    /// `θ` encodes, for every family but Balls2 (`None`).
+    pub(crate) fn gaussian_parts(
+        &self,
+        theta: ArrayView1<'_, f64>,
+    ) -> Option<(Array2<f64>, Vec<Array2<f64>>)> {
+        if self.family == Family::Balls2 {
+            return None;
+        }
+        let (k, d, mo) = (self.n_classes, self.n_features, self.means_offset());
+        let means = Array2::from_shape_fn((k, d), |(c, j)| theta[mo + c * d + j]);
+        let decoded = self.decode_precisions(theta);
+        let precisions = (0..k)
+            .map(|c| match &decoded[self.precision_index(c)] {
+                Precision::Full { l, .. } => l.dot(&l.t()),
+                Precision::Spherical { log_scale } => Array2::eye(d) * (2.0 * log_scale).exp(),
+                Precision::Diagonal { log_scale } => {
+                    Array2::from_diag(&log_scale.mapv(|l| (2.0 * l).exp()))
+                }
+            })
+            .collect();
+        Some((means, precisions))
+    }
+
     // ---- encoding of generative fits -----------------------------------------------------
 
     /// `θ` with the priors and the class means `K × d` set, the precision part zero.

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod cv;
+mod discriminative_end;
 pub mod existence;
 pub mod family;
 mod model;

@@ -13,7 +13,9 @@ use gendisc_core::{
 use gendisc_generative::{
     Balls1, Balls2, Balls2Report, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure,
 };
-use gendisc_optim::{Minimizer, Objective, Status, TwiceDifferentiable};
+use gendisc_optim::{Minimizer, Objective, Solution, Status, TwiceDifferentiable};
+
+use crate::discriminative_end::induced_start;
 
 use crate::existence::{separation, Separation};
 use crate::family::{check_variance_floor, Family, Parametrisation, Priors};
@@ -651,6 +653,10 @@ fn optimise_unchecked<'t>(
     }
     let method = p.solver.for_dim(t.param.dim());
     let gradient_tolerance = Some(method.gradient_tolerance(t.param.dim()));
+    // At λ = 0: a certificate decides whether a maximiser exists; where it does, it is found
+    // in the induced coefficients and mapped back (a convex problem where θ is flat).
+    let mut from = start.to_owned();
+    let mut induced: Option<Solution> = None;
     if p.lambda == 0.0 {
         if let Some(certificate) =
             separation(t.param.family(), t.param.n_classes(), t.x.view(), t.y, t.w)?
@@ -666,10 +672,20 @@ fn optimise_unchecked<'t>(
                 scale: t.scale,
             });
         }
+        if let Some((theta, solution)) =
+            induced_start(&t.param, start, t.x.view(), t.y, t.w, &p.solver)?
+        {
+            from = theta;
+            induced = Some(solution);
+        }
     }
     // Only the Newton methods ask for Hessians, and so count indefinite ones.
     let counted = CountingIndefinite::new(&objective);
-    let solution = method.minimize(&counted, start)?;
+    let mut solution = method.minimize(&counted, from.view())?;
+    if let Some(induced) = induced {
+        solution.report.iterations += induced.report.iterations;
+        solution.report.evaluations += induced.report.evaluations;
+    }
     Ok(Gdt {
         scale: t.scale,
         param: t.param,

@@ -170,8 +170,8 @@ fn the_discriminative_hessian_is_singular_and_reported() {
     // At λ = 0 only the conditional p(y | x) matters: LDA's (K − 1) + K d + d(d + 1)/2
     // parameters reach it through the (K − 1)(d + 1) coefficients of its log-odds, so at the
     // maximiser the Hessian has rank at most (K − 1)(d + 1) (the first-order term vanishes
-    // there) — the non-uniqueness of eq. (3). Newton's Cholesky then fails and the step is
-    // regularised; the report counts it.
+    // there) — the non-uniqueness of eq. (3). The fit therefore solves the convex problem in
+    // those coefficients and maps the maximiser back; in θ it then meets the criterion at once.
     let (k, d) = (3, 2);
     let (x, y) = overlapping(6, 150, d, k);
     let params = Gdt::params(Family::Lda)
@@ -181,7 +181,7 @@ fn the_discriminative_hessian_is_singular_and_reported() {
         .unwrap();
     let m = params.fit(x.view(), y.view()).unwrap();
     assert!(m.report().converged(), "{:?}", m.report());
-    assert!(m.report().indefinite_hessians >= 1, "{:?}", m.report());
+    assert!(m.report().gradient_norm <= 1e-8, "{:?}", m.report());
     let h = objective_hessian(&params, m.theta(), x.view(), y.view(), None).unwrap();
     let eig = eigh(h.view()).unwrap();
     let largest = eig.eigenvalues.iter().fold(0.0_f64, |a, &v| a.max(v.abs()));

@@ -100,6 +100,29 @@ fn bupa_converges_for_every_smooth_family() {
 }
 
 #[test]
+fn the_discriminative_end_is_reached_in_the_induced_coefficients() {
+    // QDA's conditional likelihood is flat along d(d+1)/2 directions per class in θ: the fit
+    // solves it in the quadratic logistic coefficients and maps the maximiser back.
+    for file in [
+        "uci/pima-indians-diabetes/pima-indians-diabetes.data",
+        "uci/liver-disorders-bupa/bupa.data",
+    ] {
+        let Some((x, y)) = uci(file) else {
+            return;
+        };
+        for family in [Family::Qda, Family::Balls1] {
+            let model = Gdt::params(family)
+                .lambda(0.0)
+                .fit(x.view(), y.view())
+                .unwrap();
+            assert!(model.report().separation.is_none());
+            assert!(model.report().iterations <= 30, "{:?}", model.report());
+            assert_at_optimum(&model, &x, &y, &format!("{file} {family} λ = 0"));
+        }
+    }
+}
+
+#[test]
 fn the_discriminative_end_on_pima_exists_and_is_reached() {
     // Pima's classes overlap in the linear features: the certificate finds no separation, and
     // LDA and the shared diagonal reach one and the same logistic-regression optimum.
@@ -196,9 +219,10 @@ proptest! {
                 "{family} λ = {lambda}: {r:?}"
             );
         } else {
-            // Only the discriminative end may fail to reach a maximiser, and only with a
-            // certificate or, for QDA's slow over-parametrised end, at the cap.
+            // Only the discriminative end may lack a maximiser, and then it is certified.
             prop_assert_eq!(lambda, 0.0, "{} λ = {}: {:?}", family, lambda, r);
+            prop_assert!(r.has_no_maximiser(), "{} λ = 0: {:?}", family, r);
+            prop_assert!(r.separation.is_some());
         }
     }
 }
