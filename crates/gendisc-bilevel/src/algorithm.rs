@@ -58,14 +58,11 @@ mod infinite_as_null {
     }
 }
 
-/// Why the alternation stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum FitStatus {
-    /// The parameters changed by at most `tol`.
-    Converged,
-    /// `max_iter` alternations ran without meeting `tol`.
-    MaxIterations,
-}
+/// Why the alternation stopped: the workspace's one status vocabulary
+/// ([`gendisc_optim::Status`]). [`Converged`](FitStatus::Converged) means the parameters changed
+/// by at most `tol` between alternations (a fixed-point criterion);
+/// [`MaxIterations`](FitStatus::MaxIterations) that `max_iter` alternations ran without meeting it.
+pub use gendisc_optim::Status as FitStatus;
 
 /// The per-iteration record of a fit.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -97,6 +94,7 @@ impl FitReport {
         let ending = match self.status {
             FitStatus::Converged => format!("converged after {n} alternations"),
             FitStatus::MaxIterations => format!("stopped at its cap of {n} alternations"),
+            other => format!("{other} after {n} alternations"),
         };
         let reduced = self
             .iterations

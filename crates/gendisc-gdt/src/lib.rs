@@ -15,5 +15,6 @@ pub use gendisc_optim::Method;
 pub use model::{generative_theta, objective_and_gradient, objective_hessian, Gdt, GdtReport};
 pub use params::{
     default_method, paper_conjugate_gradient, paper_conjugate_gradient_settings, GdtParams,
-    GdtValidParams, DEFAULT_GDT_GRADIENT_TOLERANCE, DEFAULT_GDT_VALUE_TOLERANCE,
+    GdtValidParams, DEFAULT_GDT_GRADIENT_TOLERANCE, DEFAULT_GDT_NEWTON_ITERATIONS,
+    DEFAULT_GDT_VALUE_TOLERANCE,
 };

@@ -262,6 +262,7 @@ impl SavedModel for LinearSvm {
                 let status = match report.status {
                     FitStatus::Converged => "converged",
                     FitStatus::MaxIterations => "stopped at max_iter",
+                    _ => "stopped",
                 };
                 format!(
                     "{name}: {status} after {} iterations, duality gap {:e}",

@@ -2,17 +2,14 @@
 
 use serde::{Deserialize, Serialize};
 
-/// How a dual coordinate descent run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub enum FitStatus {
-    /// The spread of the projected gradient over all coordinates fell to `tol`
-    /// (see [`LinearSvmParams::tol`](super::LinearSvmParams::tol)).
-    Converged,
-    /// `max_iter` outer iterations ran first. The model is usable but not optimal to `tol`;
-    /// [`FitReport::duality_gap`] says how far from optimal it is.
-    MaxIterations,
-}
+/// How a dual coordinate descent run ended: the workspace's one status vocabulary
+/// ([`gendisc_optim::Status`]). [`Converged`](FitStatus::Converged) means the spread of the
+/// projected gradient of the dual over all coordinates fell to `tol` (the first-order condition
+/// of the box-constrained dual, see [`LinearSvmParams::tol`](super::LinearSvmParams::tol));
+/// [`MaxIterations`](FitStatus::MaxIterations) that `max_iter` outer iterations ran first — the
+/// model is usable but not optimal to `tol`, and [`FitReport::duality_gap`] says how far from
+/// optimal it is.
+pub use gendisc_optim::Status as FitStatus;
 
 /// The end state of dual coordinate descent on one binary problem.
 ///

@@ -417,8 +417,9 @@ fn deref(s: &[&f64]) -> Vec<f64> {
 pub struct Table1Pair<'a> {
     /// The path (group: `dataset / model`).
     pub path: &'a LambdaPath,
-    /// Whether the λ = 0 entry stands for a fit: false when most of its fits did not converge
-    /// (no finite maximiser), and `DISC` is then left out of the comparison.
+    /// Whether the λ = 0 entry stands for the estimator: false when a trial's fit carries a
+    /// certificate that no finite maximiser exists, or did not converge, and `DISC` is then
+    /// left out of the comparison.
     pub disc_exists: bool,
 }
 
@@ -471,7 +472,8 @@ pub fn table1_verdict(pairs: &[Table1Pair<'_>], reading: &str) -> Result<Verdict
                     detail.push(format!("GDT − {r}: {}", describe(&d)));
                 }
                 if !disc_exists {
-                    detail.push("DISC has no maximiser".into());
+                    detail
+                        .push("DISC has no maximiser (or did not converge on every trial)".into());
                 }
                 if sides.len() < rivals.len() {
                     continue;
