@@ -35,7 +35,7 @@ pub struct GdtReport {
     /// is, and where no finite maximiser exists).
     pub iterations: usize,
     /// Evaluations of the objective (0 in files written before they were counted).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub evaluations: usize,
     /// `−L_λ(θ̂) / S` at the returned parameters (`S` the total sample weight).
     pub objective: f64,
@@ -43,7 +43,7 @@ pub struct GdtReport {
     pub gradient_norm: f64,
     /// The gradient tolerance of the criterion `‖∇f‖ ≤ tol · max(1, |f|)` the optimiser
     /// stopped on (`None` at `λ = 1` and in files written before it was recorded).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gradient_tolerance: Option<f64>,
     /// Whether the generative fit that started the optimisation converged (always true but for
     /// Balls2, whose EM may stop at its iteration cap).
@@ -55,8 +55,13 @@ pub struct GdtReport {
     /// At `λ = 0` on rows separated in the family's induced features, the certificate that no
     /// finite maximiser exists ([`crate::existence`]); the returned parameters are then the
     /// starting point, not an estimate.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub separation: Option<Separation>,
+}
+
+/// Files written before evaluations were counted have none; writing them back adds none.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl GdtReport {

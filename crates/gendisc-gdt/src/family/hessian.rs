@@ -40,7 +40,7 @@
 //! One evaluation costs `O(n (K q² + p²))` for `p` parameters and class blocks of size `q`, with
 //! all workspace allocated once per call.
 
-use ndarray::{ArrayView1, ArrayView2, ArrayViewMut2};
+use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut2};
 
 use gendisc_core::numerics::log_sum_exp;
 
@@ -137,6 +137,9 @@ impl Parametrisation {
         let mut local_hess = vec![0.0; q * q];
         let mut scratch = Scratch::new(d, q);
         let mut gbar = vec![0.0; p];
+        // Row i holds √c_i ḡ_i: the posterior-covariance term Σ_i c_i ḡ_i ḡ_iᵀ is then one
+        // matrix product, GᵀG, instead of a rank-one update per row.
+        let mut scaled_gbar = Array2::<f64>::zeros((x.nrows(), p));
         // The upper triangle of the sum, row-major; every class's indices (logits first, then
         // its block) are increasing, so "upper" is `b ≥ a` in local order too.
         let mut h = vec![0.0; p * p];
@@ -203,15 +206,16 @@ impl Parametrisation {
             if ci == 0.0 {
                 continue;
             }
-            // + c_i ḡ ḡᵀ.
-            for a in 0..p {
-                let va = ci * gbar[a];
-                if va == 0.0 {
-                    continue;
-                }
-                for (hb, gb) in h[a * p + a..(a + 1) * p].iter_mut().zip(&gbar[a..]) {
-                    *hb += va * gb;
-                }
+            let root = ci.sqrt();
+            for (out, &g) in scaled_gbar.row_mut(i).iter_mut().zip(&gbar) {
+                *out = root * g;
+            }
+        }
+        // + Σ_i c_i ḡ_i ḡ_iᵀ.
+        let covariance = scaled_gbar.t().dot(&scaled_gbar);
+        for a in 0..p {
+            for b in a..p {
+                h[a * p + b] += covariance[[a, b]];
             }
         }
         // Σ_i Σ_k W_ik ∇² log π_k = −(Σ W) (diag π − π πᵀ) over the logits.
