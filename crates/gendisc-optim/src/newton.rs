@@ -206,41 +206,24 @@ impl Newton {
         let problem = Counted::new(problem);
         let criterion = Criterion::new(s.gradient_tolerance);
         let n = x0.len();
-
-        let mut x = x0.to_owned();
-        let mut g = Array1::zeros(n);
-        let mut h = Array2::zeros((n, n));
-        let mut trial = Array1::zeros(n);
-        let mut trial_g = Array1::zeros(n);
-
-        let mut f = problem.value_and_gradient(x.view(), g.view_mut());
-        let finish = |x: Array1<f64>, status, iterations, value, g: &Array1<f64>| Solution {
-            x,
-            report: Report {
-                status,
-                criterion,
-                iterations,
-                evaluations: problem.evaluations(),
-                value,
-                gradient_norm: norm(g),
-            },
-        };
-        if !f.is_finite() || !all_finite(&g) {
-            return Ok(finish(x, Status::NonFinite, 0, f, &g));
+        let mut it = Iterate::start(&problem, x0);
+        if !it.is_finite() {
+            return Ok(it.finish(&problem, criterion, Status::NonFinite, 0));
         }
+        let mut h = Array2::zeros((n, n));
 
         let mut iterations = 0;
         loop {
-            if criterion.is_met(f, norm(&g)) {
-                return Ok(finish(x, Status::Converged, iterations, f, &g));
+            if criterion.is_met(it.f, norm(&it.g)) {
+                return Ok(it.finish(&problem, criterion, Status::Converged, iterations));
             }
             if iterations >= s.max_iterations {
-                return Ok(finish(x, Status::MaxIterations, iterations, f, &g));
+                return Ok(it.finish(&problem, criterion, Status::MaxIterations, iterations));
             }
 
-            problem.hessian(x.view(), h.view_mut());
-            let p = newton_direction(h.view(), g.view(), s).step;
-            let slope = g.dot(&p);
+            problem.hessian(it.x.view(), h.view_mut());
+            let p = newton_direction(h.view(), it.g.view(), s).step;
+            let slope = it.g.dot(&p);
 
             // Below this predicted decrease no step can be told apart from rounding in f, and
             // the line search cannot judge it. Near a minimum the full Newton step still
@@ -248,86 +231,138 @@ impl Newton {
             // beyond rounding and does lower the gradient norm; otherwise the run has stalled.
             // Without this, a decrease a few ulps of f above the threshold sends the search
             // into ever shorter steps that f cannot tell apart.
-            let resolution = 4.0 * f64::EPSILON * f.abs();
-            let full_step_by_gradient = |x: &mut Array1<f64>,
-                                         g: &mut Array1<f64>,
-                                         trial: &mut Array1<f64>,
-                                         trial_g: &mut Array1<f64>|
-             -> Option<f64> {
-                Zip::from(&mut *trial)
-                    .and(&*x)
-                    .and(&p)
-                    .for_each(|t, &xi, &pi| *t = xi + pi);
-                let ft = problem.value_and_gradient(trial.view(), trial_g.view_mut());
-                let better = ft.is_finite()
-                    && ft <= f + resolution
-                    && all_finite(trial_g)
-                    && norm(trial_g) < norm(g);
-                better.then(|| {
-                    std::mem::swap(x, trial);
-                    std::mem::swap(g, trial_g);
-                    ft
-                })
+            let resolution = 4.0 * f64::EPSILON * it.f.abs();
+            let search = if -slope <= resolution {
+                Search::BelowResolution
+            } else {
+                let mut t = 1.0;
+                let mut search = Search::Failed { any_finite: false };
+                for _ in 0..=s.max_backtracks {
+                    it.set_trial(&p, t);
+                    let ft = problem.value(it.trial.view());
+                    if ft.is_finite() && ft <= it.f + s.armijo_c1 * t * slope {
+                        search = Search::Accepted;
+                        break;
+                    }
+                    let any_finite =
+                        ft.is_finite() || matches!(search, Search::Failed { any_finite: true });
+                    search = Search::Failed { any_finite };
+                    t *= s.backtracking_factor;
+                    if any_finite && -t * slope <= resolution {
+                        search = Search::BelowResolution;
+                        break;
+                    }
+                }
+                search
             };
-            if -slope <= resolution {
-                match full_step_by_gradient(&mut x, &mut g, &mut trial, &mut trial_g) {
-                    Some(ft) => {
-                        f = ft;
-                        iterations += 1;
-                        continue;
+            match search {
+                Search::BelowResolution => {
+                    it.set_trial(&p, 1.0);
+                    let ft = problem.value_and_gradient(it.trial.view(), it.trial_g.view_mut());
+                    let better = ft.is_finite()
+                        && ft <= it.f + resolution
+                        && all_finite(&it.trial_g)
+                        && norm(&it.trial_g) < norm(&it.g);
+                    if !better {
+                        return Ok(it.finish(&problem, criterion, Status::Stalled, iterations));
                     }
-                    None => return Ok(finish(x, Status::Stalled, iterations, f, &g)),
+                    it.accept(ft);
                 }
-            }
-
-            let mut t = 1.0;
-            let mut accepted = false;
-            let mut any_finite = false;
-            let mut unresolvable = false;
-            for _ in 0..=s.max_backtracks {
-                Zip::from(&mut trial)
-                    .and(&x)
-                    .and(&p)
-                    .for_each(|v, &xi, &pi| *v = xi + t * pi);
-                let ft = problem.value(trial.view());
-                any_finite |= ft.is_finite();
-                if ft.is_finite() && ft <= f + s.armijo_c1 * t * slope {
-                    accepted = true;
-                    break;
+                Search::Failed { any_finite } => {
+                    let status = if any_finite {
+                        Status::Stalled
+                    } else {
+                        Status::NonFinite
+                    };
+                    return Ok(it.finish(&problem, criterion, status, iterations));
                 }
-                t *= s.backtracking_factor;
-                if any_finite && -t * slope <= resolution {
-                    unresolvable = true;
-                    break;
-                }
-            }
-            if unresolvable {
-                match full_step_by_gradient(&mut x, &mut g, &mut trial, &mut trial_g) {
-                    Some(ft) => {
-                        f = ft;
-                        iterations += 1;
-                        continue;
+                Search::Accepted => {
+                    let ft = problem.value_and_gradient(it.trial.view(), it.trial_g.view_mut());
+                    if !ft.is_finite() || !all_finite(&it.trial_g) {
+                        return Ok(it.finish(&problem, criterion, Status::NonFinite, iterations));
                     }
-                    None => return Ok(finish(x, Status::Stalled, iterations, f, &g)),
+                    it.accept(ft);
                 }
             }
-            if !accepted {
-                let status = if any_finite {
-                    Status::Stalled
-                } else {
-                    Status::NonFinite
-                };
-                return Ok(finish(x, status, iterations, f, &g));
-            }
-
-            let ft = problem.value_and_gradient(trial.view(), trial_g.view_mut());
-            if !ft.is_finite() || !all_finite(&trial_g) {
-                return Ok(finish(x, Status::NonFinite, iterations, f, &g));
-            }
-            std::mem::swap(&mut x, &mut trial);
-            std::mem::swap(&mut g, &mut trial_g);
-            f = ft;
             iterations += 1;
+        }
+    }
+}
+
+/// How a line search along a Newton direction ended.
+enum Search {
+    /// A step met the Armijo condition (its point is the iterate's trial point).
+    Accepted,
+    /// The predicted decrease fell below what `f` can resolve.
+    BelowResolution,
+    /// No step met the condition; `any_finite` when some trial point had a finite value.
+    Failed { any_finite: bool },
+}
+
+/// The state the two Newton methods carry: the current point with its value and gradient, and
+/// the buffers of a trial point, allocated once per run.
+pub(crate) struct Iterate {
+    pub(crate) x: Array1<f64>,
+    pub(crate) f: f64,
+    pub(crate) g: Array1<f64>,
+    pub(crate) trial: Array1<f64>,
+    pub(crate) trial_g: Array1<f64>,
+}
+
+impl Iterate {
+    /// The iterate at `x0`, evaluated.
+    pub(crate) fn start<P: Objective + ?Sized>(problem: &P, x0: ArrayView1<'_, f64>) -> Self {
+        let n = x0.len();
+        let x = x0.to_owned();
+        let mut g = Array1::zeros(n);
+        let f = problem.value_and_gradient(x.view(), g.view_mut());
+        Self {
+            x,
+            f,
+            g,
+            trial: Array1::zeros(n),
+            trial_g: Array1::zeros(n),
+        }
+    }
+
+    /// Whether the value and gradient at the current point are finite.
+    pub(crate) fn is_finite(&self) -> bool {
+        self.f.is_finite() && all_finite(&self.g)
+    }
+
+    /// Sets the trial point to `x + t p`.
+    pub(crate) fn set_trial(&mut self, p: &Array1<f64>, t: f64) {
+        Zip::from(&mut self.trial)
+            .and(&self.x)
+            .and(p)
+            .for_each(|v, &xi, &pi| *v = xi + t * pi);
+    }
+
+    /// Moves to the trial point, whose value is `f_trial` and whose gradient is in `trial_g`.
+    pub(crate) fn accept(&mut self, f_trial: f64) {
+        std::mem::swap(&mut self.x, &mut self.trial);
+        std::mem::swap(&mut self.g, &mut self.trial_g);
+        self.f = f_trial;
+    }
+
+    /// The solution at the current point.
+    pub(crate) fn finish<P: ?Sized>(
+        self,
+        problem: &Counted<'_, P>,
+        criterion: Criterion,
+        status: Status,
+        iterations: usize,
+    ) -> Solution {
+        Solution {
+            report: Report {
+                status,
+                criterion,
+                iterations,
+                evaluations: problem.evaluations(),
+                value: self.f,
+                gradient_norm: norm(&self.g),
+            },
+            x: self.x,
         }
     }
 }

@@ -33,12 +33,12 @@
 
 use gendisc_core::linalg::Cholesky;
 use gendisc_core::{Error, Result};
-use ndarray::{Array1, Array2, ArrayView1, Zip};
+use ndarray::{Array1, Array2, ArrayView1};
 use serde::{Deserialize, Serialize};
 
-use crate::newton::{all_finite, check_start, norm};
+use crate::newton::{all_finite, check_start, norm, Iterate};
 use crate::objective::{Counted, Objective, TwiceDifferentiable};
-use crate::report::{Criterion, Report, Solution, Status};
+use crate::report::{Criterion, Solution, Status};
 
 /// Settings of [`TrustRegion`], with documented defaults (see [`TrustRegionSettings::default`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -156,29 +156,12 @@ impl TrustRegion {
         let problem = Counted::new(problem);
         let criterion = Criterion::new(s.gradient_tolerance);
         let n = x0.len();
-
-        let mut x = x0.to_owned();
-        let mut g = Array1::zeros(n);
+        let mut it = Iterate::start(&problem, x0);
+        if !it.is_finite() {
+            return Ok(it.finish(&problem, criterion, Status::NonFinite, 0));
+        }
         let mut h = Array2::zeros((n, n));
         let mut shifted = Array2::zeros((n, n));
-        let mut trial = Array1::zeros(n);
-        let mut trial_g = Array1::zeros(n);
-
-        let mut f = problem.value_and_gradient(x.view(), g.view_mut());
-        let finish = |x: Array1<f64>, status, iterations, value, g: &Array1<f64>| Solution {
-            x,
-            report: Report {
-                status,
-                criterion,
-                iterations,
-                evaluations: problem.evaluations(),
-                value,
-                gradient_norm: norm(g),
-            },
-        };
-        if !f.is_finite() || !all_finite(&g) {
-            return Ok(finish(x, Status::NonFinite, 0, f, &g));
-        }
 
         // μ = 0 tries the plain Newton step first; ν is Nielsen's growth factor.
         let mut damping = 0.0_f64;
@@ -187,16 +170,16 @@ impl TrustRegion {
         let mut hessian_is_current = false;
         let mut damping_floor = 0.0;
         loop {
-            if criterion.is_met(f, norm(&g)) {
-                return Ok(finish(x, Status::Converged, iterations, f, &g));
+            if criterion.is_met(it.f, norm(&it.g)) {
+                return Ok(it.finish(&problem, criterion, Status::Converged, iterations));
             }
             if iterations >= s.max_iterations {
-                return Ok(finish(x, Status::MaxIterations, iterations, f, &g));
+                return Ok(it.finish(&problem, criterion, Status::MaxIterations, iterations));
             }
             if !hessian_is_current {
-                problem.hessian(x.view(), h.view_mut());
+                problem.hessian(it.x.view(), h.view_mut());
                 if !h.iter().all(|v| v.is_finite()) {
-                    return Ok(finish(x, Status::NonFinite, iterations, f, &g));
+                    return Ok(it.finish(&problem, criterion, Status::NonFinite, iterations));
                 }
                 let largest_diagonal = h.diag().iter().fold(0.0_f64, |m, d| m.max(d.abs()));
                 // The scale of the damping: the Hessian's, or the gradient's where the
@@ -204,7 +187,7 @@ impl TrustRegion {
                 let scale = if largest_diagonal > 0.0 {
                     largest_diagonal
                 } else {
-                    norm(&g).max(f64::MIN_POSITIVE)
+                    norm(&it.g).max(f64::MIN_POSITIVE)
                 };
                 damping_floor = s.initial_damping * scale;
                 hessian_is_current = true;
@@ -213,7 +196,7 @@ impl TrustRegion {
             // The smallest damping of the sequence μ, 4μ, 16μ, … (from the floor when μ is 0)
             // that makes H + μI positive definite.
             let step = loop {
-                if let Some(p) = damped_step(&h, &g, damping, &mut shifted) {
+                if let Some(p) = damped_step(&h, &it.g, damping, &mut shifted) {
                     break Some(p);
                 }
                 damping = if damping == 0.0 {
@@ -226,27 +209,24 @@ impl TrustRegion {
                 }
             };
             let Some(p) = step else {
-                return Ok(finish(x, Status::Stalled, iterations, f, &g));
+                return Ok(it.finish(&problem, criterion, Status::Stalled, iterations));
             };
 
             // −(gᵀp + ½ pᵀHp) > ½ μ ‖p‖² ≥ 0 since p minimises the damped model.
             let hp = h.dot(&p);
-            let predicted = -(g.dot(&p) + 0.5 * p.dot(&hp));
-            Zip::from(&mut trial)
-                .and(&x)
-                .and(&p)
-                .for_each(|t, &xi, &pi| *t = xi + pi);
-            let ft = problem.value_and_gradient(trial.view(), trial_g.view_mut());
-            let trial_finite = ft.is_finite() && all_finite(&trial_g);
-            let resolution = 4.0 * f64::EPSILON * f.abs();
+            let predicted = -(it.g.dot(&p) + 0.5 * p.dot(&hp));
+            it.set_trial(&p, 1.0);
+            let ft = problem.value_and_gradient(it.trial.view(), it.trial_g.view_mut());
+            let trial_finite = ft.is_finite() && all_finite(&it.trial_g);
+            let resolution = 4.0 * f64::EPSILON * it.f.abs();
 
             let accept = if predicted <= resolution {
                 // The model predicts less than f can resolve: the ratio means nothing, and the
                 // step is judged by the gradient, which it shrinks near a minimum.
-                trial_finite && ft <= f + resolution && norm(&trial_g) < norm(&g)
+                trial_finite && ft <= it.f + resolution && norm(&it.trial_g) < norm(&it.g)
             } else {
                 let ratio = if trial_finite {
-                    (f - ft) / predicted
+                    (it.f - ft) / predicted
                 } else {
                     f64::NEG_INFINITY
                 };
@@ -264,20 +244,18 @@ impl TrustRegion {
                 }
             };
             if accept {
-                std::mem::swap(&mut x, &mut trial);
-                std::mem::swap(&mut g, &mut trial_g);
-                f = ft;
+                it.accept(ft);
                 iterations += 1;
                 hessian_is_current = false;
                 continue;
             }
             if predicted <= resolution {
-                return Ok(finish(x, Status::Stalled, iterations, f, &g));
+                return Ok(it.finish(&problem, criterion, Status::Stalled, iterations));
             }
             // Rejected: shrink the region, keep the Hessian.
             let step_norm = norm(&p);
-            if step_norm <= f64::EPSILON * (norm(&x) + f64::EPSILON) {
-                return Ok(finish(x, Status::Stalled, iterations, f, &g));
+            if step_norm <= f64::EPSILON * (norm(&it.x) + f64::EPSILON) {
+                return Ok(it.finish(&problem, criterion, Status::Stalled, iterations));
             }
             damping = damping.max(damping_floor) * growth;
             growth *= 2.0;
