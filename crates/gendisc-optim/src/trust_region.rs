@@ -249,10 +249,10 @@ impl TrustRegion {
                 hessian_is_current = false;
                 continue;
             }
-            if predicted <= resolution {
-                return Ok(it.finish(&problem, criterion, Status::Stalled, iterations));
-            }
-            // Rejected: shrink the region, keep the Hessian.
+            // Rejected: shrink the region, keep the Hessian. Below the resolution of f the
+            // gradient judges the steps, and a short enough step along a positive definite
+            // damped model does lower the gradient norm; so the region shrinks there too, until
+            // the step can no longer move x.
             let step_norm = norm(&p);
             if step_norm <= f64::EPSILON * (norm(&it.x) + f64::EPSILON) {
                 return Ok(it.finish(&problem, criterion, Status::Stalled, iterations));
