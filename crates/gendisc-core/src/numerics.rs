@@ -109,6 +109,27 @@ impl std::fmt::Display for Unnormalisable {
     }
 }
 
+/// Why a row of log-weights has no normalisation ([`normalise_log_weights`] fails on it), or
+/// `None` when it has one: a NaN, several `+∞`, or only `−∞` (an empty row included).
+pub fn unnormalisable(row: ArrayView1<'_, f64>) -> Option<Unnormalisable> {
+    let mut infinite = 0;
+    let mut all_impossible = true;
+    for &v in row {
+        if v.is_nan() {
+            return Some(Unnormalisable::Nan);
+        }
+        infinite += usize::from(v == f64::INFINITY);
+        all_impossible &= v == f64::NEG_INFINITY;
+    }
+    if infinite > 1 {
+        Some(Unnormalisable::SeveralInfinite)
+    } else if all_impossible {
+        Some(Unnormalisable::AllImpossible)
+    } else {
+        None
+    }
+}
+
 /// Normalises a row of log-weights into log-probabilities in place ([`log_softmax_in_place`])
 /// and returns the normaliser, giving the non-finite rows their limits: a single `+∞` entry
 /// takes all the mass (its log-probability becomes 0, the others `-∞`, and the normaliser is
@@ -138,12 +159,14 @@ pub fn normalise_log_weights(mut row: ArrayViewMut1<'_, f64>) -> Result<f64, Unn
 }
 
 /// Row-wise log-softmax of an `n × K` matrix of log-weights, each row shifted by its own
-/// maximum (never a global one).
-pub fn log_softmax_rows(mut scores: Array2<f64>) -> Array2<f64> {
-    for row in scores.axis_iter_mut(Axis(0)) {
-        log_softmax_in_place(row);
+/// maximum (never a global one), with the non-finite rows given their limits
+/// ([`normalise_log_weights`]). The first row that has none is the error, with its index: no
+/// row is ever left unnormalised.
+pub fn log_softmax_rows(mut scores: Array2<f64>) -> Result<Array2<f64>, (usize, Unnormalisable)> {
+    for (i, row) in scores.axis_iter_mut(Axis(0)).enumerate() {
+        normalise_log_weights(row).map_err(|reason| (i, reason))?;
     }
-    scores
+    Ok(scores)
 }
 
 /// `log(1 + t)` for `t ∈ [0, 1]`, by the correction `log u − ((u − 1) − t)/u` with
@@ -448,7 +471,7 @@ mod tests {
         // Once the weights pass 2⁵², m + log 2 rounds to m: the old a − (m + log Σ) gave two
         // probabilities of 1.
         for m in [1e16, 1e20, -1e20, 1e300, -1e300] {
-            let out = log_softmax_rows(array![[m, m], [m, m * (1.0 + f64::EPSILON)]]);
+            let out = log_softmax_rows(array![[m, m], [m, m * (1.0 + f64::EPSILON)]]).unwrap();
             for row in out.rows() {
                 let total: f64 = row.iter().map(|v| v.exp()).sum();
                 assert!((total - 1.0).abs() <= 4.0 * f64::EPSILON, "{m}: {row}");
@@ -483,9 +506,11 @@ mod tests {
     }
 
     #[test]
-    fn all_minus_infinity_row_is_left_alone() {
-        let out = log_softmax_rows(array![[f64::NEG_INFINITY, f64::NEG_INFINITY], [0.0, 0.0]]);
-        assert!(out.row(0).iter().all(|v| *v == f64::NEG_INFINITY));
+    fn a_row_without_a_normaliser_is_an_error_naming_it() {
+        let out = log_softmax_rows(array![[0.0, 0.0], [f64::NEG_INFINITY, f64::NEG_INFINITY]]);
+        assert_eq!(out, Err((1, Unnormalisable::AllImpossible)));
+        let out = log_softmax_rows(array![[1.0, f64::INFINITY], [0.0, 0.0]]).unwrap();
+        assert_eq!(out.row(0).to_vec(), vec![f64::NEG_INFINITY, 0.0]);
         assert_relative_eq!(out[[1, 0]], -(2f64.ln()));
     }
 
@@ -576,7 +601,7 @@ mod tests {
         ) {
             let n = rows.len();
             let flat: Vec<f64> = rows.into_iter().flatten().collect();
-            let out = log_softmax_rows(Array2::from_shape_vec((n, 3), flat).unwrap());
+            let out = log_softmax_rows(Array2::from_shape_vec((n, 3), flat).unwrap()).unwrap();
             for row in out.rows() {
                 let total: f64 = row.iter().map(|v| v.exp()).sum();
                 prop_assert!((total - 1.0).abs() < 1e-12);
@@ -592,7 +617,7 @@ mod tests {
         ) {
             let m = 10f64.powf(base) * base.signum();
             let row: Vec<f64> = offsets.iter().map(|o| m + o).collect();
-            let out = log_softmax_rows(Array2::from_shape_vec((1, row.len()), row).unwrap());
+            let out = log_softmax_rows(Array2::from_shape_vec((1, row.len()), row).unwrap()).unwrap();
             let total: f64 = out.iter().map(|v| v.exp()).sum();
             prop_assert!((total - 1.0).abs() <= 8.0 * f64::EPSILON, "{total}");
         }

@@ -17,7 +17,7 @@
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 
 use crate::error::{Error, Result};
-use crate::numerics::{argmax, log_sum_exp_view, normalise_log_weights};
+use crate::numerics::{argmax, log_softmax_rows, log_sum_exp_view, unnormalisable};
 use crate::validate::{check_labels, check_weights};
 
 /// A fitted model that assigns one of `n_classes()` classes to each row of a matrix.
@@ -126,6 +126,9 @@ pub trait FactorisedGenerative: Generative {
     ) -> Result<Array2<f64>>;
 }
 
+/// What a failed normalisation of a generative model's joint names.
+const BAYES_POSTERIOR: &str = "posterior by Bayes' rule";
+
 /// `log p(y | x)` from a generative model by Bayes' rule, in log space with a per-row shift:
 /// `log p(x, k) − log Σ_j p(x, j)`.
 ///
@@ -144,22 +147,19 @@ pub fn bayes_log_posterior<G: Generative + ?Sized>(
 /// naming the row. This is [`bayes_log_posterior`] for models whose joint is not computed from a
 /// dense matrix (e.g. sparse counts).
 pub fn log_posterior_from_joint(joint: Array2<f64>) -> Result<Array2<f64>> {
-    log_posterior_from_scores(joint, "posterior by Bayes' rule")
+    log_posterior_from_scores(joint, BAYES_POSTERIOR)
 }
 
 /// Normalises an `n × K` matrix of unnormalised log-probabilities (a joint `log p(x, y)`, a
 /// hybrid's or a linear model's scores) into `log p(y | x)` in place, row by row
-/// ([`normalise_log_weights`]): every row then log-sum-exps to 0 within a few ulps, whatever the
+/// ([`normalise_log_weights`](crate::numerics::normalise_log_weights)): every row then log-sum-exps to 0 within a few ulps, whatever the
 /// magnitude of its scores, and a single class with score `+∞` is certain. A row with a NaN,
 /// several `+∞` or only `-∞` is an [`Error::Numerical`] that names `what` and the row.
-pub fn log_posterior_from_scores(mut scores: Array2<f64>, what: &str) -> Result<Array2<f64>> {
-    for (row, lp) in scores.axis_iter_mut(Axis(0)).enumerate() {
-        normalise_log_weights(lp).map_err(|reason| Error::Numerical {
-            what: what.into(),
-            detail: format!("row {row}: {reason}"),
-        })?;
-    }
-    Ok(scores)
+pub fn log_posterior_from_scores(scores: Array2<f64>, what: &str) -> Result<Array2<f64>> {
+    log_softmax_rows(scores).map_err(|(row, reason)| Error::Numerical {
+        what: what.into(),
+        detail: format!("row {row}: {reason}"),
+    })
 }
 
 /// The log-odds `log p(y = 1 | x) − log p(y = 0 | x) = log p(x, 1) − log p(x, 0)` of a
@@ -195,13 +195,25 @@ pub fn bayes_log_odds<G: Generative + ?Sized>(
 }
 
 /// The maximum-a-posteriori class of a generative model: the argmax of `log p(x, y)` (the
-/// normaliser does not change it), ties to the lowest class.
+/// normaliser does not change it), ties to the lowest class. A row without a posterior (every
+/// class impossible, several certain, or a NaN) is the same [`Error::Numerical`] as in
+/// [`bayes_log_posterior`], never an arbitrary class.
 pub fn bayes_predict<G: Generative + ?Sized>(
     model: &G,
     x: ArrayView2<'_, f64>,
 ) -> Result<Array1<usize>> {
     let joint = model.log_joint(x)?;
-    argmax_rows(joint.view(), "log p(x, y)")
+    joint
+        .axis_iter(Axis(0))
+        .enumerate()
+        .map(|(row, j)| match unnormalisable(j) {
+            Some(reason) => Err(Error::Numerical {
+                what: BAYES_POSTERIOR.into(),
+                detail: format!("row {row}: {reason}"),
+            }),
+            None => Ok(argmax(j).expect("a row with a normaliser has a maximum")),
+        })
+        .collect()
 }
 
 /// Row-wise argmax of a score matrix, ties to the lowest column; a NaN row is an

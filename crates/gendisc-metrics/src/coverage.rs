@@ -426,7 +426,7 @@ mod tests {
             let n = logits.len();
             let flat: Vec<f64> = logits.into_iter().flatten().collect();
             let log_proba = gendisc_core::numerics::log_softmax_rows(
-                Array2::from_shape_vec((n, 3), flat).unwrap());
+                Array2::from_shape_vec((n, 3), flat).unwrap()).unwrap();
             let y: Array1<usize> = labels[..n].iter().copied().collect();
             let predictions = gendisc_core::argmax_rows(log_proba.view(), "test").unwrap();
             let curve = AccuracyCoverageCurve::from_log_proba(log_proba.view(), y.view()).unwrap();

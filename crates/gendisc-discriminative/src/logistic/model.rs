@@ -1,10 +1,9 @@
 //! The fitted model and its fit report.
 
 use gendisc_core::model_file::invariants;
-use gendisc_core::numerics::log_softmax_rows;
 use gendisc_core::validate::check_prediction_matrix;
 use gendisc_core::{
-    argmax_rows, Classifier, ConditionalModel, Error, FitSummary, Result, SavedModel,
+    argmax_rows, log_posterior_from_scores, Classifier, ConditionalModel, Error, FitSummary, Result, SavedModel,
 };
 use gendisc_optim::Status;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
@@ -103,7 +102,10 @@ impl LogisticRegression {
     }
 
     /// The linear predictors `η = X Wᵀ + b`: `n × 1` (log-odds) for two classes, `n × K`
-    /// (unnormalised log-probabilities) otherwise.
+    /// (unnormalised log-probabilities) otherwise, in plain floating point: on rows of inputs
+    /// near `10³⁰⁸` an entry can overflow to `±∞` or NaN. The predictions do not use these
+    /// entries but recompute such rows in a scaled domain, so they stay defined on every finite
+    /// row.
     pub fn linear_predictor(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         check_prediction_matrix(x, self.n_features())?;
         Ok(self.linear_predictor_of(Features::Dense(x)))
@@ -116,16 +118,29 @@ impl LogisticRegression {
         Ok(self.linear_predictor_of(Features::Sparse(x.view())))
     }
 
+    /// The scores behind every prediction ([`Self::scores_of`]) of a dense matrix.
+    fn scores(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        check_prediction_matrix(x, self.n_features())?;
+        Ok(self.scores_of(Features::Dense(x)))
+    }
+
+    /// The scores behind every prediction ([`Self::scores_of`]) of a sparse matrix.
+    fn scores_sparse(&self, x: CsMatView<'_, f64>) -> Result<Array2<f64>> {
+        check_sparse_prediction_matrix(x, self.n_features())?;
+        let x = as_csr(x);
+        Ok(self.scores_of(Features::Sparse(x.view())))
+    }
+
     /// The classes of the rows of a sparse matrix.
     pub fn predict_sparse(&self, x: CsMatView<'_, f64>) -> Result<Array1<usize>> {
-        let eta = self.linear_predictor_sparse(x)?;
+        let eta = self.scores_sparse(x)?;
         self.classes_from(eta)
     }
 
     /// `log p(y = k | x)` for the rows of a sparse matrix.
     pub fn predict_log_proba_sparse(&self, x: CsMatView<'_, f64>) -> Result<Array2<f64>> {
-        let eta = self.linear_predictor_sparse(x)?;
-        Ok(self.log_proba_from(eta))
+        let eta = self.scores_sparse(x)?;
+        self.log_proba_from(eta)
     }
 
     /// `p(y = k | x)` for the rows of a sparse matrix.
@@ -140,7 +155,65 @@ impl LogisticRegression {
         eta
     }
 
-    fn log_proba_from(&self, eta: Array2<f64>) -> Array2<f64> {
+    /// Scores whose log-softmax (or, for two classes, whose logistic function) is the model's
+    /// posterior on every finite row: the linear predictors, except on rows where they overflow
+    /// (inputs or coefficients near `10³⁰⁸`), which are recomputed in a scaled domain.
+    ///
+    /// For such a row, with `s` and `t` the powers of two at or below the largest magnitude of
+    /// the row (and 1) and of the coefficients, `η'_r = Σ_j (θ_rj / t)(x_j / s) + (b_r / t)(1 / s)`
+    /// is a sum of terms below 4 in magnitude, so finite, and `η_r = s t η'_r` up to rounding.
+    /// For two classes the log-odds is `s t η'` (an infinite one is a certain class); for `K`
+    /// the row becomes `s t (η'_r − max η')`, the linear predictors shifted by a constant (which
+    /// the softmax ignores): 0 for the most probable class, finite or `−∞` for the others.
+    fn scores_of(&self, features: Features<'_>) -> Array2<f64> {
+        let mut eta = self.linear_predictor_of(features);
+        let overflowing: Vec<usize> = eta
+            .outer_iter()
+            .enumerate()
+            .filter(|(_, row)| !row.iter().all(|v| v.is_finite()))
+            .map(|(i, _)| i)
+            .collect();
+        if overflowing.is_empty() {
+            return eta;
+        }
+        let d = self.theta.ncols() - 1;
+        let t = power_of_two_at_most(self.theta.iter().fold(1.0_f64, |m, v| m.max(v.abs())));
+        let scaled_theta = self.theta.mapv(|v| v / t);
+        let mut row = vec![0.0; d];
+        for i in overflowing {
+            match features {
+                Features::Dense(x) => row.iter_mut().zip(x.row(i)).for_each(|(r, &v)| *r = v),
+                Features::Sparse(x) => {
+                    row.fill(0.0);
+                    let sparse_row = x.outer_view(i).expect("a row of the matrix");
+                    for (j, &v) in sparse_row.iter() {
+                        row[j] = v;
+                    }
+                }
+            }
+            let s = power_of_two_at_most(row.iter().fold(1.0_f64, |m, v| m.max(v.abs())));
+            let scaled: Vec<f64> = scaled_theta
+                .outer_iter()
+                .map(|theta| {
+                    let weights = theta.iter().take(d);
+                    let dot: f64 = weights.zip(&row).map(|(w, v)| w * (v / s)).sum();
+                    dot + theta[d] / s
+                })
+                .collect();
+            let mut out = eta.row_mut(i);
+            if scaled.len() == 1 {
+                out[0] = scaled[0] * s * t;
+            } else {
+                let max = scaled.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
+                for (o, v) in out.iter_mut().zip(&scaled) {
+                    *o = (v - max) * s * t;
+                }
+            }
+        }
+        eta
+    }
+
+    fn log_proba_from(&self, eta: Array2<f64>) -> Result<Array2<f64>> {
         if self.n_classes == 2 {
             let mut out = Array2::zeros((eta.nrows(), 2));
             for (mut row, &e) in out.outer_iter_mut().zip(eta.column(0)) {
@@ -149,9 +222,9 @@ impl LogisticRegression {
                 row[0] = -e.max(0.0) - log1p_tau;
                 row[1] = -(-e).max(0.0) - log1p_tau;
             }
-            out
+            Ok(out)
         } else {
-            log_softmax_rows(eta)
+            log_posterior_from_scores(eta, "posterior of logistic regression")
         }
     }
 
@@ -188,18 +261,19 @@ impl Classifier for LogisticRegression {
 
     /// The most probable class; ties (log-odds exactly 0) go to the lower class.
     fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array1<usize>> {
-        let eta = self.linear_predictor(x)?;
+        let eta = self.scores(x)?;
         self.classes_from(eta)
     }
 }
 
 impl ConditionalModel for LogisticRegression {
     fn predict_log_proba(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
-        let eta = self.linear_predictor(x)?;
-        Ok(self.log_proba_from(eta))
+        let eta = self.scores(x)?;
+        self.log_proba_from(eta)
     }
 
-    /// For two classes, the fitted log-odds `xᵀw + b` exactly.
+    /// For two classes, the fitted log-odds `xᵀw + b` exactly; where it overflows (inputs or
+    /// coefficients near `10³⁰⁸`), `±∞` with the sign of the exact value.
     fn decision_function(&self, x: ArrayView2<'_, f64>) -> Result<Array1<f64>> {
         if self.n_classes != 2 {
             return Err(Error::NotBinary {
@@ -207,7 +281,7 @@ impl ConditionalModel for LogisticRegression {
                 n_classes: self.n_classes,
             });
         }
-        Ok(self.linear_predictor(x)?.remove_axis(Axis(1)))
+        Ok(self.scores(x)?.remove_axis(Axis(1)))
     }
 }
 
@@ -303,5 +377,80 @@ impl SavedModel for LogisticRegression {
             iterations: report.iterations,
             status,
         })
+    }
+}
+
+/// A power of two within a factor 2 of `v` (`v` finite and `≥ 1`; `log2` may round up near
+/// the next power, and `2¹⁰²⁴` would overflow): division by it is exact.
+fn power_of_two_at_most(v: f64) -> f64 {
+    2f64.powi(v.log2().floor().min(1023.0) as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sprs::CsMat;
+
+    fn model(theta: Array2<f64>, n_classes: usize) -> LogisticRegression {
+        LogisticRegression {
+            theta,
+            n_classes,
+            fit_intercept: true,
+            report: FitReport {
+                solver: LogisticSolver::Newton,
+                status: Status::Converged,
+                iterations: 1,
+                deviance: 0.0,
+                log_likelihood: 0.0,
+                gradient_norm: 0.0,
+                separated: false,
+                saturated: false,
+            },
+        }
+    }
+
+    #[test]
+    fn overflowing_scores_give_the_limiting_posterior_dense_and_sparse() {
+        let x = ndarray::array![
+            [f64::MAX, f64::MAX, 0.0],
+            [-1e308, 0.0, 1e308],
+            [1.0, 2.0, 0.0],
+            [1e308, -1e308, 0.0],
+        ];
+        let sparse = CsMat::csr_from_dense(x.view(), 0.0);
+        // Two classes: η = x₁ − x₂ + 2x₃ + ½ overflows on rows 1 and 3.
+        let binary = model(ndarray::array![[1.0, -1.0, 2.0, 0.5]], 2);
+        // Three classes: row 1's scores are (∞, −∞, ∞) in plain arithmetic.
+        let three = model(
+            ndarray::array![
+                [-3.0, 0.0, 1.0, 0.0],
+                [0.0, 1.0, -1.0, 0.0],
+                [-1.0, 0.0, 2.0, 1.0]
+            ],
+            3,
+        );
+        for m in [&binary, &three] {
+            let p = m.predict_proba(x.view()).unwrap();
+            assert_eq!(p, m.predict_proba_sparse(sparse.view()).unwrap());
+            for row in p.rows() {
+                assert!(row.iter().all(|v| v.is_finite() && *v >= 0.0), "{p}");
+                assert!((row.sum() - 1.0).abs() <= 1e-15, "{p}");
+            }
+            let classes = m.predict(x.view()).unwrap();
+            assert_eq!(classes, m.predict_sparse(sparse.view()).unwrap());
+        }
+        // Binary, row 0: MAX − MAX cancels exactly; the log-odds is ½.
+        let p = binary.predict_proba(x.view()).unwrap();
+        assert!((p[[0, 1]] - 1.0 / (1.0 + (-0.5f64).exp())).abs() < 1e-12, "{p}");
+        // Rows 1 and 3: exact log-odds 1e308 and 2e308, both certain of class 1.
+        assert_eq!(p.row(1).to_vec(), vec![0.0, 1.0]);
+        assert_eq!(p.row(3).to_vec(), vec![0.0, 1.0]);
+        // Three classes, row 1: scores 4e308, −1e308, 3e308: certain of class 0.
+        let p = three.predict_proba(x.view()).unwrap();
+        assert_eq!(p.row(1).to_vec(), vec![1.0, 0.0, 0.0]);
+        // An ordinary row keeps its plain arithmetic.
+        let eta = three.linear_predictor(x.slice(ndarray::s![2..3, ..])).unwrap();
+        let plain = log_posterior_from_scores(eta, "test").unwrap().mapv(f64::exp);
+        assert_eq!(p.row(2), plain.row(0));
     }
 }

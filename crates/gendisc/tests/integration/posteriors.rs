@@ -8,7 +8,7 @@
 
 use gendisc::core::numerics::{log_sum_exp_view, PROBABILITY_SUM_TOLERANCE};
 use gendisc::discriminative::logistic::LogisticSolver;
-use gendisc::discriminative::LogisticRegression;
+use gendisc::discriminative::{LogisticRegression, LogisticRegressionCv};
 use gendisc::gdt::{Family, Gdt, GdtCv};
 use gendisc::generative::{
     Balls1, Balls2, BernoulliNb, CategoricalNb, CovarianceShrinkage, GaussianNb, Lda,
@@ -224,5 +224,133 @@ proptest! {
     fn generative_discriminative_trade_off_by_cross_validation(case in case()) {
         let (x, y, t) = (case.x.view(), case.y.view(), &case);
         check("GDT-CV Balls1", GdtCv::params(Family::Balls1).grid(vec![0.0, 0.5, 1.0]).n_folds(2).fit(x, y), t)?;
+    }
+}
+
+/// A row of magnitudes up to `±1.8 · 10³⁰⁸` (the largest finite double), each entry either an
+/// ordinary value or one of order `10^e`.
+fn extreme_row(d: usize) -> impl Strategy<Value = Vec<f64>> {
+    prop::collection::vec(
+        prop_oneof![
+            1 => -3.0f64..3.0,
+            2 => (-1.0f64..1.0, 0.0f64..308.0).prop_map(|(u, e)| u.signum() * 10f64.powf(e)),
+            1 => prop_oneof![Just(f64::MAX), Just(-f64::MAX), Just(1e308), Just(-1e308)],
+        ],
+        d,
+    )
+}
+
+/// Fitted on ordinary data, asked about rows of any finite magnitude: `predict_proba` is a
+/// distribution on each row, or the call is a typed numerical error naming the row; `predict`
+/// then agrees (the most probable class, or the same kind of error). `always` models must answer.
+fn check_extreme<M: ConditionalModel>(
+    name: &str,
+    model: &M,
+    rows: &Array2<f64>,
+    always: bool,
+) -> Result<(), TestCaseError> {
+    for (i, row) in rows.axis_iter(Axis(0)).enumerate() {
+        let x = row.insert_axis(Axis(0));
+        match model.predict_proba(x) {
+            Ok(p) => {
+                let p = p.row(0);
+                prop_assert!(
+                    p.iter().all(|v| v.is_finite() && *v >= 0.0),
+                    "{name}: predict_proba of {row} is {p}"
+                );
+                let total: f64 = p.sum();
+                prop_assert!(
+                    (total - 1.0).abs() <= PROBABILITY_SUM_TOLERANCE,
+                    "{name}: predict_proba of {row} sums to {total}: {p}"
+                );
+                let lp = model.predict_log_proba(x).map_err(|e| {
+                    TestCaseError::fail(format!("{name}: predict_log_proba of {row}: {e}"))
+                })?;
+                let log_total = log_sum_exp_view(lp.row(0));
+                prop_assert!(log_total.abs() <= PROBABILITY_SUM_TOLERANCE, "{name}: {lp}");
+                let class = model.predict(x).map_err(|e| {
+                    TestCaseError::fail(format!("{name}: predict of {row}: {e}"))
+                })?[0];
+                let best = p.fold(0.0_f64, |m, &v| m.max(v));
+                prop_assert!(p[class] == best, "{name}: {row} predicts {class} of {p}");
+            }
+            Err(e) => {
+                prop_assert!(
+                    !always,
+                    "{name}: predict_proba of row {i} ({row}) failed: {e}"
+                );
+                prop_assert!(
+                    matches!(e, Error::Numerical { .. }) && e.to_string().contains("row 0"),
+                    "{name}: not a typed error naming the row: {e}"
+                );
+                prop_assert!(
+                    matches!(model.predict(x), Err(Error::Numerical { .. })),
+                    "{name}: predict answers a row whose posterior is undefined: {row}"
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Two or three overlapping classes of ordinary data over `d` columns.
+fn ordinary(k: usize, d: usize, seed: u64) -> (Array2<f64>, Array1<usize>) {
+    let n = 40;
+    let y = Array1::from_shape_fn(n, |i| i % k);
+    // A deterministic scatter: class-shifted, and no two rows alike.
+    let x = Array2::from_shape_fn((n, d), |(i, j)| {
+        let u = ((i * 7 + j * 13 + seed as usize) % 17) as f64 / 17.0 - 0.5;
+        u + 0.4 * y[i] as f64 * if j % 2 == 0 { 1.0 } else { -1.0 }
+    });
+    (x, y)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Every `ConditionalModel` on rows of finite inputs up to `±10³⁰⁸`. Logistic regression's
+    /// scores are linear and recomputed in a scaled domain where they overflow, so it answers
+    /// every such row.
+    #[test]
+    fn every_model_answers_any_finite_row_or_says_which_it_cannot(
+        (k, d, seed, rows) in (2usize..=3, 1usize..=4, 0u64..1000).prop_flat_map(|(k, d, seed)| {
+            (Just(k), Just(d), Just(seed), prop::collection::vec(extreme_row(d), 6))
+        }),
+    ) {
+        let (x, y) = ordinary(k, d, seed);
+        let rows = Array2::from_shape_vec((rows.len(), d), rows.concat()).unwrap();
+        let (x, y) = (x.view(), y.view());
+        let binary = x.mapv(|v| f64::from(u8::from(v > 0.0)));
+        let counts = x.mapv(|v| (4.0 * v.abs()).round());
+        let binary_rows = rows.mapv(|v| f64::from(u8::from(v > 0.0)));
+        let count_rows = rows.mapv(|v| v.abs().round());
+
+        check_extreme("Gaussian naive Bayes", &GaussianNb::params().fit(x, y).unwrap(), &rows, false)?;
+        check_extreme("LDA", &Lda::params().fit(x, y).unwrap(), &rows, false)?;
+        check_extreme("QDA", &Qda::params().fit(x, y).unwrap(), &rows, false)?;
+        check_extreme("Balls1", &Balls1::params().fit(x, y).unwrap(), &rows, false)?;
+        check_extreme("Balls2", &Balls2::params().fit(x, y).unwrap(), &rows, false)?;
+        check_extreme("Bernoulli naive Bayes", &BernoulliNb::params().fit(binary.view(), y).unwrap(), &binary_rows, true)?;
+        check_extreme("categorical naive Bayes", &CategoricalNb::params().fit(binary.view(), y).unwrap(), &binary_rows, true)?;
+        check_extreme("multinomial naive Bayes", &MultinomialNb::params().fit(counts.view(), y).unwrap(), &count_rows, false)?;
+        for (name, params) in [
+            ("logistic regression", LogisticRegression::params()),
+            ("logistic regression, L2", LogisticRegression::params().prior_variance(1.0)),
+        ] {
+            check_extreme(name, &params.fit(x, y).unwrap(), &rows, true)?;
+        }
+        if k == 2 {
+            let glm = LogisticRegression::params().solver(LogisticSolver::GlmIrls).fit(x, y).unwrap();
+            check_extreme("logistic regression, glm", &glm, &rows, true)?;
+        }
+        let cv = LogisticRegressionCv::params().n_folds(2).fit(x, y).unwrap();
+        check_extreme("logistic regression, CV", &cv, &rows, true)?;
+        let regions: Vec<Vec<usize>> = (0..d).map(|j| vec![j]).collect();
+        let hybrid = Hybrid::params(GaussianNb::params()).regions(regions).fit(x, y).unwrap();
+        check_extreme("hybrid of Gaussian naive Bayes", &hybrid, &rows, false)?;
+        for family in [Family::Lda, Family::Qda, Family::Balls1, Family::Balls2, Family::SharedDiagonal] {
+            let gdt = Gdt::params(family).lambda(0.5).fit(x, y).unwrap();
+            check_extreme(&format!("GDT {family}"), &gdt, &rows, false)?;
+        }
     }
 }
