@@ -19,14 +19,20 @@ use crate::scale::ScaleMatrix;
 pub struct Iteration {
     /// The program's objective at the end of step 1: `‖w‖` (hard margin, (4.10)) or (4.17).
     /// Theorem 4.1: never increases from one iteration to the next.
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub objective: f64,
     /// The objective (4.17) at the end of step 2 (equal to `‖w‖` for the hard margin).
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub objective_after_step2: f64,
     /// `‖w‖`.
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub norm_w: f64,
     /// `‖θ − θ_prev‖ / max(1, ‖θ_prev‖)` for `θ = (w, b, μ₁, μ₂)`; infinite at iteration 1
-    /// (serialised as `null`, which JSON has for it).
-    #[serde(with = "infinite_as_null")]
+    /// (written as `"inf"`; files of format version 1 wrote `null`, read as `+∞`).
+    #[serde(
+        serialize_with = "gendisc_core::model_file::non_finite::serialize",
+        deserialize_with = "null_as_infinite"
+    )]
     pub change: f64,
     /// Clarabel's interior-point iterations in step 1.
     pub socp_iterations: u32,
@@ -41,21 +47,13 @@ fn solved() -> SocpStatus {
     SocpStatus::Solved
 }
 
-/// An infinite `f64` as JSON's `null` (JSON has no infinity), read back as `+∞`.
-mod infinite_as_null {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
-        if value.is_finite() {
-            serializer.serialize_some(value)
-        } else {
-            serializer.serialize_none()
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
-        Ok(Option::<f64>::deserialize(deserializer)?.unwrap_or(f64::INFINITY))
-    }
+/// A number as [`gendisc_core::model_file::non_finite`] reads it, and `null` (what format
+/// version 1 wrote for the infinite change of the first alternation) as `+∞`.
+fn null_as_infinite<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    Ok(
+        gendisc_core::model_file::non_finite::option::deserialize(deserializer)?
+            .unwrap_or(f64::INFINITY),
+    )
 }
 
 /// Why the alternation stopped: the workspace's one status vocabulary

@@ -7,7 +7,7 @@
 //! ```json
 //! {
 //!   "format": "gendisc-model",
-//!   "format_version": 1,
+//!   "format_version": 2,
 //!   "gendisc_version": "0.1.0",
 //!   "kind": "gaussian-naive-bayes",
 //!   "labels": ["no", "yes"],
@@ -28,6 +28,11 @@
 //! probabilities normalised, parameters finite…). A file that fails any of them is an
 //! [`Error::InvalidModelFile`] naming the file and the offending field, never a model that fails
 //! later at prediction.
+//!
+//! Numbers are JSON numbers, written so that they read back to the same bits; a fit report's
+//! numbers that can be non-finite (the objective where a fit ended on one) are written as the
+//! strings `"NaN"`, `"inf"` and `"-inf"` ([`non_finite`]), so that every fitted model saves and
+//! loads.
 //!
 //! Models are written with [`LabelledModel::save`](crate::LabelledModel::save) and read with
 //! [`LabelledModel::load`](crate::LabelledModel::load); the functions here work on the envelope
@@ -51,8 +56,13 @@ pub const FORMAT: &str = "gendisc-model";
 ///
 /// Raised whenever the envelope or a model's serialised form changes in a way an older reader
 /// would misread; the golden files under `crates/gendisc/tests/golden/` make such a change
-/// deliberate.
-pub const FORMAT_VERSION: u32 = 1;
+/// deliberate. The versions:
+///
+/// * **1** — the first.
+/// * **2** — the numbers of fit reports that can be non-finite are written as
+///   [`non_finite`] says (`"NaN"`, `"inf"`, `"-inf"`); version 1 wrote `null`, which could not
+///   be read back. Every version-1 file that loads reads the same under version 2.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The gendisc version written into model files.
 pub const GENDISC_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -417,6 +427,116 @@ impl Header {
     }
 }
 
+/// The model-file encoding of a number that may be non-finite: a fit report records the
+/// objective or gradient norm where a fit ended, and a fit that ended on a non-finite
+/// objective (or an EM log-likelihood of `−∞`) must still save and load. JSON has no such
+/// numbers, so a finite value is written as a JSON number and the others as the strings
+/// `"NaN"`, `"inf"` and `"-inf"`; reading accepts either form. Files of format version 1 held
+/// only numbers (non-finite values were written as `null`, which no version reads).
+///
+/// Use on a field with `#[serde(with = "gendisc_core::model_file::non_finite")]`; the
+/// submodules [`option`](non_finite::option) and [`vec`](non_finite::vec) do the same for
+/// `Option<f64>` and `Vec<f64>`.
+pub mod non_finite {
+    use serde::de::{self, Deserializer, Visitor};
+    use serde::{Deserialize, Serialize, Serializer};
+    use std::fmt;
+
+    /// Writes `value` as a number, or as `"NaN"`, `"inf"` or `"-inf"`.
+    pub fn serialize<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+        match *value {
+            v if v.is_finite() => serializer.serialize_f64(v),
+            v if v.is_nan() => serializer.serialize_str("NaN"),
+            v if v > 0.0 => serializer.serialize_str("inf"),
+            _ => serializer.serialize_str("-inf"),
+        }
+    }
+
+    /// Reads a number, or one of `"NaN"`, `"inf"` and `"-inf"`.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+        deserializer.deserialize_any(NumberOrName)
+    }
+
+    struct NumberOrName;
+
+    impl Visitor<'_> for NumberOrName {
+        type Value = f64;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(r#"a number, "NaN", "inf" or "-inf""#)
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<f64, E> {
+            Ok(v)
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<f64, E> {
+            Ok(v as f64)
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<f64, E> {
+            Ok(v as f64)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<f64, E> {
+            match v {
+                "NaN" => Ok(f64::NAN),
+                "inf" => Ok(f64::INFINITY),
+                "-inf" => Ok(f64::NEG_INFINITY),
+                other => Err(E::invalid_value(de::Unexpected::Str(other), &self)),
+            }
+        }
+    }
+
+    /// One number as [`serialize`] and [`deserialize`] encode it.
+    #[derive(Serialize, Deserialize)]
+    #[serde(transparent)]
+    struct Encoded(#[serde(with = "super::non_finite")] f64);
+
+    /// [`non_finite`](super::non_finite) for `Option<f64>` (`null` for `None`).
+    pub mod option {
+        use super::Encoded;
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+        /// Writes `None` as `null`, a value as [`serialize`](super::serialize) does.
+        pub fn serialize<S: Serializer>(
+            value: &Option<f64>,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            value.map(Encoded).serialize(serializer)
+        }
+
+        /// Reads `null` as `None`, a value as [`deserialize`](super::deserialize) does.
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Option<f64>, D::Error> {
+            Ok(Option::<Encoded>::deserialize(deserializer)?.map(|e| e.0))
+        }
+    }
+
+    /// [`non_finite`](super::non_finite) for every entry of a `Vec<f64>`.
+    pub mod vec {
+        use super::Encoded;
+        use serde::ser::SerializeSeq;
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        /// Writes each entry as [`serialize`](super::serialize) does.
+        pub fn serialize<S: Serializer>(values: &[f64], serializer: S) -> Result<S::Ok, S::Error> {
+            let mut seq = serializer.serialize_seq(Some(values.len()))?;
+            for &v in values {
+                seq.serialize_element(&Encoded(v))?;
+            }
+            seq.end()
+        }
+
+        /// Reads each entry as [`deserialize`](super::deserialize) does.
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Vec<f64>, D::Error> {
+            Ok(Vec::<Encoded>::deserialize(deserializer)?
+                .into_iter()
+                .map(|e| e.0)
+                .collect())
+        }
+    }
+}
+
 /// Helpers for [`SavedModel::check_invariants`]: each fails with an [`Error::InvalidModel`] of
 /// kind `M::KIND` naming `field`.
 pub mod invariants {
@@ -527,6 +647,45 @@ mod tests {
     use ndarray::{Array1, ArrayView2};
 
     use super::*;
+
+    #[test]
+    fn non_finite_numbers_round_trip_and_nothing_else_reads_as_one() {
+        #[derive(Debug, PartialEq, Serialize, Deserialize)]
+        struct Report {
+            #[serde(with = "non_finite")]
+            value: f64,
+            #[serde(with = "non_finite::option")]
+            tolerance: Option<f64>,
+            #[serde(with = "non_finite::vec")]
+            trace: Vec<f64>,
+        }
+        let report = Report {
+            value: f64::NEG_INFINITY,
+            tolerance: Some(f64::INFINITY),
+            trace: vec![0.1, f64::NAN, -3.0, f64::INFINITY],
+        };
+        let text = serde_json::to_string(&report).unwrap();
+        assert_eq!(
+            text,
+            r#"{"value":"-inf","tolerance":"inf","trace":[0.1,"NaN",-3.0,"inf"]}"#
+        );
+        let back: Report = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.value, f64::NEG_INFINITY);
+        assert_eq!(back.tolerance, Some(f64::INFINITY));
+        assert!(back.trace[1].is_nan());
+        assert_eq!(back.trace[3], f64::INFINITY);
+        // Integers are numbers too; null is None only where None is allowed.
+        let plain: Report =
+            serde_json::from_str(r#"{"value":3,"tolerance":null,"trace":[]}"#).unwrap();
+        assert_eq!((plain.value, plain.tolerance), (3.0, None));
+        for bad in [
+            r#"{"value":"Infinity","tolerance":null,"trace":[]}"#,
+            r#"{"value":null,"tolerance":null,"trace":[]}"#,
+            r#"{"value":1,"tolerance":null,"trace":["nan"]}"#,
+        ] {
+            assert!(serde_json::from_str::<Report>(bad).is_err(), "{bad}");
+        }
+    }
     use crate::LabelledModel;
 
     /// A model of `n_features` features that says class 1 when the first one is positive.

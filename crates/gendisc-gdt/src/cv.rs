@@ -141,6 +141,7 @@ pub struct CvSelection {
     /// The grid, descending.
     pub grid: Vec<f64>,
     /// The criterion averaged over the folds, one per grid value.
+    #[serde(with = "gendisc_core::model_file::non_finite::vec")]
     pub scores: Vec<f64>,
     /// The chosen `λ̂`.
     pub lambda: f64,

@@ -38,8 +38,10 @@ pub struct GdtReport {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub evaluations: usize,
     /// `−L_λ(θ̂) / S` at the returned parameters (`S` the total sample weight).
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub objective: f64,
     /// `‖∇(−L_λ / S)‖₂` at the returned parameters.
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub gradient_norm: f64,
     /// The gradient tolerance of the criterion `‖∇f‖ ≤ tol · max(1, |f|)` the optimiser
     /// stopped on (`None` at `λ = 1` and in files written before it was recorded).

@@ -445,6 +445,7 @@ pub struct EmReport {
     /// The class log-likelihood `Σ_{i: y_i = k} w_i log p(x_i | y = k)` at the initial
     /// parameters and after every iteration (`iterations + 1` entries, never decreasing up to
     /// round-off); the last entry belongs to the returned parameters.
+    #[serde(with = "gendisc_core::model_file::non_finite::vec")]
     pub log_likelihood: Vec<f64>,
 }
 

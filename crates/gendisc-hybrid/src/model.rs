@@ -24,8 +24,10 @@ pub struct HybridReport {
     /// The weighted conditional log-likelihood `Σ_i w_i log p_θ(y_i | x_i)` of the training
     /// set at the fitted `θ`, on the features the fit saw (leave-one-out ones with
     /// [`leave_one_out`](Self::leave_one_out)), without the prior.
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub log_likelihood: f64,
     /// `‖∇f‖₂` of the mean penalised negative log-likelihood at the fitted `θ`.
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub gradient_norm: f64,
     /// The features separate the classes (completely or quasi-completely), so that the
     /// unpenalised estimate does not exist and the returned `θ` is where the solver stopped:

@@ -127,8 +127,10 @@ pub struct Report {
     /// Evaluations of the objective (with or without its gradient).
     pub evaluations: usize,
     /// The objective at the returned parameters.
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub value: f64,
     /// `‖∇f‖₂` at the returned parameters (NaN if it could not be evaluated there).
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub gradient_norm: f64,
 }
 

@@ -211,10 +211,23 @@ fn soft_and_hard_margin_models_round_trip_and_refuse_corrupted_files() {
         }
         assert_eq!(saved["kind"], json!("bilevel"));
         assert_eq!(saved["fit"]["converged"], json!(true));
-        // The first alternation's change has no finite value; JSON holds it as null.
+        // The first alternation's change has no finite value: the file says "inf", and a
+        // file of format version 1, which wrote null, reads the same.
         assert_eq!(
             saved["model"]["report"]["iterations"][0]["change"],
-            Value::Null
+            json!("inf")
+        );
+        let mut v1 = saved.clone();
+        v1["format_version"] = json!(1);
+        v1["model"]["report"]["iterations"][0]["change"] = Value::Null;
+        let v1_path =
+            std::env::temp_dir().join(format!("gendisc-bilevel-v1-{}.json", std::process::id()));
+        std::fs::write(&v1_path, v1.to_string()).unwrap();
+        let from_v1 = LabelledModel::<BilevelClassifier, i32>::load(&v1_path);
+        std::fs::remove_file(&v1_path).unwrap();
+        assert_eq!(
+            from_v1.unwrap().model().report().iterations[0].change,
+            f64::INFINITY
         );
 
         for (what, corrupt, expected) in corruptions() {

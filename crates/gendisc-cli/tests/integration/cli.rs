@@ -244,7 +244,12 @@ fn mismatched_or_damaged_model_files_are_refused() {
         &["predict", "--model", "corrupt.json", "--data", data],
         &["corrupt.json:"],
     );
-    let newer = file.replace("\"format_version\": 1", "\"format_version\": 99");
+    let version = format!(
+        "\"format_version\": {}",
+        gendisc_core::model_file::FORMAT_VERSION
+    );
+    assert!(file.contains(&version), "{file}");
+    let newer = file.replace(&version, "\"format_version\": 99");
     fs::write(dir.path().join("newer.json"), newer).unwrap();
     run_err(
         dir.path(),

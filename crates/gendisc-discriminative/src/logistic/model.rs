@@ -3,7 +3,8 @@
 use gendisc_core::model_file::invariants;
 use gendisc_core::validate::check_prediction_matrix;
 use gendisc_core::{
-    argmax_rows, log_posterior_from_scores, Classifier, ConditionalModel, Error, FitSummary, Result, SavedModel,
+    argmax_rows, log_posterior_from_scores, Classifier, ConditionalModel, Error, FitSummary,
+    Result, SavedModel,
 };
 use gendisc_optim::Status;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
@@ -28,11 +29,14 @@ pub struct FitReport {
     pub iterations: usize,
     /// The deviance `−2 Σ_i w_i log p(y_i | x_i)` at the returned coefficients (for 0/1 data
     /// the saturated model has log-likelihood 0, so this is R's residual deviance).
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub deviance: f64,
     /// The weighted log-likelihood `Σ_i w_i log p(y_i | x_i)`, without the prior.
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub log_likelihood: f64,
     /// `‖∇f‖₂` of the mean penalised negative log-likelihood at the returned coefficients:
     /// the quantity the gradient tolerance applies to.
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub gradient_norm: f64,
     /// The training data are completely or quasi-completely separated, so the unpenalised
     /// maximum-likelihood estimate does not exist: the returned coefficients are where the
@@ -441,7 +445,10 @@ mod tests {
         }
         // Binary, row 0: MAX − MAX cancels exactly; the log-odds is ½.
         let p = binary.predict_proba(x.view()).unwrap();
-        assert!((p[[0, 1]] - 1.0 / (1.0 + (-0.5f64).exp())).abs() < 1e-12, "{p}");
+        assert!(
+            (p[[0, 1]] - 1.0 / (1.0 + (-0.5f64).exp())).abs() < 1e-12,
+            "{p}"
+        );
         // Rows 1 and 3: exact log-odds 1e308 and 2e308, both certain of class 1.
         assert_eq!(p.row(1).to_vec(), vec![0.0, 1.0]);
         assert_eq!(p.row(3).to_vec(), vec![0.0, 1.0]);
@@ -449,8 +456,12 @@ mod tests {
         let p = three.predict_proba(x.view()).unwrap();
         assert_eq!(p.row(1).to_vec(), vec![1.0, 0.0, 0.0]);
         // An ordinary row keeps its plain arithmetic.
-        let eta = three.linear_predictor(x.slice(ndarray::s![2..3, ..])).unwrap();
-        let plain = log_posterior_from_scores(eta, "test").unwrap().mapv(f64::exp);
+        let eta = three
+            .linear_predictor(x.slice(ndarray::s![2..3, ..]))
+            .unwrap();
+        let plain = log_posterior_from_scores(eta, "test")
+            .unwrap()
+            .mapv(f64::exp);
         assert_eq!(p.row(2), plain.row(0));
     }
 }

@@ -35,12 +35,16 @@ pub struct FitReport {
     pub iterations: usize,
     /// `max(max_j ∇ᴾ_j f, 0) − min(min_j ∇ᴾ_j f, 0)` over the coordinates visited in the last
     /// outer iteration: the stopping measure, `≤ tol` on convergence.
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub projected_gradient_gap: f64,
     /// `D(α) = eᵀα − ½‖w̃(α)‖²`, `w̃(α) = Σ_i α_i y_i x̃_i` recomputed from `α` at the end.
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub dual_objective: f64,
     /// `P(w̃)` at the returned coefficients.
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub primal_objective: f64,
     /// `P(w̃) − D(α) ≥ 0`.
+    #[serde(with = "gendisc_core::model_file::non_finite")]
     pub duality_gap: f64,
     /// Rows with `α_i > 0`.
     pub n_support_vectors: usize,

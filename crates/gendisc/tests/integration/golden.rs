@@ -7,6 +7,9 @@
 //! `gendisc_version` line aside. A field renamed, added or re-encoded fails the last step; a model
 //! whose files no longer load fails the first.
 //!
+//! The files under `tests/golden/v1/` are those format version 1 wrote; they must keep loading
+//! and predict what the current files predict.
+//!
 //! After a deliberate change, bless the files anew — they are refitted on the same rows — and
 //! raise [`FORMAT_VERSION`](gendisc::core::model_file::FORMAT_VERSION) if an older reader would
 //! misread the new ones:
@@ -169,10 +172,30 @@ fn golden<M: Golden>(
         return;
     }
 
-    let loaded = LabelledModel::<M>::load(&model_path)
-        .unwrap_or_else(|e| panic!("{}: the golden file no longer loads: {e}", M::KIND));
     let expected: Expected =
         serde_json::from_str(&fs::read_to_string(&expected_path).unwrap()).unwrap();
+    // The files of format version 1, as that version wrote them, read as the same model.
+    let v1_path = golden_dir().join("v1").join(format!("{}.json", M::KIND));
+    let v1 = LabelledModel::<M>::load(&v1_path).unwrap_or_else(|e| {
+        panic!(
+            "{}: the version-1 golden file no longer loads: {e}",
+            M::KIND
+        )
+    });
+    let loaded = LabelledModel::<M>::load(&model_path)
+        .unwrap_or_else(|e| panic!("{}: the golden file no longer loads: {e}", M::KIND));
+    assert_eq!(
+        v1.predict(expected.rows.view()).unwrap(),
+        loaded.predict(expected.rows.view()).unwrap(),
+        "{}: the version-1 file predicts other labels",
+        M::KIND
+    );
+    assert_eq!(
+        v1.model().proba(expected.rows.view()),
+        loaded.model().proba(expected.rows.view()),
+        "{}: the version-1 file predicts other probabilities",
+        M::KIND
+    );
     assert_eq!(
         loaded.predict(expected.rows.view()).unwrap(),
         expected.labels,

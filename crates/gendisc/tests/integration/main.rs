@@ -6,3 +6,4 @@
 
 mod golden;
 mod posteriors;
+mod reload;

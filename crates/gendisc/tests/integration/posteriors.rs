@@ -268,9 +268,9 @@ fn check_extreme<M: ConditionalModel>(
                 })?;
                 let log_total = log_sum_exp_view(lp.row(0));
                 prop_assert!(log_total.abs() <= PROBABILITY_SUM_TOLERANCE, "{name}: {lp}");
-                let class = model.predict(x).map_err(|e| {
-                    TestCaseError::fail(format!("{name}: predict of {row}: {e}"))
-                })?[0];
+                let class = model
+                    .predict(x)
+                    .map_err(|e| TestCaseError::fail(format!("{name}: predict of {row}: {e}")))?[0];
                 let best = p.fold(0.0_f64, |m, &v| m.max(v));
                 prop_assert!(p[class] == best, "{name}: {row} predicts {class} of {p}");
             }
