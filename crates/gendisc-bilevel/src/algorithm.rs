@@ -16,6 +16,7 @@ use crate::scale::ScaleMatrix;
 /// One alternation: the objective after step 1 and after step 2, and how far the parameters
 /// moved.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Iteration {
     /// The program's objective at the end of step 1: `‖w‖` (hard margin, (4.10)) or (4.17).
     /// Theorem 4.1: never increases from one iteration to the next.
@@ -64,6 +65,7 @@ pub use gendisc_optim::Status as FitStatus;
 
 /// The per-iteration record of a fit.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FitReport {
     /// One entry per alternation.
     pub iterations: Vec<Iteration>,

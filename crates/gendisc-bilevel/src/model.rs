@@ -16,6 +16,7 @@ use crate::params::{BilevelParams, GenerativePrior};
 /// Serialised as `w`, `b`, `mu` and the fit's report; a model file (kind `bilevel`, see
 /// [`SavedModel`]) checks them on reading.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BilevelClassifier {
     w: Array1<f64>,
     b: f64,

@@ -91,6 +91,7 @@ pub trait SavedModel: Classifier + Serialize + DeserializeOwned {
 
 /// How an iterative fit ended, as recorded in a model file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FitSummary {
     /// Whether the method met its convergence criterion (rather than stopping at a cap).
     pub converged: bool,

@@ -137,6 +137,7 @@ impl ParamGuard for GdtCvParams {
 
 /// The cross-validated scores and the chosen `λ̂`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CvSelection {
     /// The grid, descending.
     pub grid: Vec<f64>,
@@ -257,6 +258,7 @@ impl GdtCvValidParams {
 
 /// GDT with `λ` chosen by cross-validation: the refitted model and the selection.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GdtCv {
     model: Gdt,
     selection: CvSelection,

@@ -212,6 +212,7 @@ impl Eq for Parametrisation {}
 
 /// The serialised form of [`Parametrisation`], validated into one.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ParametrisationParts {
     family: Family,
     n_classes: usize,

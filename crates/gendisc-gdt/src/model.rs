@@ -24,6 +24,7 @@ use crate::params::{GdtParams, GdtValidParams};
 
 /// How a GDT fit ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GdtReport {
     /// The `λ` of the fit.
     pub lambda: f64,
@@ -137,6 +138,7 @@ fn is_unit_scale(scale: &f64) -> bool {
 
 /// The serialised form of [`Gdt`], validated into one.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct GdtParts {
     param: Parametrisation,
     theta: Array1<f64>,

@@ -146,6 +146,7 @@ impl ParamGuard for Balls1Params {
 /// Data of extreme magnitude (beyond `2^±256`) is fitted in a power-of-two unit, as
 /// [`Lda`](crate::Lda) is; the unit is serialised (`"unit"`, omitted when 1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Balls1 {
     /// The unit of `means`, `variances` and `variance_floor`: the model is one of `x / unit`.
     #[serde(default, skip_serializing_if = "Unit::is_one")]
@@ -437,6 +438,7 @@ impl ParamGuard for Balls2Params {
 
 /// How EM went for one class of a [`Balls2`] model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EmReport {
     /// Number of EM iterations (M-steps) performed.
     pub iterations: usize,
@@ -451,6 +453,7 @@ pub struct EmReport {
 
 /// The fit report of a [`Balls2`] model: one [`EmReport`] per class.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Balls2Report {
     /// Per-class EM reports, in class order.
     pub classes: Vec<EmReport>,
@@ -509,6 +512,7 @@ impl Balls2Report {
 /// Data of extreme magnitude (beyond `2^±256`) is fitted in a power-of-two unit, as
 /// [`Lda`](crate::Lda) is; the unit is serialised (`"unit"`, omitted when 1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Balls2 {
     /// The unit of `means`, `variances` and `variance_floor`: the model is one of `x / unit`.
     #[serde(default, skip_serializing_if = "Unit::is_one")]

@@ -119,6 +119,7 @@ impl ParamGuard for BernoulliNbParams {
 /// assert!(model.predict(array![[0.5, 0.0]].view()).is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BernoulliNb {
     /// `log θ_kj`, `K × d`.
     #[serde(deserialize_with = "log_table::deserialize")]

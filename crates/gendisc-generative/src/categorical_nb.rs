@@ -155,6 +155,7 @@ impl ParamGuard for CategoricalNbParams {
 /// assert!(model.predict_proba(array![[3.0]].view()).is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CategoricalNb {
     /// For each feature `j`, `log θ_kj[l]` as a `K × L_j` matrix.
     #[serde(deserialize_with = "log_table::deserialize_each")]

@@ -179,6 +179,7 @@ impl ParamGuard for GaussianNbParams {
 /// Data of extreme magnitude (beyond `2^±256`) is fitted in a power-of-two unit, as
 /// [`Lda`](crate::Lda) is; the unit is serialised (`"unit"`, omitted when 1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GaussianNb {
     /// The unit of `means`, `variances` and `variance_floor`: the model is one of `x / unit`.
     #[serde(default, skip_serializing_if = "Unit::is_one")]

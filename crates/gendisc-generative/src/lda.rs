@@ -141,6 +141,7 @@ pub struct Lda {
 
 /// The serialised form of [`Lda`].
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct LdaParts {
     #[serde(default, skip_serializing_if = "Unit::is_one")]
     unit: Unit,

@@ -414,6 +414,7 @@ impl ParamGuard for MultinomialNbParams {
 /// assert_eq!(model.predict_sparse(x.view()).unwrap().to_vec(), vec![0, 0, 1, 1]);
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MultinomialNb {
     /// `log θ_kl` stored word-major (`V × K`) so that a document's nonzeros read contiguous rows.
     #[serde(deserialize_with = "log_table::deserialize")]

@@ -161,6 +161,7 @@ pub struct Qda {
 
 /// The serialised form of [`Qda`].
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct QdaParts {
     #[serde(default, skip_serializing_if = "Unit::is_one")]
     unit: Unit,

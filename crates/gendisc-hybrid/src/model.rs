@@ -12,6 +12,7 @@ use crate::params::{check_regions, HybridParams, Intercept, Normalization, Theta
 
 /// How the fit of `θ` went.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HybridReport {
     /// The solver that ran ([`ThetaSolver::Auto`] resolved).
     pub solver: ThetaSolver,
@@ -75,6 +76,7 @@ impl HybridReport {
 /// probability zero if its weight is positive; if no class is possible, or the weights make the
 /// posterior undefined, prediction fails with an [`Error::Numerical`] naming the row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Hybrid<M> {
     pub(crate) generative: M,
     pub(crate) regions: Vec<Vec<usize>>,

@@ -68,6 +68,7 @@ impl SparseRegionGenerative for MultinomialNbParams {
 /// `R·V`. The methods of the same names that take region matrices stay the fast path for
 /// sparse text; call the traits' as `Classifier::predict(&hybrid, x)`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SparseHybrid {
     pub(crate) generative: MultinomialNb,
     pub(crate) normalization: Normalization,

@@ -68,6 +68,7 @@ impl std::fmt::Display for Status {
 /// in deviance, EM on the change in log-likelihood) say so with
 /// [`Criterion::RelativeChange`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Criterion {
     /// `‖∇f‖₂ ≤ tolerance · max(1, |f|)`.
     Gradient {
@@ -117,6 +118,7 @@ impl Criterion {
 /// How a run ended: its status, the criterion it was judged by, what it cost and where it
 /// stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Report {
     /// Why the solver stopped.
     pub status: Status,

@@ -145,6 +145,7 @@ impl ParamGuard for LogisticRegressionCvParams {
 
 /// The cross-validated scores and the chosen prior variance `σ̂²`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PriorVarianceSelection {
     /// The grid, ascending.
     pub prior_variances: Vec<f64>,
@@ -294,6 +295,7 @@ impl LogisticRegressionCvValidParams {
 /// # Ok::<(), gendisc_core::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LogisticRegressionCv {
     model: LogisticRegression,
     selection: PriorVarianceSelection,

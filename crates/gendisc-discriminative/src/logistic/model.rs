@@ -18,6 +18,7 @@ use gendisc_core::validate::check_sparse_prediction_matrix;
 
 /// How a logistic-regression fit went.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FitReport {
     /// The solver that ran ([`LogisticSolver::Auto`] resolved).
     pub solver: LogisticSolver,
@@ -68,6 +69,7 @@ impl FitReport {
 /// Coefficients are stored as scikit-learn's `coef_` and `intercept_`: one row per linear
 /// predictor — a single row (the log-odds of class 1) for two classes, `K` rows otherwise.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LogisticRegression {
     /// `m × (d + 1)`: weights, then the intercept (0 when none was fitted).
     pub(crate) theta: Array2<f64>,

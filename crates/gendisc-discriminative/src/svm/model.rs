@@ -182,6 +182,7 @@ impl Classifier for LinearSvm {
 /// hand-edited file cannot give a model whose shapes disagree, which prediction would not
 /// survive.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct LinearSvmRepr {
     coef: Array2<f64>,
     intercept: Array1<f64>,

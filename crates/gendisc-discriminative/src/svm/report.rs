@@ -28,6 +28,7 @@ pub use gendisc_optim::Status as FitStatus;
 /// objective of a feasible point and keeps the gap a valid bound.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
+#[serde(deny_unknown_fields)]
 pub struct FitReport {
     /// Why the solver stopped.
     pub status: FitStatus,

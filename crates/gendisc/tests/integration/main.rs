@@ -7,3 +7,4 @@
 mod golden;
 mod posteriors;
 mod reload;
+mod strict;
