@@ -1,6 +1,7 @@
 //! The fitted classifier.
 
 use gendisc_core::model_file::invariants;
+use gendisc_core::numerics::{affine_limit, euclidean_norm};
 use gendisc_core::validate::{check_prediction_matrix, check_sparse_prediction_matrix};
 use gendisc_core::{Classifier, FitSummary, Result, SavedModel};
 use ndarray::{Array1, ArrayView1, ArrayView2};
@@ -57,7 +58,19 @@ impl BilevelClassifier {
     /// `wᵀx_i + b` for every row.
     pub fn decision_function(&self, x: ArrayView2<'_, f64>) -> Result<Array1<f64>> {
         check_prediction_matrix(x, self.w.len())?;
-        Ok(x.dot(&self.w) + self.b)
+        let mut out = x.dot(&self.w) + self.b;
+        self.rescue_overflow(&mut out, |i| x.row(i).to_owned());
+        Ok(out)
+    }
+
+    /// Recomputes the decision values that overflowed (`±∞` or NaN on rows near `10³⁰⁸`) as
+    /// their limits ([`affine_limit`]), so that every finite row gets a class.
+    fn rescue_overflow(&self, values: &mut Array1<f64>, row: impl Fn(usize) -> Array1<f64>) {
+        for (i, v) in values.iter_mut().enumerate() {
+            if !v.is_finite() {
+                *v = affine_limit(self.w.view(), self.b, row(i).view());
+            }
+        }
     }
 
     /// `wᵀx_i + b` for every row of a sparse matrix.
@@ -67,6 +80,15 @@ impl BilevelClassifier {
         for (v, (i, j)) in x.iter() {
             out[i] += v * self.w[j];
         }
+        self.rescue_overflow(&mut out, |i| {
+            let mut dense = Array1::zeros(self.w.len());
+            if let Some(row) = x.outer_view(i) {
+                for (j, &v) in row.iter() {
+                    dense[j] = v;
+                }
+            }
+            dense
+        });
         Ok(out)
     }
 
@@ -154,7 +176,15 @@ impl SavedModel for BilevelClassifier {
                 ));
             }
         }
-        let norm = self.w.dot(&self.w).sqrt();
+        // Computed without overflow, so that weights above 1e154 do not make both sides ∞.
+        let norm = euclidean_norm(self.w.view());
+        if !norm.is_finite() {
+            return Err(invariants::invalid(
+                kind,
+                "w",
+                format!("‖w‖ is {norm}; it must be finite"),
+            ));
+        }
         if (last.norm_w - norm).abs() > 1e-12 * norm.max(f64::MIN_POSITIVE) {
             return Err(invariants::invalid(
                 kind,
@@ -177,5 +207,32 @@ impl SavedModel for BilevelClassifier {
 
     fn fit_summary(&self) -> Option<FitSummary> {
         Some(self.report.summary())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn rows_near_the_largest_double_get_the_class_of_the_exact_decision_value() {
+        let report = FitReport {
+            iterations: Vec::new(),
+            status: FitStatus::Converged,
+        };
+        let model = BilevelClassifier::new(
+            array![2.0, -2.0],
+            0.5,
+            [array![0.0, 0.0], array![1.0, 1.0]],
+            report,
+        );
+        // 2·MAX − 2·MAX is ∞ − ∞ in plain arithmetic; exactly 0.5.
+        let x = array![[f64::MAX, f64::MAX], [f64::MAX, -f64::MAX], [-1e308, 1e308]];
+        let f = model.decision_function(x.view()).unwrap();
+        assert_eq!(f.to_vec(), vec![0.5, f64::INFINITY, f64::NEG_INFINITY]);
+        assert_eq!(model.predict(x.view()).unwrap().to_vec(), vec![1, 1, 0]);
+        let sparse = sprs::CsMat::csr_from_dense(x.view(), 0.0);
+        assert_eq!(model.decision_function_sparse(sparse.view()).unwrap(), f);
     }
 }

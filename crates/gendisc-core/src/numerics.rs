@@ -88,6 +88,58 @@ pub fn log_softmax_in_place(mut row: ArrayViewMut1<'_, f64>) -> f64 {
     max + log_sum
 }
 
+/// A power of two within a factor 2 of `v` (`v` finite and `≥ 1`; `log2` may round up near
+/// the next power, and `2¹⁰²⁴` would overflow): dividing by it is exact, barring underflow.
+pub fn power_of_two_scale(v: f64) -> f64 {
+    2f64.powi(v.log2().floor().min(1023.0) as i32)
+}
+
+/// `‖v‖₂` without overflow or underflow in the squares: the entries are divided by a power of
+/// two near the largest magnitude first. `+∞` only when the norm itself exceeds the largest
+/// double; NaN when an entry is NaN.
+pub fn euclidean_norm(v: ArrayView1<'_, f64>) -> f64 {
+    let largest = v.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+    if v.iter().any(|x| x.is_nan()) {
+        return f64::NAN;
+    }
+    if largest == 0.0 || !largest.is_finite() {
+        return largest;
+    }
+    // For a largest entry below 1 the scale is at most 1, so the scaled squares cannot
+    // overflow either way.
+    let scale = if largest >= 1.0 {
+        power_of_two_scale(largest)
+    } else {
+        1.0 / power_of_two_scale(1.0 / largest)
+    };
+    scale
+        * v.iter()
+            .map(|x| (x / scale) * (x / scale))
+            .sum::<f64>()
+            .sqrt()
+}
+
+/// `wᵀx + b` for finite inputs, with its limit where plain arithmetic overflows: the value
+/// itself when finite, otherwise `s t (Σ_j (w_j / t)(x_j / s) + (b / t)/s)` for powers of two
+/// `s ≈ max(1, max|x_j|)` and `t ≈ max(1, |b|, max|w_j|)` — a sum of terms below 4 in
+/// magnitude, so finite, and `±∞` only when the exact value exceeds the largest double. Never
+/// NaN.
+pub fn affine_limit(w: ArrayView1<'_, f64>, b: f64, x: ArrayView1<'_, f64>) -> f64 {
+    let plain = w.dot(&x) + b;
+    if plain.is_finite() {
+        return plain;
+    }
+    let s = power_of_two_scale(x.iter().fold(1.0_f64, |m, v| m.max(v.abs())));
+    let t = power_of_two_scale(w.iter().fold(b.abs().max(1.0), |m, v| m.max(v.abs())));
+    let scaled: f64 = w
+        .iter()
+        .zip(&x)
+        .map(|(w, x)| (w / t) * (x / s))
+        .sum::<f64>()
+        + b / t / s;
+    scaled * s * t
+}
+
 /// Why a row of log-weights cannot be normalised into log-probabilities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unnormalisable {
@@ -395,6 +447,39 @@ mod tests {
     use approx::assert_relative_eq;
     use ndarray::{array, Array1};
     use proptest::prelude::*;
+
+    #[test]
+    fn norms_and_affine_scores_at_the_ends_of_the_doubles() {
+        assert_relative_eq!(
+            euclidean_norm(array![3e200, 4e200].view()),
+            5e200,
+            max_relative = 4e-16
+        );
+        assert_relative_eq!(
+            euclidean_norm(array![3e-200, 4e-200].view()),
+            5e-200,
+            max_relative = 4e-16
+        );
+        assert_eq!(euclidean_norm(array![0.0, -0.0].view()), 0.0);
+        assert_eq!(
+            euclidean_norm(array![f64::MAX, f64::MAX].view()),
+            f64::INFINITY
+        );
+        assert!(euclidean_norm(array![1.0, f64::NAN].view()).is_nan());
+        let w = array![1.0, -1.0];
+        // 1e308 + 1e308 overflows; the exact value 2e308 is beyond the doubles: +∞.
+        assert_eq!(
+            affine_limit(w.view(), 0.0, array![1e308, -1e308].view()),
+            f64::INFINITY
+        );
+        // ∞ − ∞ in plain arithmetic; the exact value is the intercept.
+        let twice = array![2.0, -2.0];
+        assert_eq!(
+            affine_limit(twice.view(), 0.5, array![f64::MAX, f64::MAX].view()),
+            0.5
+        );
+        assert_eq!(affine_limit(w.view(), 0.5, array![2.0, 1.0].view()), 1.5);
+    }
 
     #[test]
     fn log1p_on_the_unit_interval() {

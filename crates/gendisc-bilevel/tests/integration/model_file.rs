@@ -96,6 +96,16 @@ fn corruptions() -> Vec<Corruption> {
             Expected::Invalid("feature_names"),
         ),
         (
+            // ‖w‖² overflows; the norm check must not read ∞ > 1e-12 · ∞ as false.
+            "weights scaled to 1e200",
+            |v| {
+                for w in v["model"]["w"]["data"].as_array_mut().unwrap() {
+                    *w = json!(w.as_f64().unwrap() * 1e200);
+                }
+            },
+            Expected::Invalid("report.iterations"),
+        ),
+        (
             "μ₁ one entry short",
             |v| shorten(&mut v["model"]["mu"][0]),
             Expected::Invalid("mu"),

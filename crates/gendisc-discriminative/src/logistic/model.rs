@@ -1,6 +1,7 @@
 //! The fitted model and its fit report.
 
 use gendisc_core::model_file::invariants;
+use gendisc_core::numerics::power_of_two_scale;
 use gendisc_core::validate::check_prediction_matrix;
 use gendisc_core::{
     argmax_rows, log_posterior_from_scores, Classifier, ConditionalModel, Error, FitSummary,
@@ -183,7 +184,7 @@ impl LogisticRegression {
             return eta;
         }
         let d = self.theta.ncols() - 1;
-        let t = power_of_two_at_most(self.theta.iter().fold(1.0_f64, |m, v| m.max(v.abs())));
+        let t = power_of_two_scale(self.theta.iter().fold(1.0_f64, |m, v| m.max(v.abs())));
         let scaled_theta = self.theta.mapv(|v| v / t);
         let mut row = vec![0.0; d];
         for i in overflowing {
@@ -197,7 +198,7 @@ impl LogisticRegression {
                     }
                 }
             }
-            let s = power_of_two_at_most(row.iter().fold(1.0_f64, |m, v| m.max(v.abs())));
+            let s = power_of_two_scale(row.iter().fold(1.0_f64, |m, v| m.max(v.abs())));
             let scaled: Vec<f64> = scaled_theta
                 .outer_iter()
                 .map(|theta| {
@@ -384,12 +385,6 @@ impl SavedModel for LogisticRegression {
             status,
         })
     }
-}
-
-/// A power of two within a factor 2 of `v` (`v` finite and `≥ 1`; `log2` may round up near
-/// the next power, and `2¹⁰²⁴` would overflow): division by it is exact.
-fn power_of_two_at_most(v: f64) -> f64 {
-    2f64.powi(v.log2().floor().min(1023.0) as i32)
 }
 
 #[cfg(test)]
