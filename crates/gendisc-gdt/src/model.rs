@@ -196,13 +196,16 @@ pub(crate) fn check_gdt_parts(
         ));
     }
     invariants::finite(kind, &field("theta"), &theta)?;
-    if !(scale.is_finite() && scale > 0.0) {
+    // A subnormal unit has no finite reciprocal precision: every ordinary row would overflow.
+    if !(scale.is_finite() && scale >= f64::MIN_POSITIVE) {
         return Err(invariants::invalid(
             kind,
             &field("scale"),
-            format!("the model's unit must be positive and finite, got {scale}"),
+            format!("the model's unit must be a finite positive normal number, got {scale}"),
         ));
     }
+    check_posteriors_in_unit(param, theta)
+        .map_err(|reason| invariants::invalid(kind, &field("theta"), reason))?;
     if !(0.0..=1.0).contains(&report.lambda) {
         return Err(invariants::invalid(
             kind,
@@ -213,12 +216,50 @@ pub(crate) fn check_gdt_parts(
     Ok(())
 }
 
+/// A fitted model has a posterior everywhere in its unit box (the training rows lie in it): at
+/// its centre and at the `2d` points `±e_j` (in the model's unit) the joint of some class is
+/// finite. A `θ` whose decoded precisions or means overflow (entries near `10³⁰⁰`) fails here,
+/// so that such a file is refused at loading rather than at every prediction.
+fn check_posteriors_in_unit(
+    param: &Parametrisation,
+    theta: ArrayView1<'_, f64>,
+) -> std::result::Result<(), String> {
+    let d = param.n_features();
+    let probes = Array2::from_shape_fn((2 * d + 1, d), |(i, j)| match i {
+        0 => 0.0,
+        i if (i - 1) / 2 == j => {
+            if i % 2 == 1 {
+                1.0
+            } else {
+                -1.0
+            }
+        }
+        _ => 0.0,
+    });
+    let mut joint = Array2::zeros((probes.nrows(), param.n_classes()));
+    param.class_log_density_into(theta, probes.view(), &mut joint, None);
+    joint += &param.log_prior(theta).insert_axis(ndarray::Axis(0));
+    for (row, probe) in joint.outer_iter().zip(probes.outer_iter()) {
+        let defined = row.iter().all(|v| !v.is_nan() && *v != f64::INFINITY)
+            && row.iter().any(|v| v.is_finite());
+        if !defined {
+            return Err(format!(
+                "the model has no posterior at {probe} (in its unit; joint log-densities {row}): \
+                 its parameters overflow"
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl SavedModel for Gdt {
     const KIND: &'static str = "gdt";
 
     /// Checks that `θ` has the length of the model's family, classes, features and priors and
-    /// is finite, that the unit [`scale`](Gdt::scale) is positive and finite, that `λ` lies in
-    /// `[0, 1]` and that a variance floor belongs to Balls2 (the checks deserialisation makes).
+    /// is finite, that the unit [`scale`](Gdt::scale) is a positive normal number, that the
+    /// model has a posterior at the centre and the axis points of its unit box (`θ` does not
+    /// overflow when decoded), that `λ` lies in `[0, 1]` and that a variance floor belongs to
+    /// Balls2 (the checks deserialisation makes).
     fn check_invariants(&self) -> Result<()> {
         check_gdt_parts(
             Self::KIND,

@@ -3,7 +3,7 @@
 use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, Axis, CowArray, Ix2};
 use serde::{Deserialize, Serialize};
 
-use gendisc_core::numerics::normalise_log_weights;
+use gendisc_core::numerics::{normalise_log_weights, power_of_two_scale};
 use gendisc_core::validate::check_finite_vector;
 use gendisc_core::{Classifier, ConditionalModel, Error, FactorisedGenerative, Fit, Result};
 use gendisc_optim::Status;
@@ -252,20 +252,78 @@ impl<M: FactorisedGenerative> Hybrid<M> {
 
     /// [`scores`](Self::scores) of `n` rows from their region log-likelihoods,
     /// `log_likelihood(r)` (`n × K`), asked for only for regions of non-zero weight.
+    ///
+    /// The scores are linear in the region log-likelihoods, `η_ik = c_k + Σ_r e_r ℓ_rik`. A row
+    /// whose log-likelihoods are finite but whose scores overflow (weights or log-likelihoods
+    /// near `10³⁰⁸`) is recomputed in a scaled domain, as logistic regression's are: with powers
+    /// of two `s ≈ max|ℓ_rik|` and `t ≈ max(|c_k|, |e_r|)`, `η' = c/(t s) + Σ_r (e_r/t)(ℓ_r/s)`
+    /// is finite, and the row becomes `s t (η' − max η')`, the scores shifted by a constant: 0
+    /// for the most probable class, finite or `−∞` for the others.
     pub(crate) fn scores_with<'a>(
         &self,
         n: usize,
         mut log_likelihood: impl FnMut(usize) -> Result<CowArray<'a, f64, Ix2>>,
     ) -> Result<Array2<f64>> {
-        let mut eta = Array2::zeros((n, self.class_intercepts.len()));
+        let k = self.class_intercepts.len();
+        let mut eta = Array2::zeros((n, k));
         eta += &self.class_intercepts.view().insert_axis(Axis(0));
-        for (r, (region, &theta)) in self.regions.iter().zip(&self.region_weights).enumerate() {
-            if theta == 0.0 {
-                continue;
-            }
-            let exponent = theta * region_scale(self.normalization, region.len());
+        let weighted: Vec<(usize, f64)> = self
+            .regions
+            .iter()
+            .zip(&self.region_weights)
+            .enumerate()
+            .filter(|&(_, (_, &theta))| theta != 0.0)
+            .map(|(r, (region, &theta))| {
+                (r, theta * region_scale(self.normalization, region.len()))
+            })
+            .collect();
+        for &(r, exponent) in &weighted {
             let ll = log_likelihood(r)?;
             eta.scaled_add(exponent, &ll);
+        }
+        let suspects: Vec<usize> = (0..n)
+            .filter(|&i| !eta.row(i).iter().all(|v| v.is_finite()))
+            .collect();
+        if suspects.is_empty() {
+            return Ok(eta);
+        }
+        // Rare: the log-likelihoods are asked for again, for the rows that need them.
+        let mut kept: Vec<Array2<f64>> = Vec::with_capacity(weighted.len());
+        for &(r, _) in &weighted {
+            kept.push(log_likelihood(r)?.select(Axis(0), &suspects));
+        }
+        let overflowing: Vec<(usize, usize)> = suspects
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| {
+                kept.iter()
+                    .all(|ll| ll.row(j).iter().all(|v| v.is_finite()))
+            })
+            .map(|(j, &i)| (j, i))
+            .collect();
+        let t = power_of_two_scale(
+            weighted
+                .iter()
+                .map(|&(_, e)| e.abs())
+                .chain(self.class_intercepts.iter().map(|c| c.abs()))
+                .fold(1.0, f64::max),
+        );
+        for (j, i) in overflowing {
+            let s = power_of_two_scale(
+                kept.iter()
+                    .flat_map(|ll| ll.row(j).to_vec())
+                    .fold(1.0_f64, |m, v| m.max(v.abs())),
+            );
+            let mut scaled: Vec<f64> = self.class_intercepts.iter().map(|c| c / t / s).collect();
+            for (ll, &(_, e)) in kept.iter().zip(&weighted) {
+                for (out, &l) in scaled.iter_mut().zip(ll.row(j)) {
+                    *out += (e / t) * (l / s);
+                }
+            }
+            let max = scaled.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
+            for (out, v) in eta.row_mut(i).iter_mut().zip(&scaled) {
+                *out = (v - max) * s * t;
+            }
         }
         Ok(eta)
     }
@@ -339,6 +397,34 @@ impl<M: FactorisedGenerative> ConditionalModel for Hybrid<M> {
 mod tests {
     use super::*;
     use ndarray::array;
+
+    #[test]
+    fn region_weights_near_the_largest_double_still_give_posteriors() {
+        use gendisc_generative::GaussianNb;
+        let x = ndarray::array![[0.1, 1.0], [0.3, 0.7], [1.2, -0.4], [0.9, -0.9], [0.5, 0.2]];
+        let y = ndarray::array![0, 0, 1, 1, 0];
+        let mut hybrid = Hybrid::params(GaussianNb::params())
+            .regions(vec![vec![0], vec![1]])
+            .prior_variance(1.0)
+            .fit(x.view(), y.view())
+            .unwrap();
+        for weights in [[1e308, -1e308], [f64::MAX, f64::MAX], [-1e308, 3.0]] {
+            hybrid.region_weights = Array1::from(weights.to_vec());
+            let p = hybrid.predict_proba(x.view()).unwrap();
+            for row in p.rows() {
+                assert!(
+                    row.iter().all(|v| v.is_finite() && *v >= 0.0),
+                    "{weights:?}: {p}"
+                );
+                assert!((row.sum() - 1.0).abs() <= 1e-12, "{weights:?}: {p}");
+            }
+            let classes = hybrid.predict(x.view()).unwrap();
+            let decision = hybrid.decision_function(x.view()).unwrap();
+            for (c, f) in classes.iter().zip(&decision) {
+                assert_eq!(*c, usize::from(*f > 0.0), "{weights:?}: {decision}");
+            }
+        }
+    }
 
     #[test]
     fn rows_normalise_or_fail_by_name() {

@@ -226,6 +226,21 @@ fn every_family_round_trips_and_refuses_corrupted_files() {
             Expected::Parse("`scale`"),
         ),
         (
+            "subnormal scale",
+            |v| v["model"]["scale"] = json!(1e-310),
+            Expected::Parse("`scale`"),
+        ),
+        (
+            // Finite, but the decoded precisions (e^{2ℓ}) or squared means overflow.
+            "θ near 1e300",
+            |v| {
+                for t in v["model"]["theta"]["data"].as_array_mut().unwrap() {
+                    *t = json!(1e300);
+                }
+            },
+            Expected::Parse("`theta`"),
+        ),
+        (
             "null scale",
             |v| v["model"]["scale"] = Value::Null,
             Expected::Parse("null"),
