@@ -189,9 +189,10 @@ pub enum Estimator {
         /// EM's relative convergence tolerance.
         #[arg(long, default_value_t = 1e-8)]
         tolerance: f64,
-        /// The seed of EM's initialisation.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
+        /// Start EM by k-means++ with this seed (it depends on the order of the rows) instead
+        /// of the default principal split, which does not.
+        #[arg(long)]
+        seed: Option<u64>,
         /// The variance floor, relative to the largest feature variance.
         #[arg(long, default_value_t = 1e-9)]
         var_smoothing: f64,

@@ -190,15 +190,17 @@ pub fn fit(args: &FitArgs) -> Result<()> {
             seed,
             var_smoothing,
             ..
-        } => save(
-            &Balls2::params()
+        } => {
+            let params = Balls2::params()
                 .max_iterations(*max_iterations)
                 .tolerance(*tolerance)
-                .seed(*seed)
-                .var_smoothing(*var_smoothing),
-            &data,
-            common,
-        ),
+                .var_smoothing(*var_smoothing);
+            let params = match seed {
+                Some(seed) => params.seed(*seed),
+                None => params,
+            };
+            save(&params, &data, common)
+        }
         Estimator::LogisticRegression {
             prior_variance,
             cv_grid,

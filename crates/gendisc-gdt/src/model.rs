@@ -548,16 +548,17 @@ pub(crate) fn generative_start(
             (theta, true)
         }
         Family::Balls2 => {
-            let m = fit_maybe_weighted(
-                Balls2::params()
-                    .n_classes(k)
-                    .priors(priors)
-                    // EM's floor is at least the GDT floor, on the same scale.
-                    .var_smoothing(p.var_smoothing.max(p.variance_floor))
-                    .seed(p.em_seed)
-                    .max_iterations(p.em_max_iterations),
-                t,
-            )?;
+            let em = Balls2::params()
+                .n_classes(k)
+                .priors(priors)
+                // EM's floor is at least the GDT floor, on the same scale.
+                .var_smoothing(p.var_smoothing.max(p.variance_floor))
+                .max_iterations(p.em_max_iterations);
+            let em = match p.em_seed {
+                Some(seed) => em.seed(seed),
+                None => em,
+            };
+            let m = fit_maybe_weighted(em, t)?;
             if p.require_convergence {
                 require_em_converged(m.report(), p.em_max_iterations)?;
             }

@@ -88,7 +88,7 @@ pub fn paper_conjugate_gradient_settings() -> ConjugateGradientSettings {
 /// | `solver` | [`default_method`] (trust-region Newton, or L-BFGS beyond 400 parameters) | the optimiser, any [`Method`]; [`paper_conjugate_gradient`] is the paper's |
 /// | `var_smoothing` | `1e-9` | relative variance floor of the generative start of Balls1, Balls2 and the shared diagonal (as in `gendisc-generative`) |
 /// | `variance_floor` | `0` (none) | Balls2 only: relative floor `r` on every component variance throughout the GDT fit, `σ² ≥ v₀ = r · max_j Var(x_j)` (see [`GdtParams::variance_floor`]) |
-/// | `em_seed` | `0` | seed of the EM initialisation of Balls2 |
+/// | `em_seed` | none | Balls2's EM start: none for the order-free principal split, a seed for k-means++ (see `gendisc_generative::Balls2`) |
 /// | `em_max_iterations` | `500` | EM iterations per class for Balls2 |
 /// | `n_classes` | `max(y) + 1` | number of classes `K` |
 /// | `require_convergence` | `false` | make a fit that stops without converging an [`Error::NotConverged`] (see [`GdtParams::require_convergence`]) |
@@ -119,7 +119,10 @@ pub struct GdtValidParams {
     pub(crate) var_smoothing: f64,
     #[serde(default)]
     pub(crate) variance_floor: f64,
-    pub(crate) em_seed: u64,
+    /// `None` (and absent from params serialised before it could be) is the principal split;
+    /// params of earlier versions hold a seed, which keeps their k-means++ start.
+    #[serde(default)]
+    pub(crate) em_seed: Option<u64>,
     pub(crate) em_max_iterations: usize,
     pub(crate) n_classes: Option<usize>,
     #[serde(default)]
@@ -152,8 +155,8 @@ impl GdtValidParams {
     pub fn variance_floor(&self) -> f64 {
         self.variance_floor
     }
-    /// The seed of Balls2's EM initialisation.
-    pub fn em_seed(&self) -> u64 {
+    /// The seed of Balls2's k-means++ EM start, or `None` for the principal split.
+    pub fn em_seed(&self) -> Option<u64> {
         self.em_seed
     }
     /// The cap on Balls2's EM iterations per class.
@@ -194,7 +197,7 @@ impl GdtParams {
             solver: default_method(),
             var_smoothing: 1e-9,
             variance_floor: 0.0,
-            em_seed: 0,
+            em_seed: None,
             em_max_iterations: 500,
             n_classes: None,
             require_convergence: false,
@@ -239,9 +242,10 @@ impl GdtParams {
         self.0.variance_floor = floor;
         self
     }
-    /// The seed of Balls2's EM initialisation (default 0).
+    /// Starts Balls2's EM by k-means++ with this seed instead of the order-free principal
+    /// split (the default).
     pub fn em_seed(mut self, seed: u64) -> Self {
-        self.0.em_seed = seed;
+        self.0.em_seed = Some(seed);
         self
     }
     /// The cap on Balls2's EM iterations per class (default 500). EM that reaches it stops

@@ -293,9 +293,9 @@ const COMPONENTS: usize = 2;
 /// | parameter | default | meaning |
 /// |---|---|---|
 /// | `max_iterations` | `500` | cap on EM iterations per class (≥ 1) |
-/// | `tolerance` | `1e-8` | stop when the class log-likelihood rises by at most `tolerance · max(1, \|ℓ\|)` |
+/// | `tolerance` | `1e-8` | stop when the class log-likelihood rises by at most `tolerance · W_k` (the class's total weight): a gain per row, which neither the units of `x` nor the scale of the weights change |
 /// | `require_convergence` | `false` | make stopping at `max_iterations` an [`Error::NotConverged`] |
-/// | `seed` | `0` | seed of the `ChaCha8Rng` that picks the initial centres (the same stream for every class) |
+/// | `seed` | none | EM's start: none for the principal split (order-free, see [`Balls2`]); a seed for k-means++ with that `ChaCha8Rng` stream (the same for every class) |
 /// | `var_smoothing` | `1e-9` | relative variance floor: `σ²_km ≥ var_smoothing · max_j Var(x_j)` |
 /// | `priors` | [`ClassPriors::Empirical`] | class prior |
 /// | `n_classes` | `max(y) + 1` | number of classes `K` |
@@ -311,7 +311,10 @@ pub struct Balls2ValidParams {
     /// Absent from params serialised before the setting existed, which never required it.
     #[serde(default)]
     require_convergence: bool,
-    seed: u64,
+    /// `None` (and absent from params serialised before it could be) starts at the principal
+    /// split; params of earlier versions hold a seed, which keeps their k-means++ start.
+    #[serde(default)]
+    seed: Option<u64>,
     var_smoothing: f64,
     priors: ClassPriors,
     n_classes: Option<usize>,
@@ -323,7 +326,7 @@ impl Default for Balls2ValidParams {
             max_iterations: 500,
             tolerance: 1e-8,
             require_convergence: false,
-            seed: 0,
+            seed: None,
             var_smoothing: 1e-9,
             priors: ClassPriors::Empirical,
             n_classes: None,
@@ -336,7 +339,7 @@ impl Balls2ValidParams {
     pub fn max_iterations(&self) -> usize {
         self.max_iterations
     }
-    /// The relative convergence tolerance on the log-likelihood.
+    /// The convergence tolerance: the largest gain of the log-likelihood per unit of weight.
     pub fn tolerance(&self) -> f64 {
         self.tolerance
     }
@@ -344,8 +347,8 @@ impl Balls2ValidParams {
     pub fn require_convergence(&self) -> bool {
         self.require_convergence
     }
-    /// The seed of the initialisation.
-    pub fn seed(&self) -> u64 {
+    /// The seed of the k-means++ start, or `None` for the principal split (the default).
+    pub fn seed(&self) -> Option<u64> {
         self.seed
     }
     /// The relative variance floor.
@@ -373,7 +376,8 @@ impl Balls2Params {
         self.0.max_iterations = max_iterations;
         self
     }
-    /// The relative convergence tolerance (default `1e-8`, finite and ≥ 0).
+    /// The convergence tolerance, a gain of the log-likelihood per unit of weight (default
+    /// `1e-8`, finite and ≥ 0).
     pub fn tolerance(mut self, tolerance: f64) -> Self {
         self.0.tolerance = tolerance;
         self
@@ -386,9 +390,10 @@ impl Balls2Params {
         self.0.require_convergence = require_convergence;
         self
     }
-    /// The seed of the initialisation (default 0).
+    /// Starts EM by k-means++ with this seed instead of the principal split (the default). The
+    /// k-means++ draw depends on the order of the rows; different seeds give restarts.
     pub fn seed(mut self, seed: u64) -> Self {
-        self.0.seed = seed;
+        self.0.seed = Some(seed);
         self
     }
     /// The relative variance floor (default `1e-9`); must be finite and positive.
@@ -469,11 +474,20 @@ impl Balls2Report {
 /// A fitted Balls2 model: a mixture of two spherical Gaussians per class, fitted by EM on the
 /// rows of each class (classes are independent in the joint likelihood, eq. (2)).
 ///
-/// **Initialisation** (deterministic given `seed`): on each class, a `ChaCha8Rng` seeded with
-/// `seed` draws the first centre with probability `∝ w_i` and the second with probability
-/// `∝ w_i ‖x_i − c_1‖²` (k-means++); both components start with weight ½ and the class's
-/// spherical ML variance (floored). Drawing from cumulative weights in row order means that a
-/// row of integer weight `m` and `m` adjacent copies of it start EM identically.
+/// **Initialisation.** By default, the *principal split*, which depends on the rows only
+/// through their values and weights — not on their order, and a row of weight `m` starts EM as
+/// `m` copies of it do: on each class, the rows are projected onto the leading eigenvector `v`
+/// of their weighted covariance (its largest entry made positive), and split at the weighted
+/// median `τ` of the projections into `{vᵀx ≤ τ}` and `{vᵀx > τ}` (all rows of one value fall
+/// on one side); the components start at the two sides' weighted means, with mixing weights
+/// their shares of the class's weight. If every row projects to one value (the rows coincide),
+/// both components start at that row with weight ½. Both start with the class's
+/// spherical ML variance (floored).
+///
+/// With [`Balls2Params::seed`], k-means++ instead: a `ChaCha8Rng` seeded with `seed` draws the
+/// first centre with probability `∝ w_i` and the second with probability `∝ w_i ‖x_i − c_1‖²`,
+/// both components with weight ½. It depends on the order of the rows (a permutation can end
+/// in another local maximum), which is what makes seeds useful as restarts.
 ///
 /// **EM** for class `k` with rows `i` and weights `w_i`:
 ///
@@ -483,7 +497,7 @@ impl Balls2Report {
 ///     σ²_m = max(Σ_i w_i r_im ‖x_i − μ_m‖² / (d N_m), ε)
 /// ```
 ///
-/// until the log-likelihood gains at most `tolerance · max(1, |ℓ|)` or `max_iterations` is
+/// until the log-likelihood gains at most `tolerance · W_k` or `max_iterations` is
 /// reached; [`Balls2::report`] tells which. Reaching the cap is not an error unless
 /// [`Balls2Params::require_convergence`] asks for it: the fit then returns the parameters of
 /// the last iteration, which need not be a local maximum. A component that receives no
@@ -612,10 +626,17 @@ impl Balls2 {
             let weights: Vec<f64> = members.iter().map(|&i| w.map_or(1.0, |w| w[i])).collect();
             let spherical =
                 (moments.sq_dev.row(k).sum() / (d as f64 * moments.weight[k])).max(floor);
-            let init = initial_mixture(x, &members, &weights, spherical, p.seed);
+            let init = match p.seed {
+                None => principal_split(x, &members, &weights, spherical)?,
+                Some(seed) => initial_mixture(x, &members, &weights, spherical, seed),
+            };
             let (mix, report) = run_em(x, &members, &weights, init, floor, p);
             if p.require_convergence && !report.converged {
-                return Err(not_converged(k, &report, p.tolerance));
+                return Err(not_converged(
+                    k,
+                    &report,
+                    p.tolerance * weights.iter().sum::<f64>(),
+                ));
             }
             mixing.row_mut(k).assign(&ndarray::aview1(&mix.mixing));
             means.index_axis_mut(Axis(0), k).assign(&mix.means);
@@ -648,6 +669,95 @@ impl Balls2 {
         });
         log_sum_exp(&terms)
     }
+}
+
+/// The principal split of a class's rows (see [`Balls2`]): order-free, and the same for a row
+/// of weight `m` as for `m` copies of it.
+fn principal_split(
+    x: ArrayView2<'_, f64>,
+    members: &[usize],
+    weights: &[f64],
+    spherical: f64,
+) -> Result<Mixture> {
+    let d = x.ncols();
+    let total: f64 = weights.iter().sum();
+    // Sums are taken about a reference row, chosen by value (the lexicographically smallest),
+    // so that a column constant within the class has exactly its value as mean, not that value
+    // rounded through a sum of many copies.
+    let reference = members
+        .iter()
+        .map(|&i| x.row(i))
+        .min_by(|a, b| {
+            a.iter()
+                .zip(b.iter())
+                .map(|(u, v)| u.total_cmp(v))
+                .find(|o| o.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+        .expect("a class has rows")
+        .to_owned();
+    let shifted = |i: usize| &x.row(i) - &reference;
+    let mut offset = Array1::<f64>::zeros(d);
+    for (&i, &w) in members.iter().zip(weights) {
+        offset.scaled_add(w / total, &shifted(i));
+    }
+    let mut covariance = Array2::<f64>::zeros((d, d));
+    for (&i, &w) in members.iter().zip(weights) {
+        let centred = shifted(i) - &offset;
+        let column = centred.view().insert_axis(Axis(1));
+        covariance.scaled_add(w / total, &column.dot(&column.t()));
+    }
+    let eigen = gendisc_core::linalg::eigh(covariance.view())?;
+    let mut axis = eigen.eigenvectors.column(d - 1).to_owned();
+    // The sign of an eigenvector is arbitrary; fixing it fixes which side is component 0.
+    let largest = axis
+        .iter()
+        .copied()
+        .fold(0.0_f64, |m, v| if v.abs() > m.abs() { v } else { m });
+    if largest < 0.0 {
+        axis.mapv_inplace(|v| -v);
+    }
+    let mut projected: Vec<(f64, f64)> = members
+        .iter()
+        .zip(weights)
+        .map(|(&i, &w)| (shifted(i).dot(&axis), w))
+        .collect();
+    projected.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut cumulative = 0.0;
+    let median = projected
+        .iter()
+        .find(|(_, w)| {
+            cumulative += w;
+            cumulative >= 0.5 * total
+        })
+        .map_or(projected[projected.len() - 1].0, |p| p.0);
+    let mut means = Array2::zeros((COMPONENTS, d));
+    let mut side_weight = [0.0; COMPONENTS];
+    for (&i, &w) in members.iter().zip(weights) {
+        let row = shifted(i);
+        let side = usize::from(row.dot(&axis) > median);
+        side_weight[side] += w;
+        means.row_mut(side).scaled_add(w, &row);
+    }
+    if side_weight[1] == 0.0 {
+        // Every row projects to one value along the direction of largest spread: the rows
+        // coincide, and any of them is exactly their mean (which the weighted sum would only
+        // round to).
+        means.row_mut(0).assign(&reference);
+        means.row_mut(1).assign(&reference);
+        side_weight = [0.5 * total; COMPONENTS];
+    } else {
+        for m in 0..COMPONENTS {
+            let mut mean = means.row_mut(m);
+            mean.mapv_inplace(|v| v / side_weight[m]);
+            mean += &reference;
+        }
+    }
+    Ok(Mixture {
+        mixing: side_weight.map(|w| w / total),
+        means,
+        variances: [spherical; COMPONENTS],
+    })
 }
 
 /// k-means++ seeding of a class's two centres (see [`Balls2`]).
@@ -781,6 +891,9 @@ fn run_em(
     let mut trace = vec![ll];
     let mut converged = false;
     let mut iterations = 0;
+    // Per unit of weight: a rescaling of x shifts ℓ by a constant and a rescaling of the
+    // weights multiplies it, and neither should change where EM stops.
+    let threshold = p.tolerance * weights.iter().sum::<f64>();
     while iterations < p.max_iterations {
         m_step(x, members, weights, &resp, floor, &mut mix);
         let next = e_step(x, members, weights, &mix, &mut resp);
@@ -788,7 +901,7 @@ fn run_em(
         trace.push(next);
         let gain = next - ll;
         ll = next;
-        if gain <= p.tolerance * ll.abs().max(1.0) {
+        if gain <= threshold {
             converged = true;
             break;
         }
@@ -804,14 +917,13 @@ fn run_em(
 }
 
 /// The error of a class whose EM stopped at the iteration cap, with its last gain.
-fn not_converged(class: usize, report: &EmReport, tolerance: f64) -> Error {
+fn not_converged(class: usize, report: &EmReport, threshold: f64) -> Error {
     let trace = &report.log_likelihood;
     let detail = match trace.as_slice() {
         [.., before, last] => format!(
-            "the log-likelihood {last:e} still rose by {:e}, above tolerance · max(1, |ℓ|) = {:e}; \
-             raise `max_iterations` or `tolerance`",
-            last - before,
-            tolerance * last.abs().max(1.0)
+            "the log-likelihood {last:e} still rose by {:e}, above tolerance · (the class's \
+             weight) = {threshold:e}; raise `max_iterations` or `tolerance`",
+            last - before
         ),
         _ => "no iteration recorded".to_string(),
     };

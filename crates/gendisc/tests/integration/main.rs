@@ -5,6 +5,7 @@
 //! with `cargo test -p gendisc --test integration <module>::`.
 
 mod golden;
+mod invariants;
 mod posteriors;
 mod reload;
 mod strict;
