@@ -7,6 +7,10 @@
 //! averaged over the folds (each fold's score is its mean over its held-out rows); ties go to
 //! the larger `λ`, the more generative and lower-variance estimate. The model is then refitted
 //! on all the data along the same path down to `λ̂`.
+//!
+//! The folds are drawn over the rows in their order (stratified, from `seed`), so a
+//! permutation of the training rows gives other folds, and possibly another `λ̂`; with the same
+//! `λ̂` the refit on all the rows is order-free to its optimiser's tolerance.
 
 use ndarray::{Array1, ArrayView1, ArrayView2};
 use serde::{Deserialize, Serialize};

@@ -7,6 +7,10 @@
 //! the folds, ties going to the smaller `σ²` — the more regularised estimate. The model is then
 //! refitted on all the data along the same path up to `σ̂²`. Folds, averaging and the tie rule
 //! are those of every path cross-validation ([`gendisc_data::cv`]).
+//!
+//! The folds are drawn over the rows in their order, so a permutation of the training rows
+//! gives other folds, and possibly another `σ̂²`; with the same `σ̂²` the refit on all the rows
+//! is order-free to the solver's tolerance.
 
 use gendisc_core::model_file::invariants;
 use gendisc_core::{

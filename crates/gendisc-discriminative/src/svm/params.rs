@@ -193,6 +193,12 @@ impl LinearSvmParams {
 
     /// Seed of the `ChaCha8Rng` that draws the coordinate order; sub-problem `k` of a
     /// one-vs-rest fit uses stream `k`. Same seed, same bits.
+    ///
+    /// The order is drawn over row positions, so permuting the training rows (or replacing a
+    /// row of weight `m` by `m` copies) changes the path, and the fit then stops at another
+    /// point within `tol`: the weights move by at most the solver's duality bound
+    /// ([`FitReport::weight_error_bound`](crate::svm::FitReport::weight_error_bound)), not
+    /// to the last bit. A tighter `tol` tightens it.
     pub fn seed(mut self, seed: u64) -> Self {
         self.0.seed = seed;
         self

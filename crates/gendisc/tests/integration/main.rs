@@ -4,6 +4,7 @@
 //! dependency tree, so one per crate keeps the test build short. One area runs on its own
 //! with `cargo test -p gendisc --test integration <module>::`.
 
+mod damaged;
 mod golden;
 mod invariants;
 mod posteriors;

@@ -16,7 +16,7 @@ use gendisc_bilevel::BilevelClassifier;
 use serde_json::Value;
 
 /// Loads `path` as the model type of `kind`; `Err` with the error's text.
-fn load_as(kind: &str, path: &Path) -> Result<(), String> {
+pub(crate) fn load_as(kind: &str, path: &Path) -> Result<(), String> {
     fn load<M: SavedModel + Clone>(path: &Path) -> Result<(), String> {
         LabelledModel::<M, String>::load(path)
             .map(|_| ())
