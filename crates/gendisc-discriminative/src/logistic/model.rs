@@ -452,6 +452,23 @@ mod tests {
         // Three classes, row 1: scores 4e308, −1e308, 3e308: certain of class 0.
         let p = three.predict_proba(x.view()).unwrap();
         assert_eq!(p.row(1).to_vec(), vec![1.0, 0.0, 0.0]);
+        // A coefficient of 1e308 (a damaged or hand-edited file) on ordinary rows: scores
+        // 1e308·x₁ + …, which overflow when summed, still give probabilities.
+        let huge = model(
+            ndarray::array![
+                [1e308, 1e308, 0.0, 0.0],
+                [-1e308, 0.0, 1.0, 0.0],
+                [0.0, -1e308, 2.0, 1.0]
+            ],
+            3,
+        );
+        let ordinary = ndarray::array![[1.0, 2.0, 0.5], [-3.0, 1.0, 0.0], [0.5, -0.25, 4.0]];
+        let q = huge.predict_proba(ordinary.view()).unwrap();
+        assert_eq!(q.row(0).to_vec(), vec![1.0, 0.0, 0.0], "{q}");
+        for row in q.rows() {
+            assert!(row.iter().all(|v| v.is_finite() && *v >= 0.0), "{q}");
+            assert!((row.sum() - 1.0).abs() <= 1e-15, "{q}");
+        }
         // An ordinary row keeps its plain arithmetic.
         let eta = three
             .linear_predictor(x.slice(ndarray::s![2..3, ..]))
