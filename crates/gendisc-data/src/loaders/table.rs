@@ -510,29 +510,58 @@ impl Table {
     /// test file re-encoded like its training file, so that one-hot columns and class indices
     /// agree).
     ///
-    /// Both tables must have the same column names and kinds in the same order. Each
-    /// categorical level and each class of this table must exist in `reference`; the first row
-    /// that uses one that does not is reported as an [`Error::Parse`] into this table's file.
-    /// Levels and classes of `reference` that this table does not use are kept.
+    /// Columns are matched by name, so a test file may hold them in another order: the result
+    /// has `reference`'s columns in `reference`'s order. A column of `reference` that this table
+    /// lacks, or one of this table that `reference` does not know, is an
+    /// [`Error::InvalidParameter`] naming them all; so is a column that is numeric in one table
+    /// and categorical in the other. Each categorical level and each class of this table must
+    /// exist in `reference`; the first row that uses one that does not is reported as an
+    /// [`Error::Parse`] into this table's file. Levels and classes of `reference` that this
+    /// table does not use are kept.
     pub fn align_to(&self, reference: &Table) -> Result<Table> {
-        if self.n_columns() != reference.n_columns() {
-            return Err(Error::shape_mismatch(
-                "feature columns of the table vs the reference table",
-                reference.n_columns(),
-                self.n_columns(),
-            ));
-        }
-        let mut columns = Vec::with_capacity(self.n_columns());
-        for (column, reference_column) in self.columns.iter().zip(&reference.columns) {
-            if column.name != reference_column.name {
-                return Err(Error::invalid_parameter(
-                    "reference",
-                    format!(
-                        "column '{}' of the table is '{}' in the reference table",
-                        column.name, reference_column.name
-                    ),
+        let missing: Vec<&str> = reference
+            .columns
+            .iter()
+            .map(|c| c.name.as_str())
+            .filter(|name| self.column(name).is_none())
+            .collect();
+        let unknown: Vec<&str> = self
+            .columns
+            .iter()
+            .map(|c| c.name.as_str())
+            .filter(|name| reference.column(name).is_none())
+            .collect();
+        if !missing.is_empty() || !unknown.is_empty() {
+            let quoted = |names: &[&str]| {
+                names
+                    .iter()
+                    .map(|n| format!("'{n}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let mut problems = Vec::new();
+            if !missing.is_empty() {
+                problems.push(format!(
+                    "lacks the column(s) {} of the reference table",
+                    quoted(&missing)
                 ));
             }
+            if !unknown.is_empty() {
+                problems.push(format!(
+                    "has column(s) {} that the reference table does not",
+                    quoted(&unknown)
+                ));
+            }
+            return Err(Error::invalid_parameter(
+                "reference",
+                format!("the table {}", problems.join(", and ")),
+            ));
+        }
+        let mut columns = Vec::with_capacity(reference.n_columns());
+        for reference_column in &reference.columns {
+            let column = self
+                .column(&reference_column.name)
+                .expect("every column of the reference was found above");
             let values = match (&column.values, &reference_column.values) {
                 (ColumnValues::Numeric(values), ColumnValues::Numeric(_)) => {
                     ColumnValues::Numeric(values.clone())
@@ -792,6 +821,31 @@ mod tests {
     }
 
     #[test]
+    fn align_to_matches_columns_by_name() {
+        let reference = table("1,red,ac,p\n2,blue,gt,q\n");
+        let reordered = TableReader::uci(Separator::Comma)
+            .column_names(["seq", "x", "class", "colour"])
+            .class_column("class")
+            .read_str("gt,5,q,blue\nac,7,p,red\n", "test.data")
+            .unwrap();
+        let aligned = reordered.align_to(&reference).unwrap();
+        let names: Vec<&str> = aligned.columns.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["x", "colour", "seq"]);
+        assert_eq!(
+            aligned.select_columns(&["x"]).unwrap().to_dense().unwrap(),
+            ndarray::array![[5.0], [7.0]]
+        );
+        let expected = table("5,blue,gt,q\n7,red,ac,p\n")
+            .align_to(&reference)
+            .unwrap();
+        assert_eq!(
+            aligned.one_hot(OneHot::AllLevels).unwrap(),
+            expected.one_hot(OneHot::AllLevels).unwrap()
+        );
+        assert_eq!(aligned.targets, expected.targets);
+    }
+
+    #[test]
     fn align_to_rejects_different_layouts() {
         let reference = table("1,red,ac,p\n2,blue,gt,q\n");
         let renamed = TableReader::uci(Separator::Comma)
@@ -805,10 +859,16 @@ mod tests {
             })
         ));
         let fewer = reference.select_columns(&["x"]).unwrap();
-        assert!(matches!(
-            fewer.align_to(&reference),
-            Err(Error::ShapeMismatch { .. })
-        ));
+        let error = fewer.align_to(&reference).unwrap_err().to_string();
+        assert!(
+            error.contains("lacks the column(s) 'colour', 'seq'"),
+            "{error}"
+        );
+        let error = reference.align_to(&fewer).unwrap_err().to_string();
+        assert!(
+            error.contains("has column(s) 'colour', 'seq' that the reference"),
+            "{error}"
+        );
         let retyped = TableReader::uci(Separator::Comma)
             .column_names(["x", "colour", "seq", "class"])
             .column_type("x", ColumnType::Categorical)
