@@ -9,8 +9,8 @@ use clap::{Args, ValueEnum};
 use gendisc_core::{ColumnEncoding, InputColumn, Preprocessing};
 use gendisc_data::encoding::{self, CategoricalAs};
 use gendisc_data::loaders::{
-    ColumnRef, ColumnType, ColumnValues, LibsvmReader, MissingValues, Separator, Table,
-    TableFormat, TableReader, CSV_MISSING_MARKERS,
+    ColumnRef, ColumnType, ColumnValues, DecimalMark, LibsvmReader, MissingValues, Separator,
+    Table, TableFormat, TableReader, CSV_MISSING_MARKERS,
 };
 use ndarray::Array2;
 
@@ -31,6 +31,11 @@ pub struct DataArgs {
     /// `,`; a tab for TSV].
     #[arg(long, value_name = "CHAR")]
     pub delimiter: Option<char>,
+    /// The decimal mark of the file's numbers: `.` or `,` (as in `3,5`; such files usually
+    /// separate fields with `;`, so give `--delimiter ';'` too). A column that would be numeric
+    /// under the other mark is an error that says so, never a column of categories.
+    #[arg(long, value_name = "MARK", default_value_t = '.', value_parser = decimal_mark)]
+    pub decimal: char,
     /// The class column, by name or 0-based position [default: the last column; at predict
     /// and evaluate, the model's class column].
     #[arg(long, value_name = "COLUMN")]
@@ -120,10 +125,16 @@ impl DataArgs {
             Format::Uci => TableReader::uci(separator(Separator::Comma)),
             Format::Libsvm => bail!("a LIBSVM file is not a table"),
         };
-        let mut reader = reader.missing_values(match self.missing {
-            Missing::Error => MissingValues::Reject,
-            Missing::Drop => MissingValues::DropRows,
-        });
+        let mut reader = reader
+            .missing_values(match self.missing {
+                Missing::Error => MissingValues::Reject,
+                Missing::Drop => MissingValues::DropRows,
+            })
+            .decimal_mark(if self.decimal == ',' {
+                DecimalMark::Comma
+            } else {
+                DecimalMark::Point
+            });
         if let Some(target) = target {
             reader = reader.class_column(column_ref(target));
         }
@@ -131,6 +142,15 @@ impl DataArgs {
             reader = reader.column_type(column_ref(column), ColumnType::Categorical);
         }
         Ok(reader)
+    }
+}
+
+/// `--decimal`: a point or a comma.
+fn decimal_mark(text: &str) -> std::result::Result<char, String> {
+    match text {
+        "." => Ok('.'),
+        "," => Ok(','),
+        other => Err(format!("the decimal mark is '.' or ',', not {other:?}")),
     }
 }
 
@@ -215,16 +235,32 @@ pub fn read_training_table(args: &DataArgs) -> Result<Option<Table>> {
     Ok(Some(table))
 }
 
-/// `error` in reading `args`' file, with the flag that lets incomplete rows through when the
-/// error is about a missing value.
+/// `error` in reading `args`' file, with the flag that fixes it: `--missing drop` for a
+/// missing value, `--decimal` for numbers with the other decimal mark, `--delimiter` for a file
+/// that splits evenly at another delimiter.
 fn cannot_read(args: &DataArgs, error: gendisc_core::Error) -> anyhow::Error {
+    let other_mark = if args.decimal == ',' { '.' } else { ',' };
     let hint = match (&error, args.missing) {
         (gendisc_core::Error::Parse { message, .. }, Missing::Error)
             if message.contains("missing value") =>
         {
-            " (--missing drop leaves out rows with a missing value)"
+            " (--missing drop leaves out rows with a missing value)".to_owned()
         }
-        _ => "",
+        (gendisc_core::Error::Parse { message, .. }, _)
+            if message.contains(&format!("a number with a decimal '{other_mark}'")) =>
+        {
+            format!(" (give --decimal '{other_mark}')")
+        }
+        (gendisc_core::Error::Parse { message, .. }, _)
+            if message.contains("file's delimiter?") =>
+        {
+            let delimiter = message
+                .rsplit_once(" at '")
+                .and_then(|(_, rest)| rest.split_once('\''))
+                .map_or("…", |(d, _)| d);
+            format!(" (give --delimiter '{delimiter}')")
+        }
+        _ => String::new(),
     };
     anyhow::Error::new(error).context(format!(
         "cannot read the data file {}{hint}",

@@ -531,3 +531,81 @@ fn a_first_row_of_data_is_not_taken_for_a_header() {
     );
     assert!(report.contains("on 6 rows"), "{report}");
 }
+
+/// A European CSV (`;` between fields, decimal commas) is never read as categories: each
+/// missing flag is an error naming it, and with both the numbers are numbers.
+#[test]
+fn a_european_csv_says_which_flag_it_needs() {
+    let dir = temp_with(&[
+        (
+            "eu.csv",
+            "a;b;class\n7,0;3,5;x\n6,1;2,9;y\n5,5;3,1;x\n6,3;2,5;y\n",
+        ),
+        ("eu-test.csv", "b;a;class\n3,4;6,9;x\n"),
+    ]);
+    run_err(
+        dir.path(),
+        &["fit", "nb", "--data", "eu.csv", "--out", "nb.json"],
+        &["give --delimiter ';'"],
+    );
+    run_err(
+        dir.path(),
+        &[
+            "fit",
+            "nb",
+            "--data",
+            "eu.csv",
+            "--delimiter",
+            ";",
+            "--out",
+            "nb.json",
+        ],
+        &["give --decimal ','", "'7,0'", "column 'a'"],
+    );
+    let report = run_ok(
+        dir.path(),
+        &[
+            "fit",
+            "nb",
+            "--data",
+            "eu.csv",
+            "--delimiter",
+            ";",
+            "--decimal",
+            ",",
+            "--out",
+            "nb.json",
+        ],
+    );
+    assert!(report.contains("gaussian-naive-bayes"), "{report}");
+    // The test file's columns are in another order: matched by name.
+    let predicted = run_ok(
+        dir.path(),
+        &[
+            "predict",
+            "--model",
+            "nb.json",
+            "--data",
+            "eu-test.csv",
+            "--delimiter",
+            ";",
+            "--decimal",
+            ",",
+        ],
+    );
+    assert_eq!(predicted.lines().collect::<Vec<_>>(), ["prediction", "x"]);
+    run_err(
+        dir.path(),
+        &[
+            "fit",
+            "nb",
+            "--data",
+            "eu.csv",
+            "--decimal",
+            ";",
+            "--out",
+            "nb.json",
+        ],
+        &["the decimal mark is '.' or ','"],
+    );
+}

@@ -53,6 +53,23 @@ pub(crate) fn parse_into(
             }
         })
         .collect();
+    if names.len() == 1 {
+        // One field per line at this delimiter is not a table to classify; if another
+        // delimiter splits the header and the next line alike, the file is surely of that one.
+        if let Some(other) = suggest_delimiter(text, header_line, header_line + 1, delimiter) {
+            return Err(parse_error(
+                &path,
+                header_line,
+                1,
+                format!(
+                    "the header is one field when split at {:?}, but it and the next line split \
+                     into the same number of fields at {:?}: is that the file's delimiter?",
+                    char::from(delimiter),
+                    char::from(other)
+                ),
+            ));
+        }
+    }
     match &cells.names {
         None => {
             cells.set_layout(names.len(), source, header_line);
@@ -86,9 +103,47 @@ pub(crate) fn parse_into(
         for field in record.iter() {
             cells.push_field(field);
         }
-        cells.finish_row(source, line_of(&record))?;
+        let line = line_of(&record);
+        cells.finish_row(source, line).map_err(|err| {
+            match (err, suggest_delimiter(text, header_line, line, delimiter)) {
+                (
+                    gendisc_core::Error::Parse {
+                        path,
+                        line,
+                        column,
+                        message,
+                    },
+                    Some(other),
+                ) => gendisc_core::Error::Parse {
+                    path,
+                    line,
+                    column,
+                    message: format!(
+                        "{message}; the header and this line both split into the same number \
+                             of fields at {:?}: is that the file's delimiter (it is read as {:?})?",
+                        char::from(other),
+                        char::from(delimiter)
+                    ),
+                },
+                (err, _) => err,
+            }
+        })?;
     }
     cells.check_file_had_rows(rows_before, source, last_line_number(text))
+}
+
+/// Another common delimiter that splits both the header (line `header_line` of `text`) and
+/// line `line` into the same number (at least two) of fields, when the given one does not.
+fn suggest_delimiter(text: &str, header_line: usize, line: usize, delimiter: u8) -> Option<u8> {
+    let nth = |n: usize| text.lines().nth(n.checked_sub(1)?);
+    let (header, row) = (nth(header_line)?, nth(line)?);
+    [b';', b'\t', b',', b'|']
+        .into_iter()
+        .filter(|&d| d != delimiter)
+        .find(|&d| {
+            let count = |s: &str| s.split(char::from(d)).count();
+            count(header) > 1 && count(header) == count(row)
+        })
 }
 
 /// A line made of blanks only (the `csv` crate skips empty lines but, with trimming, reads a
@@ -122,6 +177,22 @@ mod tests {
         assert_eq!(cells.n_rows(), 2);
         assert_eq!(cells.cell(0, 1), "x,y");
         assert_eq!(cells.origins[1].line, 5);
+    }
+
+    #[test]
+    fn a_file_of_another_delimiter_is_named() {
+        let err = parse("a;b;class\n7,0;3,5;x\n6,1;2,9;y\n").unwrap_err();
+        let message = err.to_string();
+        assert!(
+            message.contains("split into the same number of fields at ';'"),
+            "{message}"
+        );
+        let err = parse("a\tb\n1\t2\n").unwrap_err();
+        assert!(err.to_string().contains("the header is one field"), "{err}");
+        assert!(err.to_string().contains("'\\t'"), "{err}");
+        // No suggestion where none fits.
+        let err = parse("a,b\n1,2\n3\n").unwrap_err();
+        assert!(!err.to_string().contains("delimiter"), "{err}");
     }
 
     #[test]

@@ -76,6 +76,7 @@ mod table;
 pub use libsvm::{IndexBase, LibsvmReader, SparseDataset};
 pub use path::{data_dir, dataset_path, DATA_DIR_VAR};
 pub use reader::{
-    ColumnRef, ColumnType, MissingValues, Separator, TableFormat, TableReader, CSV_MISSING_MARKERS,
+    ColumnRef, ColumnType, DecimalMark, MissingValues, Separator, TableFormat, TableReader,
+    CSV_MISSING_MARKERS,
 };
 pub use table::{Categorical, Column, ColumnValues, OneHot, Table};

@@ -62,6 +62,64 @@ pub enum ColumnType {
     Categorical,
 }
 
+/// The character that separates a number's integer part from its fraction.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DecimalMark {
+    /// `3.5`, the default.
+    #[default]
+    Point,
+    /// `3,5`, as written in much of Europe (with `;` usually the field delimiter). A value with a
+    /// point is then not a number.
+    Comma,
+}
+
+impl DecimalMark {
+    /// The value of `text` as a finite number under this convention, or `None`.
+    fn parse(self, text: &str) -> Option<f64> {
+        match self {
+            Self::Point => parse_number(text),
+            Self::Comma if text.contains('.') => None,
+            Self::Comma => parse_number(&text.replace(',', ".")),
+        }
+    }
+
+    /// The other convention.
+    fn other(self) -> Self {
+        match self {
+            Self::Point => Self::Comma,
+            Self::Comma => Self::Point,
+        }
+    }
+
+    /// The character.
+    fn mark(self) -> char {
+        match self {
+            Self::Point => '.',
+            Self::Comma => ',',
+        }
+    }
+
+    /// The value of `text` written with thousands separators (`1,234,567.5` under the point,
+    /// `1.234.567,5` under the comma): groups of three digits after the first.
+    fn parse_grouped(self, text: &str) -> Option<f64> {
+        let separator = self.other().mark();
+        let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+        let integer = unsigned.split(self.mark()).next()?;
+        let mut groups = integer.split(separator);
+        let first = groups.next()?;
+        let rest: Vec<&str> = groups.collect();
+        let grouped = !rest.is_empty()
+            && (1..=3).contains(&first.len())
+            && first.bytes().all(|b| b.is_ascii_digit())
+            && rest
+                .iter()
+                .all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()));
+        grouped
+            .then(|| self.parse(&text.replace(separator, "")))
+            .flatten()
+    }
+}
+
 /// How fields are separated in a UCI `.data` file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Separator {
@@ -175,6 +233,7 @@ pub struct TableReader {
     missing_values: MissingValues,
     class_suffix: Option<String>,
     column_names: Option<Vec<String>>,
+    decimal: DecimalMark,
 }
 
 impl TableReader {
@@ -194,7 +253,18 @@ impl TableReader {
             missing_values,
             class_suffix: None,
             column_names: None,
+            decimal: DecimalMark::Point,
         }
+    }
+
+    /// How numbers write their decimals (default [`DecimalMark::Point`]). Under either mark,
+    /// a column that is not numeric but whose every value would be a number under the other
+    /// mark, or with thousands separators, is an error that says so (rather than a column of
+    /// categories, one per value); declare its type with [`column_type`](Self::column_type)
+    /// if it really is categorical.
+    pub fn decimal_mark(mut self, mark: DecimalMark) -> Self {
+        self.decimal = mark;
+        self
     }
 
     /// A reader for UCI / Statlog `.data` files separated by `separator`.
@@ -577,9 +647,25 @@ impl TableReader {
             ),
             None => match self.numeric_values(cells, rows, field) {
                 Ok(values) => ColumnValues::Numeric(values),
-                Err(_) => ColumnValues::Categorical(
-                    self.categorical_values(cells, rows, field, name, None)?,
-                ),
+                Err(first) => {
+                    if let Some(reading) = self.numbers_written_otherwise(cells, rows, field) {
+                        let cell = cells.cell(first, field);
+                        return Err(self.cell_error(
+                            cells,
+                            first,
+                            field,
+                            format!(
+                                "'{cell}' is not a number with a decimal {:?}, but every value of \
+                                 column '{name}' is a number {reading}: set the reader's decimal \
+                                 mark, or declare the column categorical if it is one",
+                                self.decimal.mark()
+                            ),
+                        ));
+                    }
+                    ColumnValues::Categorical(
+                        self.categorical_values(cells, rows, field, name, None)?,
+                    )
+                }
             },
         };
         Ok(Column {
@@ -603,10 +689,44 @@ impl TableReader {
                 if self.is_missing(cell) {
                     Ok(None)
                 } else {
-                    parse_number(cell).map(Some).ok_or(row)
+                    self.decimal.parse(cell).map(Some).ok_or(row)
                 }
             })
             .collect()
+    }
+
+    /// How every present value of column `field` would read as a number, if one convention
+    /// other than the reader's does it: the other decimal mark, or thousands separators.
+    fn numbers_written_otherwise(
+        &self,
+        cells: &RawCells,
+        rows: &[usize],
+        field: usize,
+    ) -> Option<String> {
+        let present: Vec<&str> = rows
+            .iter()
+            .map(|&row| cells.cell(row, field))
+            .filter(|cell| !self.is_missing(cell))
+            .collect();
+        if present.is_empty() {
+            return None;
+        }
+        let other = self.decimal.other();
+        if present.iter().all(|c| other.parse(c).is_some()) {
+            return Some(format!("with a decimal {:?}", other.mark()));
+        }
+        let grouped = |c: &&str| {
+            self.decimal
+                .parse(c)
+                .or_else(|| self.decimal.parse_grouped(c))
+        };
+        if present.iter().all(|c| grouped(c).is_some()) {
+            return Some(format!(
+                "with {:?} separating thousands (remove them from the file)",
+                other.mark()
+            ));
+        }
+        None
     }
 
     /// The values of column `field` in the rows `rows` as codes into its levels: the declared
@@ -742,6 +862,53 @@ mod tests {
             Err(other) => panic!("expected a parse error, got {other}"),
             Ok(table) => panic!("expected a parse error, got a table {table:?}"),
         }
+    }
+
+    #[test]
+    fn numbers_are_read_as_numbers_whatever_their_decimal_mark() {
+        let semicolons = TableReader::new(TableFormat::Csv { delimiter: b';' });
+        let european = "a;b;class\n7,0;3;x\n6,1;2,9;y\n5,5;;x\n";
+        // Read with the point, the comma column is refused with the fix, not made categorical.
+        let (line, field, message) = parse_err(semicolons.read_str(european, "eu.csv"));
+        assert_eq!((line, field), (2, 1));
+        assert!(
+            message.contains("every value of column 'a' is a number with a decimal ','"),
+            "{message}"
+        );
+        let table = semicolons
+            .clone()
+            .decimal_mark(DecimalMark::Comma)
+            .missing_values(MissingValues::Keep)
+            .read_str(european, "eu.csv")
+            .unwrap();
+        let ColumnValues::Numeric(a) = table.columns()[0].values() else {
+            panic!("column a is numeric")
+        };
+        assert_eq!(a, &[Some(7.0), Some(6.1), Some(5.5)]);
+        // A point file read with the comma: the same refusal the other way round.
+        let (_, _, message) = parse_err(
+            TableReader::csv()
+                .decimal_mark(DecimalMark::Comma)
+                .read_str("a,class\n1.5,x\n2.5,y\n", "points.csv"),
+        );
+        assert!(message.contains("with a decimal '.'"), "{message}");
+        // Thousands separators.
+        let (_, _, message) = parse_err(
+            TableReader::csv().read_str("a,class\n\"1,234.5\",x\n\"12,000\",y\n7,x\n", "k.csv"),
+        );
+        assert!(message.contains("',' separating thousands"), "{message}");
+        // A column declared categorical is taken at its word.
+        let table = semicolons
+            .column_type("a", ColumnType::Categorical)
+            .missing_values(MissingValues::Keep)
+            .read_str(european, "eu.csv");
+        let (_, _, message) = parse_err(table);
+        assert!(message.contains("column 'b'"), "{message}");
+        // Words are still categories.
+        let table = TableReader::csv()
+            .read_str("a,class\nred,x\nblue,y\n", "w.csv")
+            .unwrap();
+        assert!(!table.columns()[0].is_numeric());
     }
 
     #[test]
