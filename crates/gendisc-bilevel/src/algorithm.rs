@@ -113,6 +113,7 @@ impl FitReport {
                 "{ending}: last relative change {change:.3e}, objective {:.6e}{socp}",
                 self.objective()
             ),
+            warnings: Vec::new(),
         }
     }
     /// The final objective (end of the last step 1).

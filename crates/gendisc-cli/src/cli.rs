@@ -80,6 +80,11 @@ pub struct FitCommon {
     /// Where to write the model file (JSON).
     #[arg(long, short, value_name = "FILE")]
     pub out: PathBuf,
+    /// Fail, saving nothing, when the fit has a warning (it did not converge, has no finite
+    /// estimate on separated data, or a class has a single training row) instead of printing
+    /// it as a `warning:` line and saving the model.
+    #[arg(long, alias = "require-convergence")]
+    pub strict: bool,
 }
 
 /// The estimators `gendisc fit` knows, each with its hyper-parameters.

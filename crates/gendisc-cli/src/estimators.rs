@@ -492,6 +492,17 @@ where
         .with_context(|| format!("cannot fit {kind} on {}", common.data.data.display()))?
         .with_feature_names(data.feature_names.clone())?
         .with_preprocessing(data.preprocessing.clone())?;
+    let mut warnings = single_row_classes(&data.labels);
+    warnings.extend(model.model().warnings());
+    for warning in &warnings {
+        eprintln!("warning: {warning}");
+    }
+    if common.strict && !warnings.is_empty() {
+        bail!(
+            "--strict: the fit of {kind} has {} warning(s) (above); the model was not saved",
+            warnings.len()
+        );
+    }
     model
         .save(&common.out)
         .with_context(|| format!("cannot save the model to {}", common.out.display()))?;
@@ -500,6 +511,25 @@ where
         labels: model.labels().to_vec(),
         fit: model.model().fit_summary(),
     })
+}
+
+/// A warning for each class with a single training row: its spread cannot be estimated from
+/// it (a generative model puts its variance on the floor), and one row says little of a class.
+fn single_row_classes(labels: &[String]) -> Vec<String> {
+    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    for label in labels {
+        *counts.entry(label.as_str()).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .filter(|&(_, n)| n == 1)
+        .map(|(label, _)| {
+            format!(
+                "class '{label}' has a single training row: a model cannot estimate its spread \
+                 from it"
+            )
+        })
+        .collect()
 }
 
 /// Prints what was fitted and how the fit ended.

@@ -87,6 +87,25 @@ pub trait SavedModel: Classifier + Serialize + DeserializeOwned {
     fn fit_summary(&self) -> Option<FitSummary> {
         None
     }
+
+    /// Everything about how the fit went that a caller must not miss, one sentence each: a
+    /// fit that stopped without converging (at its iteration cap, stalled, or where no finite
+    /// estimate exists), then the [`FitSummary::warnings`]. Empty for a clean fit and for every
+    /// closed-form fit. The `gendisc` command prints each as a `warning:` line.
+    fn warnings(&self) -> Vec<String> {
+        let Some(summary) = self.fit_summary() else {
+            return Vec::new();
+        };
+        let mut warnings = Vec::new();
+        if !summary.converged {
+            warnings.push(format!(
+                "the fit did not converge ({} iterations): {}",
+                summary.iterations, summary.status
+            ));
+        }
+        warnings.extend(summary.warnings);
+        warnings
+    }
 }
 
 /// How an iterative fit ended, as recorded in a model file.
@@ -99,6 +118,11 @@ pub struct FitSummary {
     pub iterations: usize,
     /// The method's own status line, e.g. `"converged: gradient norm 3.1e-9 ≤ 1e-8"`.
     pub status: String,
+    /// What a user must not miss about the estimate besides convergence: separated training
+    /// data (no finite estimate), fitted probabilities of 0 or 1, a start that did not
+    /// converge. Absent from the file when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// The envelope of a model file; see the [module documentation](self).

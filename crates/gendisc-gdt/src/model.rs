@@ -81,29 +81,36 @@ impl GdtReport {
 
     /// The report as a model file records it.
     pub fn summary(&self) -> FitSummary {
-        let start = if self.start_converged {
-            ""
-        } else {
-            "; its generative start (Balls2's EM) stopped at its iteration cap"
-        };
         let status = match &self.separation {
             Some(s) => format!(
-                "{} at λ = {}: the training rows are {} separated in the family's induced                  features ({} of {} margins grow along the certificate), so the conditional                  likelihood has no finite maximiser; the parameters are the starting point{start}",
+                "{} at λ = {}: the training rows are {} separated in the family's induced \
+                 features ({} of {} margins grow along the certificate), so the conditional \
+                 likelihood has no finite maximiser; the parameters are the starting point",
                 self.status,
                 self.lambda,
-                if s.complete { "completely" } else { "quasi-completely" },
+                if s.complete {
+                    "completely"
+                } else {
+                    "quasi-completely"
+                },
                 s.strict_margins,
                 s.margins
             ),
             None => format!(
-                "{} at λ = {} after {} iterations: gradient norm {:.3e}, objective {:.6e}{start}",
+                "{} at λ = {} after {} iterations: gradient norm {:.3e}, objective {:.6e}",
                 self.status, self.lambda, self.iterations, self.gradient_norm, self.objective
             ),
         };
+        let mut warnings = Vec::new();
+        if !self.start_converged {
+            warnings
+                .push("the generative start (Balls2's EM) stopped at its iteration cap".to_owned());
+        }
         FitSummary {
             converged: self.converged(),
             iterations: self.iterations,
             status,
+            warnings,
         }
     }
 }

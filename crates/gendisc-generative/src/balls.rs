@@ -1038,6 +1038,7 @@ impl SavedModel for Balls2 {
             converged,
             iterations: classes.iter().map(|c| c.iterations).max().unwrap_or(0),
             status: format!("{outcome}; iterations per class: {}", iterations.join(", ")),
+            warnings: Vec::new(),
         })
     }
 }

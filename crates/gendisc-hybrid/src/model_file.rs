@@ -199,12 +199,6 @@ fn summary(report: &HybridReport) -> FitSummary {
     if report.leave_one_out {
         status.push_str(", on leave-one-out features");
     }
-    if report.separated {
-        status.push_str("; the training data are separated");
-    }
-    if report.saturated {
-        status.push_str("; fitted probabilities numerically 0 or 1");
-    }
     if !report.aliased_regions.is_empty() {
         status.push_str(&format!(
             "; aliased regions {:?} (weight 0)",
@@ -215,6 +209,10 @@ fn summary(report: &HybridReport) -> FitSummary {
         converged: report.status.is_converged(),
         iterations: report.iterations,
         status,
+        warnings: gendisc_discriminative::logistic::separation_warnings(
+            report.separated,
+            report.saturated,
+        ),
     }
 }
 

@@ -609,3 +609,68 @@ fn a_european_csv_says_which_flag_it_needs() {
         &["the decimal mark is '.' or ','"],
     );
 }
+
+/// A fit a user must not trust as it is says so on a `warning:` line, and `--strict` makes it
+/// an error that saves nothing.
+#[test]
+fn warnings_are_loud_and_strict_makes_them_errors() {
+    let dir = temp_with(&[
+        ("separated.csv", "x,class\n1,a\n2,a\n3,a\n4,b\n5,b\n6,b\n"),
+        (
+            "lonely.csv",
+            "x,class\n1,a\n2.5,a\n3,a\n4,b\n5.5,b\n6,b\n2,c\n",
+        ),
+    ]);
+    let output = gendisc(dir.path())
+        .args(["fit", "lr", "--data", "separated.csv", "--out", "lr.json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("warning: the training data are separated"),
+        "{stderr}"
+    );
+    assert!(dir.path().join("lr.json").exists());
+    run_err(
+        dir.path(),
+        &[
+            "fit",
+            "lr",
+            "--data",
+            "separated.csv",
+            "--out",
+            "strict.json",
+            "--strict",
+        ],
+        &["--strict", "warning(s)", "not saved"],
+    );
+    assert!(!dir.path().join("strict.json").exists());
+    // The model file keeps the warning.
+    let file = fs::read_to_string(dir.path().join("lr.json")).unwrap();
+    assert!(file.contains("\"warnings\""), "{file}");
+    // A class of one row.
+    let output = gendisc(dir.path())
+        .args(["fit", "nb", "--data", "lonely.csv", "--out", "nb.json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning: class 'c' has a single training row"),
+        "{stderr}"
+    );
+    run_err(
+        dir.path(),
+        &[
+            "fit",
+            "nb",
+            "--data",
+            "lonely.csv",
+            "--out",
+            "nb2.json",
+            "--require-convergence",
+        ],
+        &["not saved"],
+    );
+}

@@ -65,6 +65,24 @@ impl FitReport {
     }
 }
 
+/// The warnings of an unpenalised fit on separated data, or with fitted probabilities of 0 or
+/// 1 (shared with the hybrid's θ, which is a logistic regression).
+pub fn separation_warnings(separated: bool, saturated: bool) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if separated {
+        warnings.push(
+            "the training data are separated, so the unpenalised estimate does not exist: the \
+             coefficients are where the solver stopped on their way to infinity (fit with a prior \
+             for a finite estimate)"
+                .to_owned(),
+        );
+    }
+    if saturated {
+        warnings.push("fitted probabilities numerically 0 or 1 occurred".to_owned());
+    }
+    warnings
+}
+
 /// A fitted logistic-regression model (see the [module documentation](super)).
 ///
 /// Coefficients are stored as scikit-learn's `coef_` and `intercept_`: one row per linear
@@ -369,20 +387,15 @@ impl SavedModel for LogisticRegression {
 
     fn fit_summary(&self) -> Option<FitSummary> {
         let report = &self.report;
-        let mut status = format!(
+        let status = format!(
             "{:?} solver: {}, gradient norm {:e}",
             report.solver, report.status, report.gradient_norm
         );
-        if report.separated {
-            status.push_str("; the training data are separated");
-        }
-        if report.saturated {
-            status.push_str("; fitted probabilities numerically 0 or 1");
-        }
         Some(FitSummary {
             converged: report.status.is_converged(),
             iterations: report.iterations,
             status,
+            warnings: separation_warnings(report.separated, report.saturated),
         })
     }
 }

@@ -275,6 +275,7 @@ impl SavedModel for LinearSvm {
             converged: self.converged(),
             iterations: self.reports.iter().map(|r| r.iterations).sum(),
             status: problems.join("; "),
+            warnings: Vec::new(),
         })
     }
 }
