@@ -128,6 +128,30 @@ impl Method {
         }
     }
 
+    /// The method that runs on a problem of `dim` parameters ([`Self::for_dim`]), stopping at the
+    /// gradient tolerance `tolerance` instead of its own.
+    pub fn with_gradient_tolerance(&self, dim: usize, tolerance: f64) -> Method {
+        match self.for_dim(dim) {
+            Method::TrustRegion(s) => Method::TrustRegion(TrustRegionSettings {
+                gradient_tolerance: tolerance,
+                ..s
+            }),
+            Method::Newton(s) => Method::Newton(NewtonSettings {
+                gradient_tolerance: tolerance,
+                ..s
+            }),
+            Method::Lbfgs(s) => Method::Lbfgs(LbfgsSettings {
+                gradient_tolerance: tolerance,
+                ..s
+            }),
+            Method::ConjugateGradient(s) => Method::ConjugateGradient(ConjugateGradientSettings {
+                gradient_tolerance: tolerance,
+                ..s
+            }),
+            Method::Auto(_) => unreachable!("for_dim resolves Auto"),
+        }
+    }
+
     /// Checks the settings of the method (both of [`Method::Auto`]'s).
     pub fn validate(&self) -> Result<()> {
         match self {

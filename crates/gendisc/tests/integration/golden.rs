@@ -7,8 +7,8 @@
 //! `gendisc_version` line aside. A field renamed, added or re-encoded fails the last step; a model
 //! whose files no longer load fails the first.
 //!
-//! The files under `tests/golden/v1/` are those format version 1 wrote; they must keep loading
-//! and predict what the current files predict.
+//! The files under `tests/golden/v1/` are those format version 1 wrote, with what they
+//! predicted; they must keep loading and predicting it.
 //!
 //! After a deliberate change, bless the files anew — they are refitted on the same rows — and
 //! raise [`FORMAT_VERSION`](gendisc::core::model_file::FORMAT_VERSION) if an older reader would
@@ -145,6 +145,29 @@ fn counts(x: &Array2<f64>) -> Array2<f64> {
     x.mapv(|v| (3.0 * (v + 1.5)).max(0.0).round())
 }
 
+/// The labels, and the probabilities within 1e-12, of `model` on the committed rows are the
+/// committed ones.
+fn check_predictions<M: Golden>(what: &str, model: &LabelledModel<M>, expected: &Expected) {
+    assert_eq!(
+        model.predict(expected.rows.view()).unwrap(),
+        expected.labels,
+        "{what}: labels"
+    );
+    match (model.model().proba(expected.rows.view()), &expected.proba) {
+        (Some(proba), Some(want)) => {
+            for ((i, j), &p) in proba.indexed_iter() {
+                assert!(
+                    (p - want[[i, j]]).abs() <= 1e-12,
+                    "{what}: probability of row {i}, class {j}: {p} vs {}",
+                    want[[i, j]]
+                );
+            }
+        }
+        (None, None) => {}
+        (got, want) => panic!("{what}: probabilities {got:?} vs golden {want:?}"),
+    }
+}
+
 /// Checks (or, when blessing, writes) the golden file of `M`'s kind for the model `fit` makes on
 /// `x`, `y`, predicting `rows`.
 fn golden<M: Golden>(
@@ -174,7 +197,8 @@ fn golden<M: Golden>(
 
     let expected: Expected =
         serde_json::from_str(&fs::read_to_string(&expected_path).unwrap()).unwrap();
-    // The files of format version 1, as that version wrote them, read as the same model.
+    // The files of format version 1, as that version wrote them, still load and predict what
+    // they predicted then.
     let v1_path = golden_dir().join("v1").join(format!("{}.json", M::KIND));
     let v1 = LabelledModel::<M>::load(&v1_path).unwrap_or_else(|e| {
         panic!(
@@ -182,40 +206,19 @@ fn golden<M: Golden>(
             M::KIND
         )
     });
+    let v1_expected: Expected = serde_json::from_str(
+        &fs::read_to_string(
+            golden_dir()
+                .join("v1")
+                .join(format!("{}.expected.json", M::KIND)),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    check_predictions(&format!("{} (version 1)", M::KIND), &v1, &v1_expected);
     let loaded = LabelledModel::<M>::load(&model_path)
         .unwrap_or_else(|e| panic!("{}: the golden file no longer loads: {e}", M::KIND));
-    assert_eq!(
-        v1.predict(expected.rows.view()).unwrap(),
-        loaded.predict(expected.rows.view()).unwrap(),
-        "{}: the version-1 file predicts other labels",
-        M::KIND
-    );
-    assert_eq!(
-        v1.model().proba(expected.rows.view()),
-        loaded.model().proba(expected.rows.view()),
-        "{}: the version-1 file predicts other probabilities",
-        M::KIND
-    );
-    assert_eq!(
-        loaded.predict(expected.rows.view()).unwrap(),
-        expected.labels,
-        "{}: labels",
-        M::KIND
-    );
-    match (loaded.model().proba(expected.rows.view()), expected.proba) {
-        (Some(proba), Some(want)) => {
-            for ((i, j), &p) in proba.indexed_iter() {
-                assert!(
-                    (p - want[[i, j]]).abs() <= 1e-12,
-                    "{}: probability of row {i}, class {j}: {p} vs {}",
-                    M::KIND,
-                    want[[i, j]]
-                );
-            }
-        }
-        (None, None) => {}
-        (got, want) => panic!("{}: probabilities {got:?} vs golden {want:?}", M::KIND),
-    }
+    check_predictions(M::KIND, &loaded, &expected);
 
     let rewritten = std::env::temp_dir().join(format!(
         "gendisc-golden-{}-{}.json",
