@@ -352,5 +352,12 @@ proptest! {
             let gdt = Gdt::params(family).lambda(0.5).fit(x, y).unwrap();
             check_extreme(&format!("GDT {family}"), &gdt, &rows, false)?;
         }
+        let gdt_cv = GdtCv::params(Family::Balls1).grid(vec![0.0, 0.5, 1.0]).n_folds(2).fit(x, y).unwrap();
+        check_extreme("GDT-CV", &gdt_cv, &rows, false)?;
+        let regions: Vec<Vec<usize>> = (0..d).map(|j| vec![j]).collect();
+        let bernoulli = Hybrid::params(BernoulliNb::params()).regions(regions.clone()).fit(binary.view(), y).unwrap();
+        check_extreme("hybrid of Bernoulli naive Bayes", &bernoulli, &binary_rows, false)?;
+        let multinomial = Hybrid::params(MultinomialNb::params()).regions(regions).fit(counts.view(), y).unwrap();
+        check_extreme("hybrid of multinomial naive Bayes", &multinomial, &count_rows, false)?;
     }
 }
