@@ -4,7 +4,7 @@
 use std::fs::File;
 use std::io::{self, Write};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use crate::cli::PredictArgs;
 use crate::input;
@@ -22,10 +22,14 @@ pub fn run(args: &PredictArgs) -> Result<()> {
     let proba = match (args.proba, model.predict_proba(x)) {
         (false, _) => None,
         (true, Some(proba)) => Some(proba?),
-        (true, None) => bail!(
-            "the model in {} gives no class probabilities; predict without --proba",
-            args.model.display()
-        ),
+        (true, None) => {
+            eprintln!(
+                "warning: the model in {} gives no class probabilities (a linear SVM or the \
+                 bilevel classifier): only the predicted classes are written",
+                args.model.display()
+            );
+            None
+        }
     };
     let sink: Box<dyn Write> = match &args.out {
         Some(path) => Box::new(

@@ -340,7 +340,7 @@ where
             source: Box::new(source),
         };
         let json_error = |e| json_error(path, e);
-        let header: Header = serde_json::from_str(&text).map_err(json_error)?;
+        let header: Header = serde_json::from_str(&text).map_err(|e| header_error(path, &text, e))?;
         header.check::<M>().map_err(in_file)?;
         let file: Self = serde_json::from_str(&text).map_err(json_error)?;
         file.check().map_err(in_file)?;
@@ -360,7 +360,7 @@ pub fn read_kind(path: impl AsRef<Path>) -> Result<String> {
         path: path.to_owned(),
         source,
     })?;
-    let header: Header = serde_json::from_str(&text).map_err(|e| json_error(path, e))?;
+    let header: Header = serde_json::from_str(&text).map_err(|e| header_error(path, &text, e))?;
     let kind = header.kind.clone().unwrap_or_default();
     header
         .check_format(&kind)
@@ -369,6 +369,26 @@ pub fn read_kind(path: impl AsRef<Path>) -> Result<String> {
             source: Box::new(source),
         })?;
     Ok(kind)
+}
+
+/// A JSON error of the file at `path` (whose text is `text`) where its header was expected: a
+/// file that is not a JSON object at all (a data file given as a model, say) is told so.
+fn header_error(path: &Path, text: &str, e: serde_json::Error) -> Error {
+    let not_json = e.is_syntax() && !text.trim_start().starts_with('{');
+    match json_error(path, e) {
+        Error::Parse {
+            path,
+            line,
+            column,
+            message,
+        } if not_json => Error::Parse {
+            path,
+            line,
+            column,
+            message: format!("not a gendisc model file, which is a JSON object ({message})"),
+        },
+        other => other,
+    }
 }
 
 /// A JSON error of the file at `path`, at its line and column.

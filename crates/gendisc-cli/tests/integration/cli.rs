@@ -674,3 +674,34 @@ fn warnings_are_loud_and_strict_makes_them_errors() {
         &["not saved"],
     );
 }
+
+/// `predict --proba` on a model without probabilities writes the classes and says why there are
+/// no probabilities; a data file given as the model is told it is not a model file.
+#[test]
+fn predict_says_what_it_cannot_do_and_what_a_file_is_not() {
+    let dir = temp_with(&[]);
+    let data = sample();
+    let data = data.to_str().unwrap();
+    run_ok(
+        dir.path(),
+        &["fit", "linear-svm", "--data", data, "--out", "svm.json"],
+    );
+    let output = gendisc(dir.path())
+        .args(["predict", "--model", "svm.json", "--data", data, "--proba"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning: the model in svm.json gives no class probabilities"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(stdout.lines().next(), Some("prediction"), "{stdout}");
+    assert_eq!(stdout.lines().count(), 301);
+    run_err(
+        dir.path(),
+        &["predict", "--model", data, "--data", data],
+        &["not a gendisc model file, which is a JSON object"],
+    );
+}
