@@ -167,10 +167,16 @@ pub enum Estimator {
     Qda {
         #[command(flatten)]
         fit: FitCommon,
-        /// Shrink each class covariance toward the scaled identity by this weight in [0, 1]
-        /// [default: no shrinkage].
-        #[arg(long, value_name = "WEIGHT")]
+        /// Shrink each class covariance toward the scaled identity by this weight in [0, 1]:
+        /// `(1 − γ) S + γ (tr S / d) I`, which does not depend on the data's units [default: no
+        /// shrinkage].
+        #[arg(long, value_name = "WEIGHT", conflicts_with = "reg_param")]
         shrinkage: Option<f64>,
+        /// Regularise each class covariance toward the identity: `(1 − r) S + r I`, scikit-learn's
+        /// `QuadraticDiscriminantAnalysis(reg_param = r)` (it adds variance in the data's units,
+        /// so standardise first if the columns' scales differ) [default: none].
+        #[arg(long, value_name = "R")]
+        reg_param: Option<f64>,
     },
     /// Balls1: a spherical Gaussian per class.
     #[command(after_help = "Example:\n  gendisc fit balls1 --data train.csv --out balls1.json")]

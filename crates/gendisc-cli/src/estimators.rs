@@ -174,11 +174,17 @@ pub fn fit(args: &FitArgs) -> Result<()> {
             &data,
             common,
         ),
-        Estimator::Qda { shrinkage, .. } => save(
-            &Qda::params().regularization(shrinkage_of(*shrinkage)),
-            &data,
-            common,
-        ),
+        Estimator::Qda {
+            shrinkage,
+            reg_param,
+            ..
+        } => {
+            let regularization = match reg_param {
+                Some(r) => CovarianceShrinkage::Identity(*r),
+                None => shrinkage_of(*shrinkage),
+            };
+            save(&Qda::params().regularization(regularization), &data, common)
+        }
         Estimator::Balls1 { var_smoothing, .. } => save(
             &Balls1::params().var_smoothing(*var_smoothing),
             &data,
@@ -489,7 +495,21 @@ where
 {
     let kind = <P::Model as SavedModel>::KIND;
     let model = LabelledModel::fit(params, data.x.view(), &data.labels)
-        .with_context(|| format!("cannot fit {kind} on {}", common.data.data.display()))?
+        .map_err(|e| {
+            // The library names its settings; the command's flags are spelt otherwise.
+            let text = e.to_string();
+            let hint = if text.contains("`regularization`") {
+                " (give --reg-param R or --shrinkage W)"
+            } else if text.contains("`shrinkage`") {
+                " (give --shrinkage W)"
+            } else {
+                ""
+            };
+            anyhow::Error::new(e).context(format!(
+                "cannot fit {kind} on {}{hint}",
+                common.data.data.display()
+            ))
+        })?
         .with_feature_names(data.feature_names.clone())?
         .with_preprocessing(data.preprocessing.clone())?;
     let mut warnings = single_row_classes(&data.labels);

@@ -252,6 +252,51 @@ fn name_the_class<L: Ord + Clone + Debug>(error: Error, labels: &ClassLabels<L>)
                 }),
             }
         }
+        Error::NotPositiveDefinite { what, detail } => Error::NotPositiveDefinite {
+            what: with_labels(&what, labels),
+            detail,
+        },
+        Error::TooFewRows {
+            what,
+            needed,
+            found,
+        } => Error::TooFewRows {
+            what: with_labels(&what, labels),
+            needed,
+            found,
+        },
+        Error::NotConverged {
+            what,
+            iterations,
+            detail,
+        } => Error::NotConverged {
+            what: with_labels(&what, labels),
+            iterations,
+            detail,
+        },
         other => other,
     }
+}
+
+/// `text` with each "class K" (a class index) followed by its label: `class 0 (label "x")`.
+fn with_labels<L: Ord + Clone + Debug>(text: &str, labels: &ClassLabels<L>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("class ") {
+        let (before, after) = rest.split_at(at + "class ".len());
+        out.push_str(before);
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let (number, tail) = after.split_at(digits);
+        out.push_str(number);
+        if let Some(label) = number
+            .parse::<usize>()
+            .ok()
+            .and_then(|k| labels.labels().get(k))
+        {
+            out.push_str(&format!(" (label {label:?})"));
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
 }

@@ -340,7 +340,8 @@ where
             source: Box::new(source),
         };
         let json_error = |e| json_error(path, e);
-        let header: Header = serde_json::from_str(&text).map_err(|e| header_error(path, &text, e))?;
+        let header: Header =
+            serde_json::from_str(&text).map_err(|e| header_error(path, &text, e))?;
         header.check::<M>().map_err(in_file)?;
         let file: Self = serde_json::from_str(&text).map_err(json_error)?;
         file.check().map_err(in_file)?;

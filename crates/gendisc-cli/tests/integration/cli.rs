@@ -705,3 +705,36 @@ fn predict_says_what_it_cannot_do_and_what_a_file_is_not() {
         &["not a gendisc model file, which is a JSON object"],
     );
 }
+
+/// A class whose covariance is singular is named by its label, with the flags that regularise
+/// it; `--reg-param` is scikit-learn's `reg_param`.
+#[test]
+fn a_singular_class_is_named_with_the_flag_that_fixes_it() {
+    let dir = temp_with(&[(
+        "collinear.csv",
+        "a,b,class\n1,2,x\n2,4,x\n3,6,x\n1,1,y\n2,3,y\n4,1,y\n",
+    )]);
+    run_err(
+        dir.path(),
+        &["fit", "qda", "--data", "collinear.csv", "--out", "q.json"],
+        &["class 0 (label \"x\")", "--reg-param R or --shrinkage W"],
+    );
+    run_ok(
+        dir.path(),
+        &[
+            "fit",
+            "qda",
+            "--data",
+            "collinear.csv",
+            "--out",
+            "q.json",
+            "--reg-param",
+            "0.1",
+        ],
+    );
+    let predicted = run_ok(
+        dir.path(),
+        &["predict", "--model", "q.json", "--data", "collinear.csv"],
+    );
+    assert_eq!(predicted.lines().count(), 7, "{predicted}");
+}
