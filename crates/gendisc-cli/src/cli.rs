@@ -280,7 +280,9 @@ pub enum Estimator {
         #[arg(long, value_enum, default_value_t = HybridBase::Gaussian)]
         generative: HybridBase,
         /// The regions: groups of input columns separated by `;`, columns by `,`, e.g.
-        /// `a,b;c` [default: one region of every column].
+        /// `a,b;c` [default: one region per column, each weighted on its own, as in `gendisc
+        /// compare`: on a table the columns are the natural units; Raina et al. group a
+        /// document's words by section].
         #[arg(long, value_name = "GROUPS")]
         regions: Option<String>,
         /// Unnormalized region features (the log-likelihood ratio not divided by the region's

@@ -281,10 +281,12 @@ pub fn fit(args: &FitArgs) -> Result<()> {
             prior_variance,
             ..
         } => {
-            let regions = regions
-                .as_deref()
-                .map(|groups| region_features(groups, &data.preprocessing))
-                .transpose()?;
+            // One region per input column unless --regions groups them: the same hybrid as
+            // `gendisc compare`'s.
+            let regions = Some(match regions {
+                Some(groups) => region_features(groups, &data.preprocessing)?,
+                None => column_regions(&data.preprocessing),
+            });
             let options = HybridOptions {
                 unnormalized: *unnormalized,
                 leave_one_out: *leave_one_out,
@@ -619,6 +621,20 @@ fn family_of(family: GdtFamily) -> Family {
         GdtFamily::Balls2 => Family::Balls2,
         GdtFamily::SharedDiagonal => Family::SharedDiagonal,
     }
+}
+
+/// One region per input column: its features (one, or a categorical column's indicators).
+fn column_regions(preprocessing: &Preprocessing) -> Vec<Vec<usize>> {
+    let mut next = 0;
+    preprocessing
+        .columns
+        .iter()
+        .map(|column| {
+            let width = column.encoding.n_features();
+            next += width;
+            (next - width..next).collect()
+        })
+        .collect()
 }
 
 /// The hybrid's regions from groups of input columns (`a,b;c`): each column's features.

@@ -127,7 +127,16 @@ impl ModelKind {
                 };
                 score(&params.fit(x, y)?, test)
             }
-            ModelKind::Hybrid => score(&Hybrid::params(GaussianNb::params()).fit(x, y)?, test),
+            ModelKind::Hybrid => {
+                // One region per column, as `gendisc fit hybrid` by default.
+                let regions = (0..x.ncols()).map(|j| vec![j]).collect();
+                score(
+                    &Hybrid::params(GaussianNb::params())
+                        .regions(regions)
+                        .fit(x, y)?,
+                    test,
+                )
+            }
             ModelKind::GdtCv => {
                 let smallest_class = (0..n_classes)
                     .map(|k| y.iter().filter(|&&c| c == k).count())

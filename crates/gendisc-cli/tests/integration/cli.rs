@@ -738,3 +738,24 @@ fn a_singular_class_is_named_with_the_flag_that_fixes_it() {
     );
     assert_eq!(predicted.lines().count(), 7, "{predicted}");
 }
+
+/// `gendisc fit hybrid` weights each column on its own by default, as `gendisc compare`'s hybrid
+/// does; `--regions` groups them.
+#[test]
+fn the_hybrid_has_one_region_per_column_by_default() {
+    let dir = temp_with(&[]);
+    let data = sample();
+    let data = data.to_str().unwrap();
+    run_ok(
+        dir.path(),
+        &["fit", "hybrid", "--data", data, "--out", "h.json"],
+    );
+    let file: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("h.json")).unwrap()).unwrap();
+    assert_eq!(
+        file["model"]["regions"],
+        serde_json::json!([[0], [1], [2], [3]])
+    );
+    let help = run_ok(dir.path(), &["fit", "hybrid", "--help"]);
+    assert!(help.contains("one region per column"), "{help}");
+}
