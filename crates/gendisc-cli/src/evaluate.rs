@@ -4,7 +4,7 @@ use anyhow::{bail, Context, Result};
 use gendisc_core::ClassLabels;
 use gendisc_metrics::{
     brier_score_proba, confusion_matrix, expected_calibration_error, label_error_rate, log_loss,
-    DEFAULT_CALIBRATION_BINS,
+    logistic_loss_mean, DEFAULT_CALIBRATION_BINS, LOG_LOSS_EPS,
 };
 use ndarray::Array2;
 use serde_json::json;
@@ -39,9 +39,15 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
     let probabilistic = match model.predict_proba(x) {
         Some(proba) => {
             let proba = proba?;
-            let log_proba = proba.mapv(f64::ln);
+            let log_proba = model
+                .predict_log_proba(x)
+                .expect("a model with probabilities has log-probabilities")?;
+            // From the log-probabilities themselves: no clipping, and no rounding of tiny
+            // probabilities to 0.
+            let unclipped = logistic_loss_mean(log_proba.view(), y.view())?;
             Some((
                 log_loss(y.view(), proba.view())?,
+                unclipped,
                 brier_score_proba(y.view(), proba.view())?,
                 expected_calibration_error(log_proba.view(), y.view(), DEFAULT_CALIBRATION_BINS)?,
             ))
@@ -60,8 +66,9 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
                 "counts": confusion.outer_iter().map(|row| row.to_vec()).collect::<Vec<_>>(),
             },
         });
-        if let Some((loss, brier, ece)) = probabilistic {
+        if let Some((loss, unclipped, brier, ece)) = probabilistic {
             report["log_loss"] = json!(loss);
+            report["log_loss_unclipped"] = json!(unclipped);
             report["brier_score"] = json!(brier);
             report["calibration_error"] = json!(ece);
         }
@@ -74,8 +81,11 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
     }
     outln!("error rate         {error_rate:.4}");
     match probabilistic {
-        Some((loss, brier, ece)) => {
-            outln!("log loss           {loss:.4}");
+        Some((loss, unclipped, brier, ece)) => {
+            outln!(
+                "log loss           {loss:.4} (probabilities clipped to [{LOG_LOSS_EPS:.1e}, 1], as \
+                 scikit-learn's; unclipped {unclipped:.4})"
+            );
             outln!("Brier score        {brier:.4}");
             outln!("calibration error  {ece:.4} (expected, {DEFAULT_CALIBRATION_BINS} bins)");
         }

@@ -26,6 +26,8 @@ pub trait Model {
     fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Vec<String>>;
     /// Class probabilities, one column per label; `None` for a model without them.
     fn predict_proba(&self, x: ArrayView2<'_, f64>) -> Option<Result<Array2<f64>>>;
+    /// Log class probabilities, as `predict_proba`'s columns; `None` for a model without them.
+    fn predict_log_proba(&self, x: ArrayView2<'_, f64>) -> Option<Result<Array2<f64>>>;
 }
 
 /// A model with class probabilities.
@@ -57,12 +59,20 @@ impl<M: SavedModel + ConditionalModel> Model for Probabilistic<M> {
     fn predict_proba(&self, x: ArrayView2<'_, f64>) -> Option<Result<Array2<f64>>> {
         Some(self.0.predict_proba(x).map_err(Into::into))
     }
+
+    fn predict_log_proba(&self, x: ArrayView2<'_, f64>) -> Option<Result<Array2<f64>>> {
+        Some(self.0.predict_log_proba(x).map_err(Into::into))
+    }
 }
 
 impl<M: SavedModel> Model for Deterministic<M> {
     common_methods!();
 
     fn predict_proba(&self, _x: ArrayView2<'_, f64>) -> Option<Result<Array2<f64>>> {
+        None
+    }
+
+    fn predict_log_proba(&self, _x: ArrayView2<'_, f64>) -> Option<Result<Array2<f64>>> {
         None
     }
 }

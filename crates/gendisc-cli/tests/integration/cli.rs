@@ -111,15 +111,30 @@ fn fit_predict_evaluate_round_trip_on_the_sample() {
     let counts = &scores["confusion_matrix"]["counts"];
     let wrong = counts[0][1].as_u64().unwrap() + counts[1][0].as_u64().unwrap();
     assert_eq!(wrong as f64 / 300.0, error);
-    for metric in ["log_loss", "brier_score", "calibration_error"] {
+    for metric in [
+        "log_loss",
+        "log_loss_unclipped",
+        "brier_score",
+        "calibration_error",
+    ] {
         assert!(
             scores[metric].as_f64().is_some(),
             "{metric} missing: {json}"
         );
     }
+    // No probability of the sample reaches the clip: both losses agree.
+    let (clipped, exact) = (
+        scores["log_loss"].as_f64().unwrap(),
+        scores["log_loss_unclipped"].as_f64().unwrap(),
+    );
+    assert!((clipped - exact).abs() < 1e-12, "{json}");
     let table = run_ok(
         dir.path(),
         &["evaluate", "--model", "lr.json", "--data", data],
+    );
+    assert!(
+        table.contains("clipped to [2.2e-16, 1], as scikit-learn's; unclipped"),
+        "{table}"
     );
     assert!(
         table.contains("true \\ predicted") && table.contains("faulty"),
