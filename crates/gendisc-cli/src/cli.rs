@@ -259,10 +259,10 @@ pub enum Estimator {
         #[arg(long, conflicts_with = "c")]
         hard_margin: bool,
         /// The stopping tolerance on the projected gradient.
-        #[arg(long, default_value_t = 1e-4)]
+        #[arg(long = "tolerance", alias = "tol", default_value_t = 1e-4)]
         tol: f64,
         /// The cap on outer iterations.
-        #[arg(long, default_value_t = 1000)]
+        #[arg(long = "max-iterations", alias = "max-iter", default_value_t = 1000)]
         max_iter: usize,
         /// The seed of the coordinate order.
         #[arg(long, default_value_t = 0)]
@@ -325,10 +325,10 @@ pub enum Estimator {
         #[arg(long, value_delimiter = ',', default_value = "1,0.75,0.5,0.25,0")]
         grid: Vec<f64>,
         /// The number of folds.
-        #[arg(long, default_value_t = 5)]
+        #[arg(long = "cv-folds", alias = "folds", default_value_t = 5)]
         folds: usize,
         /// The seed of the fold split.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long = "cv-seed", alias = "seed", default_value_t = 0)]
         seed: u64,
     },
     /// Epshteyn & DeJong's max-margin classifier constrained by a generative prior on the
@@ -367,10 +367,10 @@ pub enum Estimator {
         #[arg(long, default_value_t = f64::INFINITY)]
         c3: f64,
         /// The cap on alternations.
-        #[arg(long, default_value_t = gendisc_bilevel::DEFAULT_MAX_ITER)]
+        #[arg(long = "max-iterations", alias = "max-iter", default_value_t = gendisc_bilevel::DEFAULT_MAX_ITER)]
         max_iter: usize,
         /// Stop when the parameters change by at most this, relative to their size.
-        #[arg(long, default_value_t = gendisc_bilevel::DEFAULT_TOL)]
+        #[arg(long = "tolerance", alias = "tol", default_value_t = gendisc_bilevel::DEFAULT_TOL)]
         tol: f64,
     },
 }

@@ -774,3 +774,49 @@ fn the_hybrid_has_one_region_per_column_by_default() {
     let help = run_ok(dir.path(), &["fit", "hybrid", "--help"]);
     assert!(help.contains("one region per column"), "{help}");
 }
+
+/// One spelling per flag: `--max-iterations`, `--tolerance`, `--cv-folds` and `--cv-seed`
+/// wherever a model has them; the old spellings still work, unlisted.
+#[test]
+fn one_spelling_for_each_flag() {
+    let dir = temp_with(&[]);
+    for (model, flags) in [
+        ("linear-svm", &["--max-iterations", "--tolerance"][..]),
+        ("gdt-cv", &["--cv-folds", "--cv-seed"][..]),
+        ("bilevel", &["--max-iterations", "--tolerance"][..]),
+        (
+            "lr",
+            &["--max-iterations", "--tolerance", "--cv-folds", "--cv-seed"][..],
+        ),
+    ] {
+        let help = run_ok(dir.path(), &["fit", model, "--help"]);
+        for flag in flags {
+            assert!(help.contains(flag), "{model}: {flag} not in\n{help}");
+        }
+        for old in ["--max-iter ", "--tol ", "--folds ", "  --seed "] {
+            if model != "linear-svm" || old != "  --seed " {
+                assert!(
+                    !help.contains(old),
+                    "{model}: {old} still listed in\n{help}"
+                );
+            }
+        }
+    }
+    let data = sample();
+    let data = data.to_str().unwrap();
+    run_ok(
+        dir.path(),
+        &[
+            "fit",
+            "linear-svm",
+            "--data",
+            data,
+            "--out",
+            "a.json",
+            "--max-iter",
+            "50",
+            "--tol",
+            "1e-3",
+        ],
+    );
+}
