@@ -47,7 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!(
             "{lambda:>5} {:>11.3} {:>14.3}  {} ({} iterations)",
             error_rate(y_test.view(), model.predict(x_test)?.view())?,
-            logistic_loss_mean(model.predict_log_proba(x_test)?.view(), y_test.view())?,
+            logistic_loss_mean(y_test.view(), model.predict_log_proba(x_test)?.view())?,
             model.report().status,
             model.report().iterations
         );

@@ -44,12 +44,12 @@ pub fn run(args: &EvaluateArgs) -> Result<()> {
                 .expect("a model with probabilities has log-probabilities")?;
             // From the log-probabilities themselves: no clipping, and no rounding of tiny
             // probabilities to 0.
-            let unclipped = logistic_loss_mean(log_proba.view(), y.view())?;
+            let unclipped = logistic_loss_mean(y.view(), log_proba.view())?;
             Some((
                 log_loss(y.view(), proba.view())?,
                 unclipped,
                 brier_score_proba(y.view(), proba.view())?,
-                expected_calibration_error(log_proba.view(), y.view(), DEFAULT_CALIBRATION_BINS)?,
+                expected_calibration_error(y.view(), log_proba.view(), DEFAULT_CALIBRATION_BINS)?,
             ))
         }
         None => None,

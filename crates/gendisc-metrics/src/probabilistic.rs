@@ -1,14 +1,14 @@
 //! Metrics on predicted class distributions: logistic loss, Brier score and calibration.
 //!
-//! Most functions take the `n × K` matrix of conditional log-probabilities
-//! `log p(y = k | x_i)` that `ConditionalModel::predict_log_proba` returns, and the true classes
-//! `y_i ∈ 0..K`. Working from log-probabilities keeps the logistic loss exact where a
+//! Every function takes the true classes `y_i ∈ 0..K` first, as scikit-learn's metrics do, and
+//! then the model's output. Most take the `n × K` matrix of conditional log-probabilities
+//! `log p(y = k | x_i)` that `ConditionalModel::predict_log_proba` returns. Working from log-probabilities keeps the logistic loss exact where a
 //! probability would round to 0 or 1. The matrix is validated: no NaN, no `+∞` (a `−∞` entry is
 //! a zero probability and is allowed), and every row must log-sum-exp to 0 within
 //! [`LOG_PROBA_NORMALISATION_TOLERANCE`](crate::LOG_PROBA_NORMALISATION_TOLERANCE).
 //!
 //! For code ported from scikit-learn, three functions take **probabilities** (what
-//! `predict_proba` returns), with the true classes first as in scikit-learn:
+//! `predict_proba` returns):
 //!
 //! | takes probabilities | scikit-learn | log-probability twin |
 //! |---|---|---|
@@ -38,12 +38,12 @@ use crate::checks::{check_log_proba, check_proba, top_label, CompensatedSum};
 /// use gendisc_metrics::logistic_loss_sum;
 /// use ndarray::array;
 /// let log_proba = array![[0.75_f64.ln(), 0.25_f64.ln()], [0.5_f64.ln(), 0.5_f64.ln()]];
-/// let ll = logistic_loss_sum(log_proba.view(), array![0, 1].view()).unwrap();
+/// let ll = logistic_loss_sum(array![0, 1].view(), log_proba.view()).unwrap();
 /// assert!((ll - (-(0.75_f64.ln()) + 2_f64.ln())).abs() < 1e-15);
 /// ```
 pub fn logistic_loss_sum(
-    log_proba: ArrayView2<'_, f64>,
     y_true: ArrayView1<'_, usize>,
+    log_proba: ArrayView2<'_, f64>,
 ) -> Result<f64> {
     check_log_proba(log_proba, y_true)?;
     let total: CompensatedSum = y_true
@@ -69,12 +69,12 @@ pub fn logistic_loss_sum(
 /// ```
 /// use gendisc_metrics::binary_logistic_loss_sum;
 /// use ndarray::array;
-/// let ll = binary_logistic_loss_sum(array![0.0, 2.0].view(), array![1, 0].view()).unwrap();
+/// let ll = binary_logistic_loss_sum(array![1, 0].view(), array![0.0, 2.0].view()).unwrap();
 /// assert!((ll - (2_f64.ln() + (1.0 + 2_f64.exp()).ln())).abs() < 1e-14);
 /// ```
 pub fn binary_logistic_loss_sum(
-    log_odds: ArrayView1<'_, f64>,
     y_true: ArrayView1<'_, usize>,
+    log_odds: ArrayView1<'_, f64>,
 ) -> Result<f64> {
     if log_odds.len() != y_true.len() {
         return Err(Error::shape_mismatch(
@@ -132,10 +132,10 @@ pub fn binary_logistic_loss_sum(
 /// the two agree wherever the true class's probability lies in `[ε, 1 − ε]`
 /// ([`LOG_LOSS_EPS`]).
 pub fn logistic_loss_mean(
-    log_proba: ArrayView2<'_, f64>,
     y_true: ArrayView1<'_, usize>,
+    log_proba: ArrayView2<'_, f64>,
 ) -> Result<f64> {
-    Ok(logistic_loss_sum(log_proba, y_true)? / y_true.len() as f64)
+    Ok(logistic_loss_sum(y_true, log_proba)? / y_true.len() as f64)
 }
 
 /// The multi-class Brier score from **log**-probabilities,
@@ -153,10 +153,10 @@ pub fn logistic_loss_mean(
 /// let log_proba = array![[0.8_f64.ln(), 0.2_f64.ln()]];
 /// let y = array![1];
 /// // (0.8 − 0)² + (0.2 − 1)² = 1.28, and the binary score is 0.64.
-/// assert!((brier_score(log_proba.view(), y.view()).unwrap() - 1.28).abs() < 1e-15);
-/// assert!((binary_brier_score(log_proba.view(), y.view()).unwrap() - 0.64).abs() < 1e-15);
+/// assert!((brier_score(y.view(), log_proba.view()).unwrap() - 1.28).abs() < 1e-15);
+/// assert!((binary_brier_score(y.view(), log_proba.view()).unwrap() - 0.64).abs() < 1e-15);
 /// ```
-pub fn brier_score(log_proba: ArrayView2<'_, f64>, y_true: ArrayView1<'_, usize>) -> Result<f64> {
+pub fn brier_score(y_true: ArrayView1<'_, usize>, log_proba: ArrayView2<'_, f64>) -> Result<f64> {
     check_log_proba(log_proba, y_true)?;
     let total: CompensatedSum = log_proba
         .outer_iter()
@@ -181,8 +181,8 @@ pub fn brier_score(log_proba: ArrayView2<'_, f64>, y_true: ArrayView1<'_, usize>
 /// Fails with [`Error::NotBinary`] unless `log_proba` has two columns, otherwise as
 /// [`brier_score`].
 pub fn binary_brier_score(
-    log_proba: ArrayView2<'_, f64>,
     y_true: ArrayView1<'_, usize>,
+    log_proba: ArrayView2<'_, f64>,
 ) -> Result<f64> {
     if log_proba.ncols() != 2 {
         return Err(Error::NotBinary {
@@ -337,8 +337,8 @@ pub struct CalibrationBin {
 /// to one. Empty bins are left out, so every reported mean is defined; bins come in increasing
 /// order. Fails on `n_bins = 0` and otherwise as [`logistic_loss_sum`].
 pub fn reliability_diagram(
-    log_proba: ArrayView2<'_, f64>,
     y_true: ArrayView1<'_, usize>,
+    log_proba: ArrayView2<'_, f64>,
     n_bins: usize,
 ) -> Result<Vec<CalibrationBin>> {
     if n_bins == 0 {
@@ -387,16 +387,16 @@ pub fn reliability_diagram(
 /// use ndarray::array;
 /// // Two rows at confidence 0.9, one right and one wrong: |0.5 − 0.9| = 0.4.
 /// let log_proba = array![[0.9_f64.ln(), 0.1_f64.ln()], [0.9_f64.ln(), 0.1_f64.ln()]];
-/// let ece = expected_calibration_error(log_proba.view(), array![0, 1].view(),
+/// let ece = expected_calibration_error(array![0, 1].view(), log_proba.view(),
 ///     DEFAULT_CALIBRATION_BINS).unwrap();
 /// assert!((ece - 0.4).abs() < 1e-15);
 /// ```
 pub fn expected_calibration_error(
-    log_proba: ArrayView2<'_, f64>,
     y_true: ArrayView1<'_, usize>,
+    log_proba: ArrayView2<'_, f64>,
     n_bins: usize,
 ) -> Result<f64> {
-    let bins = reliability_diagram(log_proba, y_true, n_bins)?;
+    let bins = reliability_diagram(y_true, log_proba, n_bins)?;
     let n = y_true.len() as f64;
     Ok(bins
         .iter()
@@ -421,12 +421,12 @@ mod tests {
         let y = array![0, 2, 1];
         let expected = -(0.7_f64.ln() + 0.6_f64.ln() + 0.25_f64.ln());
         assert_relative_eq!(
-            logistic_loss_sum(log_proba.view(), y.view()).unwrap(),
+            logistic_loss_sum(y.view(), log_proba.view()).unwrap(),
             expected,
             max_relative = 1e-15
         );
         assert_relative_eq!(
-            logistic_loss_mean(log_proba.view(), y.view()).unwrap(),
+            logistic_loss_mean(y.view(), log_proba.view()).unwrap(),
             expected / 3.0,
             max_relative = 1e-15
         );
@@ -438,11 +438,11 @@ mod tests {
         let tiny = 1e-20;
         let log_proba = array![[-tiny, -46.0]];
         assert_eq!(
-            logistic_loss_sum(log_proba.view(), array![0].view()).unwrap(),
+            logistic_loss_sum(array![0].view(), log_proba.view()).unwrap(),
             tiny
         );
         assert_eq!(
-            logistic_loss_sum(log_proba.view(), array![1].view()).unwrap(),
+            logistic_loss_sum(array![1].view(), log_proba.view()).unwrap(),
             46.0
         );
     }
@@ -452,16 +452,16 @@ mod tests {
         let log_proba = array![[0.0, f64::NEG_INFINITY], [0.5_f64.ln(), 0.5_f64.ln()]];
         let y = array![1, 0];
         assert_eq!(
-            logistic_loss_sum(log_proba.view(), y.view()).unwrap(),
+            logistic_loss_sum(y.view(), log_proba.view()).unwrap(),
             f64::INFINITY
         );
         assert_eq!(
-            logistic_loss_mean(log_proba.view(), y.view()).unwrap(),
+            logistic_loss_mean(y.view(), log_proba.view()).unwrap(),
             f64::INFINITY
         );
         // The Brier score stays finite: the row contributes (0 − 1)² + (1 − 0)² = 2.
         assert_relative_eq!(
-            brier_score(log_proba.view(), y.view()).unwrap(),
+            brier_score(y.view(), log_proba.view()).unwrap(),
             (2.0 + 0.5) / 2.0
         );
     }
@@ -472,19 +472,19 @@ mod tests {
         let y = array![0, 1];
         // Row 0: 0.3² + 0.2² + 0.1² = 0.14; row 1: 0.1² + 0.7² + 0.6² = 0.86.
         assert_relative_eq!(
-            brier_score(log_proba.view(), y.view()).unwrap(),
+            brier_score(y.view(), log_proba.view()).unwrap(),
             0.5,
             max_relative = 1e-14
         );
         assert!(matches!(
-            binary_brier_score(log_proba.view(), y.view()),
+            binary_brier_score(y.view(), log_proba.view()),
             Err(Error::NotBinary { n_classes: 3, .. })
         ));
         let binary = log_of(array![[0.9, 0.1], [0.4, 0.6], [0.3, 0.7]]);
         let y = array![0, 0, 1];
         // (0.1² + 0.6² + 0.3²) / 3 = 0.46 / 3.
         assert_relative_eq!(
-            binary_brier_score(binary.view(), y.view()).unwrap(),
+            binary_brier_score(y.view(), binary.view()).unwrap(),
             0.46 / 3.0,
             max_relative = 1e-14
         );
@@ -500,7 +500,7 @@ mod tests {
             [0.55, 0.45]
         ]);
         let y = array![0, 1, 1, 0];
-        let bins = reliability_diagram(log_proba.view(), y.view(), 10).unwrap();
+        let bins = reliability_diagram(y.view(), log_proba.view(), 10).unwrap();
         assert_eq!(bins.len(), 3);
         assert_eq!((bins[0].count, bins[1].count, bins[2].count), (1, 1, 2));
         assert_relative_eq!(bins[0].lower, 0.5);
@@ -508,10 +508,10 @@ mod tests {
         assert_relative_eq!(bins[2].mean_confidence, 0.95, max_relative = 1e-15);
         assert_eq!(bins[2].accuracy, 0.5);
         // ECE = ¼|1 − 0.55| + ¼|1 − 0.65| + ½|0.5 − 0.95| = 0.1125 + 0.0875 + 0.225.
-        let ece = expected_calibration_error(log_proba.view(), y.view(), 10).unwrap();
+        let ece = expected_calibration_error(y.view(), log_proba.view(), 10).unwrap();
         assert_relative_eq!(ece, 0.425, max_relative = 1e-14);
         // One bin: |accuracy − mean confidence| = |0.75 − 0.775|.
-        let ece = expected_calibration_error(log_proba.view(), y.view(), 1).unwrap();
+        let ece = expected_calibration_error(y.view(), log_proba.view(), 1).unwrap();
         assert_relative_eq!(ece, 0.025, max_relative = 1e-12);
     }
 
@@ -519,12 +519,12 @@ mod tests {
     fn calibration_bin_edges_go_to_the_lower_bin() {
         // Confidence exactly 0.5 (and 1.0) lies on an edge: bins (0.4, 0.5] and (0.9, 1].
         let log_proba = log_of(array![[0.5, 0.5], [1.0, 0.0]]);
-        let bins = reliability_diagram(log_proba.view(), array![0, 0].view(), 10).unwrap();
+        let bins = reliability_diagram(array![0, 0].view(), log_proba.view(), 10).unwrap();
         assert_eq!(bins.len(), 2);
         assert_relative_eq!(bins[0].upper, 0.5);
         assert_eq!(bins[1].upper, 1.0);
         assert!(matches!(
-            reliability_diagram(log_proba.view(), array![0, 0].view(), 0),
+            reliability_diagram(array![0, 0].view(), log_proba.view(), 0),
             Err(Error::InvalidParameter { name: "n_bins", .. })
         ));
     }
@@ -532,28 +532,28 @@ mod tests {
     #[test]
     fn bad_input_is_rejected_by_every_metric() {
         let good = log_of(array![[0.5, 0.5], [0.2, 0.8]]);
-        type Metric = fn(ArrayView2<'_, f64>, ArrayView1<'_, usize>) -> Result<f64>;
+        type Metric = fn(ArrayView1<'_, usize>, ArrayView2<'_, f64>) -> Result<f64>;
         let metrics: [(&str, Metric); 5] = [
             ("sum", logistic_loss_sum),
             ("mean", logistic_loss_mean),
             ("brier", brier_score),
             ("binary brier", binary_brier_score),
-            ("ece", |lp, y| {
-                expected_calibration_error(lp, y, DEFAULT_CALIBRATION_BINS)
+            ("ece", |y, lp| {
+                expected_calibration_error(y, lp, DEFAULT_CALIBRATION_BINS)
             }),
         ];
         for (name, metric) in metrics {
-            assert!(metric(good.view(), array![0, 1].view()).is_ok(), "{name}");
+            assert!(metric(array![0, 1].view(), good.view()).is_ok(), "{name}");
             assert!(
                 matches!(
-                    metric(good.view(), array![0].view()),
+                    metric(array![0].view(), good.view()),
                     Err(Error::ShapeMismatch { .. })
                 ),
                 "{name}"
             );
             assert!(
                 matches!(
-                    metric(good.view(), array![0, 2].view()),
+                    metric(array![0, 2].view(), good.view()),
                     Err(Error::LabelOutOfRange { row: 1, .. })
                 ),
                 "{name}"
@@ -561,7 +561,7 @@ mod tests {
             let nan = array![[0.0, f64::NEG_INFINITY], [f64::NAN, 0.0]];
             assert!(
                 matches!(
-                    metric(nan.view(), array![0, 1].view()),
+                    metric(array![0, 1].view(), nan.view()),
                     Err(Error::NonFinite {
                         row: 1,
                         column: 0,
@@ -573,7 +573,7 @@ mod tests {
             let scores = array![[1.0, 2.0], [0.0, 0.0]];
             assert!(
                 matches!(
-                    metric(scores.view(), array![0, 1].view()),
+                    metric(array![0, 1].view(), scores.view()),
                     Err(Error::InvalidValue { row: 0, .. })
                 ),
                 "{name}"
@@ -581,7 +581,7 @@ mod tests {
             let empty = Array2::<f64>::zeros((0, 2));
             assert!(
                 matches!(
-                    metric(empty.view(), Array1::zeros(0).view()),
+                    metric(Array1::zeros(0).view(), empty.view()),
                     Err(Error::Empty { .. })
                 ),
                 "{name}"
@@ -620,22 +620,22 @@ mod tests {
     proptest! {
         #[test]
         fn brier_and_loss_ranges((log_proba, y) in (2usize..5).prop_flat_map(log_proba_and_labels)) {
-            let brier = brier_score(log_proba.view(), y.view()).unwrap();
+            let brier = brier_score(y.view(), log_proba.view()).unwrap();
             prop_assert!((0.0..=2.0 + 1e-12).contains(&brier));
-            let loss = logistic_loss_mean(log_proba.view(), y.view()).unwrap();
+            let loss = logistic_loss_mean(y.view(), log_proba.view()).unwrap();
             prop_assert!(loss >= 0.0);
-            let ece = expected_calibration_error(log_proba.view(), y.view(), 10).unwrap();
+            let ece = expected_calibration_error(y.view(), log_proba.view(), 10).unwrap();
             prop_assert!((0.0..=1.0).contains(&ece));
-            let ece = expected_calibration_error(log_proba.view(), y.view(), 1).unwrap();
+            let ece = expected_calibration_error(y.view(), log_proba.view(), 1).unwrap();
             prop_assert!((0.0..=1.0).contains(&ece));
-            let bins = reliability_diagram(log_proba.view(), y.view(), 7).unwrap();
+            let bins = reliability_diagram(y.view(), log_proba.view(), 7).unwrap();
             prop_assert_eq!(bins.iter().map(|b| b.count).sum::<usize>(), y.len());
         }
 
         #[test]
         fn binary_brier_is_half_the_multiclass_score((log_proba, y) in log_proba_and_labels(2)) {
-            let multi = brier_score(log_proba.view(), y.view()).unwrap();
-            let binary = binary_brier_score(log_proba.view(), y.view()).unwrap();
+            let multi = brier_score(y.view(), log_proba.view()).unwrap();
+            let binary = binary_brier_score(y.view(), log_proba.view()).unwrap();
             prop_assert!((multi - 2.0 * binary).abs() <= 1e-14);
             prop_assert!((0.0..=1.0).contains(&binary));
         }
@@ -675,7 +675,7 @@ mod proba_tests {
             max_relative = 1e-15
         );
         assert_eq!(
-            logistic_loss_mean(proba.mapv(f64::ln).view(), y.view()).unwrap(),
+            logistic_loss_mean(y.view(), proba.mapv(f64::ln).view()).unwrap(),
             f64::INFINITY
         );
     }
@@ -816,17 +816,17 @@ mod proba_tests {
         ) {
             let log_proba = proba.mapv(f64::ln);
             let clipped = log_loss(y.view(), proba.view()).unwrap();
-            let exact = logistic_loss_mean(log_proba.view(), y.view()).unwrap();
+            let exact = logistic_loss_mean(y.view(), log_proba.view()).unwrap();
             prop_assert!((clipped - exact).abs() <= 1e-14 * exact.max(1.0), "{clipped} vs {exact}");
             let from_proba = brier_score_proba(y.view(), proba.view()).unwrap();
-            let from_log = brier_score(log_proba.view(), y.view()).unwrap();
+            let from_log = brier_score(y.view(), log_proba.view()).unwrap();
             prop_assert!((from_proba - from_log).abs() <= 1e-14, "{from_proba} vs {from_log}");
         }
 
         #[test]
         fn binary_brier_equals_its_twin((proba, y) in proba_and_labels(2)) {
             let from_proba = binary_brier_score_proba(y.view(), proba.view()).unwrap();
-            let from_log = binary_brier_score(proba.mapv(f64::ln).view(), y.view()).unwrap();
+            let from_log = binary_brier_score(y.view(), proba.mapv(f64::ln).view()).unwrap();
             prop_assert!((from_proba - from_log).abs() <= 1e-14);
             let multi = brier_score_proba(y.view(), proba.view()).unwrap();
             prop_assert!((multi - 2.0 * from_proba).abs() <= 1e-14);
@@ -843,15 +843,15 @@ mod log_odds_tests {
 
     #[test]
     fn log_odds_loss_rejects_bad_input() {
-        assert!(binary_logistic_loss_sum(array![0.0].view(), array![0, 1].view()).is_err());
-        assert!(binary_logistic_loss_sum(array![0.0].view(), array![2].view()).is_err());
-        assert!(binary_logistic_loss_sum(array![f64::NAN].view(), array![0].view()).is_err());
+        assert!(binary_logistic_loss_sum(array![0, 1].view(), array![0.0].view()).is_err());
+        assert!(binary_logistic_loss_sum(array![2].view(), array![0.0].view()).is_err());
+        assert!(binary_logistic_loss_sum(array![0].view(), array![f64::NAN].view()).is_err());
         assert_eq!(
-            binary_logistic_loss_sum(array![f64::INFINITY].view(), array![0].view()).unwrap(),
+            binary_logistic_loss_sum(array![0].view(), array![f64::INFINITY].view()).unwrap(),
             f64::INFINITY
         );
         assert_eq!(
-            binary_logistic_loss_sum(array![f64::INFINITY].view(), array![1].view()).unwrap(),
+            binary_logistic_loss_sum(array![1].view(), array![f64::INFINITY].view()).unwrap(),
             0.0
         );
     }
@@ -871,8 +871,8 @@ mod log_odds_tests {
             let log_proba = Array2::from_shape_fn((rows.len(), 2), |(i, k)| {
                 if k == 1 { -log1pexp(-eta[i]) } else { -log1pexp(eta[i]) }
             });
-            let expected = logistic_loss_sum(log_proba.view(), ndarray::ArrayView1::from(&y)).unwrap();
-            let got = binary_logistic_loss_sum(ndarray::ArrayView1::from(&eta), ndarray::ArrayView1::from(&y)).unwrap();
+            let expected = logistic_loss_sum(ndarray::ArrayView1::from(&y), log_proba.view()).unwrap();
+            let got = binary_logistic_loss_sum(ndarray::ArrayView1::from(&y), ndarray::ArrayView1::from(&eta)).unwrap();
             prop_assert!((got - expected).abs() <= 2e-12 * expected, "{got} vs {expected}");
         }
     }

@@ -141,7 +141,7 @@ fn probabilistic_metrics_match_scikit_learn() {
             _ => return None,
         };
         let (log_proba, y) = log_proba_and_labels(&case.args);
-        Some(metric(log_proba.view(), y.view()).unwrap())
+        Some(metric(y.view(), log_proba.view()).unwrap())
     });
 }
 

@@ -453,7 +453,7 @@ impl Evaluation {
             .count();
         Ok(Self {
             error_rate: errors as f64 / y_test.len() as f64,
-            loss_sum: binary_logistic_loss_sum(log_odds, y_test)?,
+            loss_sum: binary_logistic_loss_sum(y_test, log_odds)?,
             n_test: y_test.len(),
         })
     }
