@@ -13,6 +13,16 @@ fn sample() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/data/machines.csv")
 }
 
+/// A committed bad file under `tests/fixtures/` (see its README).
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
 fn gendisc(dir: &Path) -> Command {
     let mut command = Command::new(cargo_bin!("gendisc"));
     command.current_dir(dir);
@@ -551,16 +561,12 @@ fn a_first_row_of_data_is_not_taken_for_a_header() {
 /// missing flag is an error naming it, and with both the numbers are numbers.
 #[test]
 fn a_european_csv_says_which_flag_it_needs() {
-    let dir = temp_with(&[
-        (
-            "eu.csv",
-            "a;b;class\n7,0;3,5;x\n6,1;2,9;y\n5,5;3,1;x\n6,3;2,5;y\n",
-        ),
-        ("eu-test.csv", "b;a;class\n3,4;6,9;x\n"),
-    ]);
+    let dir = temp_with(&[]);
+    let (train, test) = (fixture("european.csv"), fixture("european-test.csv"));
+    let (eu, eu_test) = (train.as_str(), test.as_str());
     run_err(
         dir.path(),
-        &["fit", "nb", "--data", "eu.csv", "--out", "nb.json"],
+        &["fit", "nb", "--data", eu, "--out", "nb.json"],
         &["give --delimiter ';'"],
     );
     run_err(
@@ -569,7 +575,7 @@ fn a_european_csv_says_which_flag_it_needs() {
             "fit",
             "nb",
             "--data",
-            "eu.csv",
+            eu,
             "--delimiter",
             ";",
             "--out",
@@ -583,7 +589,7 @@ fn a_european_csv_says_which_flag_it_needs() {
             "fit",
             "nb",
             "--data",
-            "eu.csv",
+            eu,
             "--delimiter",
             ";",
             "--decimal",
@@ -601,7 +607,7 @@ fn a_european_csv_says_which_flag_it_needs() {
             "--model",
             "nb.json",
             "--data",
-            "eu-test.csv",
+            eu_test,
             "--delimiter",
             ";",
             "--decimal",
@@ -615,7 +621,7 @@ fn a_european_csv_says_which_flag_it_needs() {
             "fit",
             "nb",
             "--data",
-            "eu.csv",
+            eu,
             "--decimal",
             ";",
             "--out",
@@ -623,21 +629,29 @@ fn a_european_csv_says_which_flag_it_needs() {
         ],
         &["the decimal mark is '.' or ','"],
     );
+    run_err(
+        dir.path(),
+        &[
+            "fit",
+            "nb",
+            "--data",
+            &fixture("thousands.csv"),
+            "--out",
+            "nb.json",
+        ],
+        &["',' separating thousands", "column 'a'"],
+    );
 }
 
 /// A fit a user must not trust as it is says so on a `warning:` line, and `--strict` makes it
 /// an error that saves nothing.
 #[test]
 fn warnings_are_loud_and_strict_makes_them_errors() {
-    let dir = temp_with(&[
-        ("separated.csv", "x,class\n1,a\n2,a\n3,a\n4,b\n5,b\n6,b\n"),
-        (
-            "lonely.csv",
-            "x,class\n1,a\n2.5,a\n3,a\n4,b\n5.5,b\n6,b\n2,c\n",
-        ),
-    ]);
+    let dir = temp_with(&[]);
+    let (separated, lonely) = (fixture("separated.csv"), fixture("one-row-class.csv"));
+    let (separated, lonely) = (separated.as_str(), lonely.as_str());
     let output = gendisc(dir.path())
-        .args(["fit", "lr", "--data", "separated.csv", "--out", "lr.json"])
+        .args(["fit", "lr", "--data", separated, "--out", "lr.json"])
         .output()
         .unwrap();
     assert!(output.status.success());
@@ -653,7 +667,7 @@ fn warnings_are_loud_and_strict_makes_them_errors() {
             "fit",
             "lr",
             "--data",
-            "separated.csv",
+            separated,
             "--out",
             "strict.json",
             "--strict",
@@ -666,7 +680,7 @@ fn warnings_are_loud_and_strict_makes_them_errors() {
     assert!(file.contains("\"warnings\""), "{file}");
     // A class of one row.
     let output = gendisc(dir.path())
-        .args(["fit", "nb", "--data", "lonely.csv", "--out", "nb.json"])
+        .args(["fit", "nb", "--data", lonely, "--out", "nb.json"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -681,7 +695,7 @@ fn warnings_are_loud_and_strict_makes_them_errors() {
             "fit",
             "nb",
             "--data",
-            "lonely.csv",
+            lonely,
             "--out",
             "nb2.json",
             "--require-convergence",
@@ -725,13 +739,12 @@ fn predict_says_what_it_cannot_do_and_what_a_file_is_not() {
 /// it; `--reg-param` is scikit-learn's `reg_param`.
 #[test]
 fn a_singular_class_is_named_with_the_flag_that_fixes_it() {
-    let dir = temp_with(&[(
-        "collinear.csv",
-        "a,b,class\n1,2,x\n2,4,x\n3,6,x\n1,1,y\n2,3,y\n4,1,y\n",
-    )]);
+    let dir = temp_with(&[]);
+    let collinear = fixture("collinear-class.csv");
+    let collinear = collinear.as_str();
     run_err(
         dir.path(),
-        &["fit", "qda", "--data", "collinear.csv", "--out", "q.json"],
+        &["fit", "qda", "--data", collinear, "--out", "q.json"],
         &["class 0 (label \"x\")", "--reg-param R or --shrinkage W"],
     );
     run_ok(
@@ -740,7 +753,7 @@ fn a_singular_class_is_named_with_the_flag_that_fixes_it() {
             "fit",
             "qda",
             "--data",
-            "collinear.csv",
+            collinear,
             "--out",
             "q.json",
             "--reg-param",
@@ -749,7 +762,7 @@ fn a_singular_class_is_named_with_the_flag_that_fixes_it() {
     );
     let predicted = run_ok(
         dir.path(),
-        &["predict", "--model", "q.json", "--data", "collinear.csv"],
+        &["predict", "--model", "q.json", "--data", collinear],
     );
     assert_eq!(predicted.lines().count(), 7, "{predicted}");
 }
