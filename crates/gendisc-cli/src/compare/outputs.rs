@@ -279,10 +279,36 @@ fn crossover_sentence(pair: &Pair, smallest: usize, largest: usize) -> String {
         percent(pair.share_in_range)
     );
     let last = pair.differences.last().and_then(|d| d.median);
-    match pair.crossover {
+    // Sizes where no replicate fitted both models have no comparison: say so, rather than let
+    // the analysis seem to start later.
+    let unfitted: Vec<String> = pair
+        .differences
+        .iter()
+        .filter(|difference| difference.median.is_none())
+        .map(|difference| difference.size.to_string())
+        .collect();
+    let first_compared = pair
+        .differences
+        .iter()
+        .find(|difference| difference.median.is_some())
+        .map_or(smallest, |difference| difference.size);
+    let note = if unfitted.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " No replicate fitted both models at m = {} (see *Failed fits*): there is no \
+             comparison at those sizes, and a crossover among them could not be seen.",
+            unfitted.join(", ")
+        )
+    };
+    let sentence = match pair.crossover {
         Crossover::At(m) if m == smallest => format!(
             "**{d}** has a lower median error than **{g}** at every size from the smallest, \
              m = {m}, on: the crossover lies at or below m = {m} ({draws})."
+        ),
+        Crossover::At(m) if m == first_compared => format!(
+            "**{d}** has a lower median error than **{g}** at every size where both were \
+             fitted, from m = {m} on; below it they were not compared ({draws})."
         ),
         Crossover::At(m) => format!(
             "**{d}** overtakes **{g}** at m = {m}: from there to m = {largest} its median paired \
@@ -295,7 +321,8 @@ fn crossover_sentence(pair: &Pair, smallest: usize, largest: usize) -> String {
                 format!("{:+.3}", e.value)
             })
         ),
-    }
+    };
+    sentence + &note
 }
 
 fn report(data: &DataDescription<'_>, study: &CompareStudy, analysis: &Analysis) -> Result<String> {
@@ -495,4 +522,59 @@ fn report(data: &DataDescription<'_>, study: &CompareStudy, analysis: &Analysis)
         writeln!(r, "* `{file}`: {what}")?;
     }
     Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::analysis::Difference;
+    use crate::compare::models::ModelKind;
+
+    fn difference(size: usize, median: Option<f64>) -> Difference {
+        Difference {
+            size,
+            pairs: usize::from(median.is_some()) * 20,
+            median: median.map(|value| Estimate {
+                value,
+                lower: value,
+                upper: value,
+            }),
+            discriminative_better: 0.5,
+            generative_better: 0.5,
+        }
+    }
+
+    #[test]
+    fn sizes_without_a_comparison_are_named() {
+        let pair = Pair {
+            discriminative: ModelKind::Logistic,
+            generative: ModelKind::NaiveBayes,
+            differences: vec![
+                difference(5, None),
+                difference(19, None),
+                difference(33, Some(-0.01)),
+                difference(60, Some(-0.02)),
+            ],
+            crossover: Crossover::At(33),
+            interval: (Crossover::At(33), Crossover::At(33)),
+            share_in_range: 1.0,
+        };
+        let sentence = crossover_sentence(&pair, 5, 60);
+        assert!(
+            sentence.contains("at every size where both were fitted, from m = 33 on"),
+            "{sentence}"
+        );
+        assert!(
+            sentence.contains("No replicate fitted both models at m = 5, 19"),
+            "{sentence}"
+        );
+        let complete = Pair {
+            differences: vec![difference(5, Some(0.01)), difference(60, Some(-0.02))],
+            crossover: Crossover::At(60),
+            ..pair
+        };
+        let sentence = crossover_sentence(&complete, 5, 60);
+        assert!(sentence.contains("overtakes"), "{sentence}");
+        assert!(!sentence.contains("No replicate"), "{sentence}");
+    }
 }
