@@ -20,7 +20,7 @@ use crate::reproduce::{self, STUDY_NAMES};
     after_help = "Example: three shards of the quick Xue–Titterington study, then their \
                         merge:\n  for i in 1 2 3; do cargo xtask reproduce xue-titterington \
                         --quick --shard $i/3 --out shards/$i; done\n  cargo xtask merge \
-                        xue-titterington shards/1 shards/2 shards/3 --quick --out results"
+                        xue-titterington shards/1 shards/2 shards/3 --out results"
 )]
 pub struct Args {
     /// The study whose shards to merge: one of xue-titterington, ng-jordan, raina,
@@ -34,8 +34,8 @@ pub struct Args {
     /// as `cargo xtask reproduce --out` does.
     #[arg(long, default_value = "results")]
     out: PathBuf,
-    /// The shards ran the reduced grid (`reproduce --quick`); the merge must say so too, or
-    /// the shards' fingerprint differs from the merge's and they are refused.
+    /// The shards ran the reduced grid (`reproduce --quick`). Not needed with shards that
+    /// record how they ran (every shard of this version does): the merge reads it from them.
     #[arg(long)]
     quick: bool,
     /// Worker threads for what is left to compute (the reports); the results do not depend on
@@ -74,7 +74,7 @@ pub fn run(args: &Args) -> Result<()> {
     );
     let mut reproduce = reproduce::Args::default();
     reproduce.studies = vec![args.study.clone()];
-    reproduce.quick = args.quick;
+    reproduce.quick = args.quick || shards_ran_quick(&merge)?;
     reproduce.out = args.out.clone();
     reproduce.offline = args.offline;
     reproduce.threads = args.threads;
@@ -84,6 +84,33 @@ pub fn run(args: &Args) -> Result<()> {
          from the merge's, --quick was most often given to the shard runs and not to the merge, \
          or the other way round",
     )
+}
+
+/// Whether the shards ran the reduced grid, as each recorded it; shards that disagree are an
+/// error, and shards of earlier versions, which recorded nothing, count as the full grid.
+fn shards_ran_quick(shards: &[PathBuf]) -> Result<bool> {
+    let mut recorded = Vec::new();
+    for dir in shards {
+        let path = dir.join(reproduce::SHARD_CONFIGURATION);
+        if !path.is_file() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let configuration: reproduce::ShardConfiguration = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a shard's configuration", path.display()))?;
+        recorded.push((path, configuration.quick));
+    }
+    if let Some((first, quick)) = recorded.first() {
+        if let Some((other, _)) = recorded.iter().find(|(_, q)| q != quick) {
+            bail!(
+                "the shards ran different grids: {} says quick = {quick}, {} the opposite",
+                first.display(),
+                other.display()
+            );
+        }
+    }
+    Ok(recorded.first().is_some_and(|(_, quick)| *quick))
 }
 
 /// The directory holding a shard's stores: `dir/<study>` when `dir` is a shard run's `--out`,
@@ -119,6 +146,32 @@ mod tests {
             error.to_string().contains("absent: no such directory"),
             "{error}"
         );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn the_grid_is_read_from_the_shards() {
+        let root = std::env::temp_dir().join(format!("xtask-merge-grid-{}", std::process::id()));
+        let shard = |name: &str, quick: Option<bool>| {
+            let dir = root.join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            if let Some(quick) = quick {
+                let text = serde_json::to_string(&reproduce::ShardConfiguration { quick }).unwrap();
+                std::fs::write(dir.join(reproduce::SHARD_CONFIGURATION), text).unwrap();
+            }
+            dir
+        };
+        let (a, b, c) = (
+            shard("a", Some(true)),
+            shard("b", Some(true)),
+            shard("c", Some(false)),
+        );
+        let old = shard("old", None);
+        assert!(shards_ran_quick(&[a.clone(), b.clone()]).unwrap());
+        assert!(!shards_ran_quick(&[c.clone()]).unwrap());
+        assert!(!shards_ran_quick(&[old.clone()]).unwrap());
+        let error = shards_ran_quick(&[a, c]).unwrap_err().to_string();
+        assert!(error.contains("the shards ran different grids"), "{error}");
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

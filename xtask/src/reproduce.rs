@@ -421,7 +421,7 @@ pub fn run(args: &Args) -> Result<()> {
     }
 
     if let Some(shard) = args.shard {
-        return shards_finished(&rows, shard);
+        return shards_finished(&rows, shard, args);
     }
     write_claims_table(&args.out)?;
     let table = summary_markdown(&rows, &command_line(args));
@@ -581,13 +581,30 @@ fn run_timed(study: &Study, out: &Path, run: impl FnOnce(&Path) -> Result<Cells>
     }
 }
 
-/// Ends a shard run (`--shard`): no report, no summary file, only what each study stored and
-/// how to merge it; an error if a study failed or could not run.
-fn shards_finished(rows: &[(&str, Outcome)], shard: Shard) -> Result<()> {
+/// The file in a shard's `<study>/` directory that records how the shard ran, so that
+/// `cargo xtask merge` reads the configuration rather than being told it again.
+pub(crate) const SHARD_CONFIGURATION: &str = "shard-configuration.json";
+
+/// How a shard ran, as [`SHARD_CONFIGURATION`] records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ShardConfiguration {
+    /// The reduced grid (`--quick`).
+    pub quick: bool,
+}
+
+/// Ends a shard run (`--shard`): no report, no summary file, only what each study stored, how
+/// it ran ([`SHARD_CONFIGURATION`]) and how to merge it; an error if a study failed or could not
+/// run.
+fn shards_finished(rows: &[(&str, Outcome)], shard: Shard, args: &Args) -> Result<()> {
     let mut problems = Vec::new();
     for (name, outcome) in rows {
         match outcome {
             Outcome::Shard(shards) => {
+                let path = args.out.join(name).join(SHARD_CONFIGURATION);
+                let configuration = ShardConfiguration { quick: args.quick };
+                fs::write(&path, serde_json::to_string(&configuration)? + "\n")
+                    .with_context(|| format!("cannot write {}", path.display()))?;
                 let cells: usize = shards.iter().map(|s| s.report.cells).sum();
                 println!(
                     "{name}: shard {shard} stored ({} cells); once every shard has run: cargo \
@@ -1242,15 +1259,29 @@ mod tests {
                 elapsed: Duration::ZERO,
             },
         }]);
-        assert!(shards_finished(&[("raina", stored.clone())], shard).is_ok());
+        let out = std::env::temp_dir().join(format!("xtask-shard-run-{}", std::process::id()));
+        std::fs::create_dir_all(out.join("raina")).unwrap();
+        let args = Args {
+            out: out.clone(),
+            quick: true,
+            ..Args::default()
+        };
+        assert!(shards_finished(&[("raina", stored.clone())], shard, &args).is_ok());
+        // The shard records how it ran, for the merge.
+        let recorded =
+            std::fs::read_to_string(out.join("raina").join(SHARD_CONFIGURATION)).unwrap();
+        let recorded: ShardConfiguration = serde_json::from_str(&recorded).unwrap();
+        assert_eq!(recorded, ShardConfiguration { quick: true });
         let error = shards_finished(
             &[
                 ("raina", stored),
                 ("ng-jordan", Outcome::Skipped("lacks adult.data".into())),
             ],
             shard,
+            &args,
         )
         .unwrap_err();
+        std::fs::remove_dir_all(&out).unwrap();
         assert!(
             error
                 .to_string()
