@@ -167,9 +167,9 @@ mod tests {
             shard("c", Some(false)),
         );
         let old = shard("old", None);
-        assert!(shards_ran_quick(&[a.clone(), b.clone()]).unwrap());
-        assert!(!shards_ran_quick(&[c.clone()]).unwrap());
-        assert!(!shards_ran_quick(&[old.clone()]).unwrap());
+        assert!(shards_ran_quick(&[a.clone(), b]).unwrap());
+        assert!(!shards_ran_quick(std::slice::from_ref(&c)).unwrap());
+        assert!(!shards_ran_quick(&[old]).unwrap());
         let error = shards_ran_quick(&[a, c]).unwrap_err().to_string();
         assert!(error.contains("the shards ran different grids"), "{error}");
         std::fs::remove_dir_all(&root).unwrap();
