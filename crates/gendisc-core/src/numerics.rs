@@ -140,6 +140,19 @@ pub fn affine_limit(w: ArrayView1<'_, f64>, b: f64, x: ArrayView1<'_, f64>) -> f
     scaled * s * t
 }
 
+/// Scores `v_k · s · t` from scores `v` computed with the inputs divided by `s` and the
+/// coefficients by `t` (as [`affine_limit`] computes them), written into `out` shifted by their
+/// maximum, `(v_k − max v) · s · t`: 0 for the most probable class, finite or `−∞` for the
+/// others, never `+∞` or NaN. The two factors are applied one at a time, since their product
+/// can overflow (and `0 · ∞` is NaN). The softmax ignores the shift, so these are the row's
+/// scores for every posterior computed from them.
+pub fn unscale_shifted(scaled: &[f64], s: f64, t: f64, mut out: ArrayViewMut1<'_, f64>) {
+    let max = scaled.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
+    for (o, v) in out.iter_mut().zip(scaled) {
+        *o = (v - max) * s * t;
+    }
+}
+
 /// Why a row of log-weights cannot be normalised into log-probabilities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unnormalisable {

@@ -3,7 +3,7 @@
 use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, Axis, CowArray, Ix2};
 use serde::{Deserialize, Serialize};
 
-use gendisc_core::numerics::{normalise_log_weights, power_of_two_scale};
+use gendisc_core::numerics::{normalise_log_weights, power_of_two_scale, unscale_shifted};
 use gendisc_core::validate::check_finite_vector;
 use gendisc_core::{Classifier, ConditionalModel, Error, FactorisedGenerative, Fit, Result};
 use gendisc_optim::Status;
@@ -320,10 +320,7 @@ impl<M: FactorisedGenerative> Hybrid<M> {
                     *out += (e / t) * (l / s);
                 }
             }
-            let max = scaled.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
-            for (out, v) in eta.row_mut(i).iter_mut().zip(&scaled) {
-                *out = (v - max) * s * t;
-            }
+            unscale_shifted(&scaled, s, t, eta.row_mut(i));
         }
         Ok(eta)
     }

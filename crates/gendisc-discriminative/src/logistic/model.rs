@@ -1,7 +1,7 @@
 //! The fitted model and its fit report.
 
 use gendisc_core::model_file::invariants;
-use gendisc_core::numerics::power_of_two_scale;
+use gendisc_core::numerics::{power_of_two_scale, unscale_shifted};
 use gendisc_core::validate::check_prediction_matrix;
 use gendisc_core::{
     argmax_rows, log_posterior_from_scores, Classifier, ConditionalModel, Error, FitSummary,
@@ -229,10 +229,7 @@ impl LogisticRegression {
             if scaled.len() == 1 {
                 out[0] = scaled[0] * s * t;
             } else {
-                let max = scaled.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
-                for (o, v) in out.iter_mut().zip(&scaled) {
-                    *o = (v - max) * s * t;
-                }
+                unscale_shifted(&scaled, s, t, out);
             }
         }
         eta
