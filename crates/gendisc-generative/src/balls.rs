@@ -696,16 +696,25 @@ fn principal_split(
         })
         .expect("a class has rows")
         .to_owned();
-    let shifted = |i: usize| &x.row(i) - &reference;
+    // Row r is member r's row less the reference.
+    let shifted = Array2::from_shape_fn((members.len(), d), |(r, j)| {
+        x[[members[r], j]] - reference[j]
+    });
     let mut offset = Array1::<f64>::zeros(d);
-    for (&i, &w) in members.iter().zip(weights) {
-        offset.scaled_add(w / total, &shifted(i));
+    for (row, &w) in shifted.outer_iter().zip(weights) {
+        offset.scaled_add(w / total, &row);
     }
     let mut covariance = Array2::<f64>::zeros((d, d));
-    for (&i, &w) in members.iter().zip(weights) {
-        let centred = shifted(i) - &offset;
-        let column = centred.view().insert_axis(Axis(1));
-        covariance.scaled_add(w / total, &column.dot(&column.t()));
+    let mut centred = Array1::<f64>::zeros(d);
+    for (row, &w) in shifted.outer_iter().zip(weights) {
+        centred.assign(&row);
+        centred -= &offset;
+        let share = w / total;
+        for a in 0..d {
+            for b in 0..d {
+                covariance[[a, b]] += share * (centred[a] * centred[b]);
+            }
+        }
     }
     let eigen = gendisc_core::linalg::eigh(covariance.view())?;
     let mut axis = eigen.eigenvectors.column(d - 1).to_owned();
@@ -717,10 +726,11 @@ fn principal_split(
     if largest < 0.0 {
         axis.mapv_inplace(|v| -v);
     }
-    let mut projected: Vec<(f64, f64)> = members
+    let projections: Vec<f64> = shifted.outer_iter().map(|row| row.dot(&axis)).collect();
+    let mut projected: Vec<(f64, f64)> = projections
         .iter()
-        .zip(weights)
-        .map(|(&i, &w)| (shifted(i).dot(&axis), w))
+        .copied()
+        .zip(weights.iter().copied())
         .collect();
     projected.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut cumulative = 0.0;
@@ -733,9 +743,8 @@ fn principal_split(
         .map_or(projected[projected.len() - 1].0, |p| p.0);
     let mut means = Array2::zeros((COMPONENTS, d));
     let mut side_weight = [0.0; COMPONENTS];
-    for (&i, &w) in members.iter().zip(weights) {
-        let row = shifted(i);
-        let side = usize::from(row.dot(&axis) > median);
+    for ((row, &w), &projection) in shifted.outer_iter().zip(weights).zip(&projections) {
+        let side = usize::from(projection > median);
         side_weight[side] += w;
         means.row_mut(side).scaled_add(w, &row);
     }
