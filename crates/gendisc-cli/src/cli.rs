@@ -310,6 +310,12 @@ pub enum Estimator {
         /// The trade-off λ in [0, 1].
         #[arg(long, default_value_t = 0.5)]
         lambda: f64,
+        /// LDA and QDA families: shrink each covariance toward a multiple of the identity by
+        /// this weight in [0, 1), in the generative start and (as a log-prior on the
+        /// precisions weighted by λ) in the objective; what lets collinear or constant columns
+        /// fit [default: no shrinkage].
+        #[arg(long, value_name = "WEIGHT")]
+        shrinkage: Option<f64>,
     },
     /// The generative-discriminative trade-off with λ chosen by stratified cross-validation.
     #[command(
@@ -330,6 +336,10 @@ pub enum Estimator {
         /// The seed of the fold split.
         #[arg(long = "cv-seed", alias = "seed", default_value_t = 0)]
         seed: u64,
+        /// LDA and QDA families: covariance shrinkage in [0, 1), as for `fit gdt`
+        /// [default: no shrinkage].
+        #[arg(long, value_name = "WEIGHT")]
+        shrinkage: Option<f64>,
     },
     /// Epshteyn & DeJong's max-margin classifier constrained by a generative prior on the
     /// class means (two classes), fitted by alternating second-order cone programs.

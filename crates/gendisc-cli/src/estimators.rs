@@ -316,8 +316,15 @@ pub fn fit(args: &FitArgs) -> Result<()> {
                 ),
             }
         }
-        Estimator::Gdt { family, lambda, .. } => save(
-            &Gdt::params(family_of(*family)).lambda(*lambda),
+        Estimator::Gdt {
+            family,
+            lambda,
+            shrinkage,
+            ..
+        } => save(
+            &Gdt::params(family_of(*family))
+                .lambda(*lambda)
+                .shrinkage(shrinkage.unwrap_or(0.0)),
             &data,
             common,
         ),
@@ -326,9 +333,11 @@ pub fn fit(args: &FitArgs) -> Result<()> {
             grid,
             folds,
             seed,
+            shrinkage,
             ..
         } => save(
             &GdtCv::params(family_of(*family))
+                .gdt(Gdt::params(family_of(*family)).shrinkage(shrinkage.unwrap_or(0.0)))
                 .grid(grid.clone())
                 .n_folds(*folds)
                 .seed(*seed),
@@ -500,7 +509,10 @@ where
         .map_err(|e| {
             // The library names its settings; the command's flags are spelt otherwise.
             let text = e.to_string();
-            let hint = if text.contains("`regularization`") {
+            let hint = if kind.starts_with("gdt") && text.contains("collinear") {
+                // GDT's LDA and QDA starts take one flag for both.
+                " (give --shrinkage W)"
+            } else if text.contains("`regularization`") {
                 " (give --reg-param R or --shrinkage W)"
             } else if text.contains("`shrinkage`") {
                 " (give --shrinkage W)"

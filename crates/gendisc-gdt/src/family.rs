@@ -392,6 +392,19 @@ impl Parametrisation {
         self.prior_len() + self.n_classes * self.n_features
     }
 
+    /// The index ranges in `θ` of the full precisions' Cholesky factors, in order: one for
+    /// LDA, one per class for QDA, none for the other families. Within a range the entries
+    /// run row by row over the lower triangle, the diagonal ones as `ℓ_a`.
+    pub(crate) fn cholesky_blocks(&self) -> impl Iterator<Item = std::ops::Range<usize>> {
+        let count = match self.family {
+            Family::Lda => 1,
+            Family::Qda => self.n_classes,
+            _ => 0,
+        };
+        let (start, len) = (self.precision_offset(), self.tri());
+        (0..count).map(move |p| start + p * len..start + (p + 1) * len)
+    }
+
     /// Decodes a lower Cholesky factor from its `d(d+1)/2` stored entries.
     fn decode_factor(&self, block: ArrayView1<'_, f64>) -> Precision {
         let d = self.n_features;

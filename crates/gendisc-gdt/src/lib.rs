@@ -7,6 +7,7 @@ pub mod family;
 mod model;
 mod objective;
 mod params;
+pub mod shrinkage;
 
 pub use cv::{CvCriterion, CvSelection, GdtCv, GdtCvParams, GdtCvValidParams, TABLE1_GRID};
 pub use existence::Separation;

@@ -11,7 +11,8 @@ use gendisc_core::{
     Classifier, Error, Fit, FitSummary, FitWeighted, Generative, Result, SavedModel,
 };
 use gendisc_generative::{
-    Balls1, Balls2, Balls2Report, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure,
+    Balls1, Balls2, Balls2Report, ClassPriors, CovarianceShrinkage, GaussianNb, Lda, Qda,
+    VarianceStructure,
 };
 use gendisc_optim::{Minimizer, Objective, Solution, Status, TwiceDifferentiable};
 
@@ -21,6 +22,7 @@ use crate::existence::{separation, Separation};
 use crate::family::{check_variance_floor, Family, Parametrisation, Priors};
 use crate::objective::{CountingIndefinite, GdtObjective};
 use crate::params::{GdtParams, GdtValidParams};
+use crate::shrinkage::PrecisionPrior;
 
 /// How a GDT fit ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -416,6 +418,9 @@ pub(crate) struct TrainingSet<'a> {
     pub param: Parametrisation,
     /// The largest magnitude of the training rows (1 if all are zero): the unit of the model.
     pub scale: f64,
+    /// The log-prior on the precisions that the shrinkage adds to `L_gen` (LDA and QDA with
+    /// [`GdtParams::shrinkage`](crate::GdtParams::shrinkage) > 0).
+    pub prior: Option<PrecisionPrior>,
 }
 
 impl<'a> TrainingSet<'a> {
@@ -453,12 +458,16 @@ impl<'a> TrainingSet<'a> {
         if p.variance_floor > 0.0 {
             param = param.with_variance_floor(p.variance_floor * data_scale(x.view(), w))?;
         }
+        let prior = (p.shrinkage > 0.0)
+            .then(|| PrecisionPrior::new(&param, p.shrinkage, x.view(), y, w))
+            .flatten();
         Ok(Self {
             x,
             y,
             w,
             param,
             scale,
+            prior,
         })
     }
 }
@@ -520,7 +529,13 @@ pub(crate) fn generative_start(
     };
     Ok(match p.family {
         Family::Lda => {
-            let m = fit_maybe_weighted(Lda::params().n_classes(k).priors(priors), t)?;
+            let m = fit_maybe_weighted(
+                Lda::params()
+                    .n_classes(k)
+                    .priors(priors)
+                    .shrinkage(covariance_shrinkage(p.shrinkage)),
+                t,
+            )?;
             let factor = precision_factor(m.covariance().view())?;
             let theta =
                 t.param
@@ -528,7 +543,13 @@ pub(crate) fn generative_start(
             (theta, true)
         }
         Family::Qda => {
-            let m = fit_maybe_weighted(Qda::params().n_classes(k).priors(priors), t)?;
+            let m = fit_maybe_weighted(
+                Qda::params()
+                    .n_classes(k)
+                    .priors(priors)
+                    .regularization(covariance_shrinkage(p.shrinkage)),
+                t,
+            )?;
             let factors = m
                 .covariances()
                 .outer_iter()
@@ -594,6 +615,16 @@ pub(crate) fn generative_start(
             (theta, true)
         }
     })
+}
+
+/// The generative fit's regulariser for GDT's shrinkage `γ`: toward the scaled identity, the
+/// maximiser of [`crate::shrinkage`]'s penalised likelihood.
+fn covariance_shrinkage(gamma: f64) -> CovarianceShrinkage {
+    if gamma > 0.0 {
+        CovarianceShrinkage::ScaledIdentity(gamma)
+    } else {
+        CovarianceShrinkage::None
+    }
 }
 
 /// With [`GdtParams::require_convergence`](crate::GdtParams::require_convergence): EM of
@@ -683,7 +714,7 @@ fn optimise_unchecked<'t>(
     start: ArrayView1<'_, f64>,
     start_converged: bool,
 ) -> Result<Gdt> {
-    let objective = GdtObjective::new(t.param, t.x.view(), t.y, t.w, p.lambda);
+    let objective = GdtObjective::new(t, p.lambda);
     let at_start = |status, gradient_tolerance, separation| {
         let gradient = objective.gradient(start);
         GdtReport {
@@ -901,7 +932,7 @@ pub fn objective_and_gradient(
         sample_weight.map(|w| w.reborrow()),
     )?;
     check_theta(&t, theta)?;
-    let objective = GdtObjective::new(t.param, t.x.view(), t.y, t.w, params.lambda);
+    let objective = GdtObjective::new(&t, params.lambda);
     let mut g = Array1::zeros(t.param.dim());
     let v = objective.value_and_gradient(theta, g.view_mut());
     Ok((v, g))
@@ -925,7 +956,7 @@ pub fn objective_hessian(
         sample_weight.map(|w| w.reborrow()),
     )?;
     check_theta(&t, theta)?;
-    let objective = GdtObjective::new(t.param, t.x.view(), t.y, t.w, params.lambda);
+    let objective = GdtObjective::new(&t, params.lambda);
     let p = t.param.dim();
     let mut h = Array2::zeros((p, p));
     objective.hessian(theta, h.view_mut());

@@ -9,19 +9,20 @@
 //! with gradient (eq. 8) `∇f = −(1/S) Σ_i Σ_k W_ik ∇ log p_θ(x_i, k)`,
 //! `W_ik = s_i (1{y_i = k} − (1 − λ) τ_ik)` and `τ_ik = p_θ(k | x_i)`, and Hessian
 //! `∇²f = −(1/S) Σ_i [Σ_k W_ik ∇² log p_θ(x_i, k) − s_i (1 − λ) Cov_τ_i(∇ log p_θ(x_i, ·))]`
-//! (the formulas are in `family::hessian`).
+//! (the formulas are in `family::hessian`). With shrinkage, `λ Σ_p log π(Λ_p)` joins `L_gen`
+//! ([`crate::shrinkage`]).
 
 use std::cell::{Cell, RefCell};
 
-use ndarray::{
-    Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis, CowArray, Ix2,
-};
+use ndarray::{Array1, Array2, ArrayView1, ArrayViewMut1, ArrayViewMut2, Axis, CowArray, Ix2};
 
 use gendisc_core::linalg::Cholesky;
 use gendisc_core::numerics::log_softmax_in_place;
 use gendisc_optim::{Objective, TwiceDifferentiable};
 
 use crate::family::Parametrisation;
+use crate::model::TrainingSet;
+use crate::shrinkage::PrecisionPrior;
 
 /// `−L_λ(θ) / S` on one training set (validated by the caller).
 pub struct GdtObjective<'a> {
@@ -32,6 +33,8 @@ pub struct GdtObjective<'a> {
     weights: Option<ArrayView1<'a, f64>>,
     total_weight: f64,
     lambda: f64,
+    /// The shrinkage's log-prior on the precisions, weighted by `λ` with `L_gen`.
+    prior: Option<&'a PrecisionPrior>,
     /// `n × K` workspace: the joint, then the GDT weights `W`.
     work: RefCell<Array2<f64>>,
     /// Balls2's log responsibilities `log ρ_ikm` (`n × K × 2`; empty for the other families),
@@ -40,14 +43,10 @@ pub struct GdtObjective<'a> {
 }
 
 impl<'a> GdtObjective<'a> {
-    /// The objective for `λ ∈ [0, 1]` on `(x, y)` with optional sample weights.
-    pub(crate) fn new(
-        param: Parametrisation,
-        x: ArrayView2<'a, f64>,
-        y: ArrayView1<'a, usize>,
-        weights: Option<ArrayView1<'a, f64>>,
-        lambda: f64,
-    ) -> Self {
+    /// The objective for `λ ∈ [0, 1]` on a training set (its rows, labels, weights, layout and
+    /// shrinkage prior).
+    pub(crate) fn new(t: &'a TrainingSet<'a>, lambda: f64) -> Self {
+        let (param, x, y, weights) = (t.param, t.x.view(), t.y, t.w);
         let total_weight = weights.map_or(x.nrows() as f64, |w| w.sum());
         Self {
             param,
@@ -60,6 +59,7 @@ impl<'a> GdtObjective<'a> {
             weights,
             total_weight,
             lambda,
+            prior: t.prior.as_ref(),
             work: RefCell::new(Array2::zeros((x.nrows(), param.n_classes()))),
             log_responsibilities: RefCell::new(vec![
                 0.0;
@@ -97,7 +97,19 @@ impl<'a> GdtObjective<'a> {
                 *v = s * (indicator - discount * v.exp());
             }
         }
-        -total / self.total_weight
+        let penalty = match self.prior {
+            Some(prior) if self.lambda > 0.0 => self.lambda * prior.log_prior(&self.param, theta),
+            _ => 0.0,
+        };
+        -total / self.total_weight - penalty
+    }
+
+    /// The shrinkage prior and the factor `−λ` its derivatives enter `f` with, when it has
+    /// weight (`λ > 0`).
+    fn prior_term(&self) -> Option<(&PrecisionPrior, f64)> {
+        self.prior
+            .filter(|_| self.lambda > 0.0)
+            .map(|prior| (prior, -self.lambda))
     }
 }
 
@@ -133,6 +145,9 @@ impl Objective for GdtObjective<'_> {
             gradient.view_mut(),
         );
         gradient.mapv_inplace(|g| -g / self.total_weight);
+        if let Some((prior, scale)) = self.prior_term() {
+            prior.add_gradient(&self.param, theta, scale, gradient.view_mut());
+        }
         value
     }
 }
@@ -171,6 +186,9 @@ impl TwiceDifferentiable for GdtObjective<'_> {
             hessian.view_mut(),
         );
         hessian.mapv_inplace(|h| -h / self.total_weight);
+        if let Some((prior, scale)) = self.prior_term() {
+            prior.add_hessian(&self.param, theta, scale, hessian.view_mut());
+        }
     }
 }
 

@@ -87,6 +87,7 @@ pub fn paper_conjugate_gradient_settings() -> ConjugateGradientSettings {
 /// | `lambda` | `0.5` | `λ ∈ [0, 1]` of eq. (6): 1 is the generative fit, 0 the discriminative one |
 /// | `solver` | [`default_method`] (trust-region Newton, or L-BFGS beyond 400 parameters) | the optimiser, any [`Method`]; [`paper_conjugate_gradient`] is the paper's |
 /// | `var_smoothing` | `1e-9` | relative variance floor of the generative start of Balls1, Balls2 and the shared diagonal (as in `gendisc-generative`) |
+/// | `shrinkage` | `0` (none) | LDA and QDA only: covariance shrinkage `γ ∈ [0, 1)` toward the scaled identity, as a log-prior on the precisions weighted with `L_gen` (see [`GdtParams::shrinkage`]) |
 /// | `variance_floor` | `0` (none) | Balls2 only: relative floor `r` on every component variance throughout the GDT fit, `σ² ≥ v₀ = r · max_j Var(x_j)` (see [`GdtParams::variance_floor`]) |
 /// | `em_seed` | none | Balls2's EM start: none for the order-free principal split, a seed for k-means++ (see `gendisc_generative::Balls2`) |
 /// | `em_max_iterations` | `500` | EM iterations per class for Balls2 |
@@ -119,6 +120,9 @@ pub struct GdtValidParams {
     pub(crate) var_smoothing: f64,
     #[serde(default)]
     pub(crate) variance_floor: f64,
+    /// `0` (and absent from params serialised before it could be set): none.
+    #[serde(default)]
+    pub(crate) shrinkage: f64,
     /// `None` (and absent from params serialised before it could be) is the principal split;
     /// params of earlier versions hold a seed, which keeps their k-means++ start.
     #[serde(default)]
@@ -154,6 +158,10 @@ impl GdtValidParams {
     /// The relative Balls2 variance floor (0: none).
     pub fn variance_floor(&self) -> f64 {
         self.variance_floor
+    }
+    /// The covariance shrinkage `γ` of LDA and QDA (0: none).
+    pub fn shrinkage(&self) -> f64 {
+        self.shrinkage
     }
     /// The seed of Balls2's k-means++ EM start, or `None` for the principal split.
     pub fn em_seed(&self) -> Option<u64> {
@@ -197,6 +205,7 @@ impl GdtParams {
             solver: default_method(),
             var_smoothing: 1e-9,
             variance_floor: 0.0,
+            shrinkage: 0.0,
             em_seed: None,
             em_max_iterations: 500,
             n_classes: None,
@@ -242,6 +251,21 @@ impl GdtParams {
         self.0.variance_floor = floor;
         self
     }
+    /// LDA and QDA only: shrinks every covariance toward a multiple of the identity,
+    /// `Σ̂ = (1 − γ) S + γ (tr S / d) I` (pooled for LDA, per class for QDA), in the generative
+    /// start and, as the Wishart log-prior it is the maximiser of, in the objective:
+    /// `λ [L_gen + Σ_p log π(Λ_p)] + (1 − λ) L_disc` ([`crate::shrinkage`]). Default `0`, none.
+    ///
+    /// This is what lets the two families fit collinear or constant columns, where the
+    /// unshrunk covariance is singular and the joint likelihood unbounded; `λ = 1` is then
+    /// `gendisc_generative`'s LDA (or QDA) with `CovarianceShrinkage::ScaledIdentity(γ)`, and
+    /// `λ = 0` the unpenalised discriminative end. `γ` must lie in `[0, 1)` (at 1 the prior
+    /// would outweigh any data); outside it, or positive for another family, it is an
+    /// [`Error::InvalidParameter`] named `shrinkage`.
+    pub fn shrinkage(mut self, gamma: f64) -> Self {
+        self.0.shrinkage = gamma;
+        self
+    }
     /// Starts Balls2's EM by k-means++ with this seed instead of the order-free principal
     /// split (the default).
     pub fn em_seed(mut self, seed: u64) -> Self {
@@ -273,6 +297,26 @@ impl GdtParams {
         self.0.require_convergence = require;
         self
     }
+}
+
+/// Shrinkage lies in `[0, 1)`, and is positive only for LDA and QDA.
+fn check_shrinkage(family: Family, gamma: f64) -> Result<()> {
+    if !(0.0..1.0).contains(&gamma) {
+        return Err(Error::invalid_parameter(
+            "shrinkage",
+            format!("must lie in [0, 1), got {gamma}"),
+        ));
+    }
+    if gamma > 0.0 && !matches!(family, Family::Lda | Family::Qda) {
+        return Err(Error::invalid_parameter(
+            "shrinkage",
+            format!(
+                "only LDA and QDA take covariance shrinkage; {family} got {gamma} \
+                 (its generative start is regularised by `var_smoothing`)"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 pub(crate) fn check_lambda(lambda: f64) -> Result<()> {
@@ -311,6 +355,7 @@ pub(crate) fn validate(p: &GdtValidParams) -> Result<()> {
             ));
         }
         check_variance_floor(p.family, p.variance_floor)?;
+        check_shrinkage(p.family, p.shrinkage)?;
         if p.em_max_iterations == 0 {
             return Err(Error::invalid_parameter("em_max_iterations", "must be ≥ 1"));
         }

@@ -833,3 +833,25 @@ fn one_spelling_for_each_flag() {
         ],
     );
 }
+
+/// GDT's LDA and QDA families take `--shrinkage`, and a singular start says so.
+#[test]
+fn gdt_shrinkage_fits_a_singular_class() {
+    let dir = temp_with(&[]);
+    let collinear = fixture("collinear-class.csv");
+    let collinear = collinear.as_str();
+    let gdt = ["fit", "gdt", "--family", "qda", "--data", collinear, "--out", "g.json"];
+    run_err(dir.path(), &gdt, &["(give --shrinkage W)"]);
+    let mut shrunk = gdt.to_vec();
+    shrunk.extend(["--shrinkage", "0.2", "--lambda", "0.5"]);
+    run_ok(dir.path(), &shrunk);
+    let predicted = run_ok(
+        dir.path(),
+        &["predict", "--model", "g.json", "--data", collinear],
+    );
+    assert_eq!(predicted.lines().count(), 7, "{predicted}");
+    // Only LDA and QDA take it.
+    let mut balls = shrunk.clone();
+    balls[3] = "balls1";
+    run_err(dir.path(), &balls, &["shrinkage", "only LDA and QDA"]);
+}

@@ -13,4 +13,5 @@ mod optimum;
 mod priors;
 mod properties;
 mod scale;
+mod shrinkage;
 mod variance_floor;

@@ -36,6 +36,11 @@ fn variance_floor() -> impl Strategy<Value = f64> {
     prop_oneof![Just(0.0), 0.01f64..0.5]
 }
 
+/// No shrinkage half of the time, else a shrinkage in (0, 0.9] (LDA and QDA only).
+fn shrinkage() -> impl Strategy<Value = f64> {
+    prop_oneof![Just(0.0), 0.01f64..=0.9]
+}
+
 /// The gendisc-generative prior setting that matches `priors`.
 fn class_priors(priors: Priors) -> ClassPriors {
     match priors {
@@ -62,7 +67,8 @@ fn data(seed: u64, n: usize, d: usize, k: usize) -> (Array2<f64>, Array1<usize>)
 
 /// A derivative check's problem: a family's data set (weighted or not) and a point `θ` near
 /// its generative fit, moved by up to ±0.1 per coordinate with a generator seeded by
-/// `seed ^ salt`. Balls2 gets the relative variance floor `variance_floor` (0: none).
+/// `seed ^ salt`. Balls2 gets the relative variance floor `variance_floor` (0: none), LDA and
+/// QDA the covariance shrinkage `shrinkage` (0: none).
 struct NearGenerative {
     family: Family,
     k: usize,
@@ -81,6 +87,7 @@ impl NearGenerative {
         family_index: usize,
         priors: Priors,
         variance_floor: f64,
+        shrinkage: f64,
         lambda: f64,
         k: usize,
         d: usize,
@@ -100,9 +107,15 @@ impl NearGenerative {
         } else {
             0.0
         };
+        let shrinkage = if matches!(family, Family::Lda | Family::Qda) {
+            shrinkage
+        } else {
+            0.0
+        };
         let params = Gdt::params(family)
             .priors(priors)
             .variance_floor(floor)
+            .shrinkage(shrinkage)
             .lambda(lambda)
             .check()
             .unwrap();
@@ -166,13 +179,15 @@ proptest! {
         family_index in 0usize..5,
         priors in priors(),
         variance_floor in variance_floor(),
+        shrinkage in shrinkage(),
         lambda in 0.0f64..=1.0,
         k in 2usize..=3,
         d in 1usize..=3,
         weighted in any::<bool>(),
     ) {
-        let problem =
-            NearGenerative::new(seed, 0x5eed, family_index, priors, variance_floor, lambda, k, d, weighted);
+        let problem = NearGenerative::new(
+            seed, 0x5eed, family_index, priors, variance_floor, shrinkage, lambda, k, d, weighted,
+        );
         let (family, k, theta) = (problem.family, problem.k, &problem.theta);
         let h = 1e-6;
         prop_assume!(problem.resolved_by(h));
@@ -186,7 +201,7 @@ proptest! {
             let fm = problem.objective(&tm).0;
             let fd = (fp - fm) / (2.0 * h);
             prop_assert!((fd - g[j]).abs() <= 1e-6 * (1.0 + g[j].abs()),
-                "{family} {priors:?} floor={variance_floor} λ={lambda} K={k} d={d}: ∂θ_{j}: analytic {} vs finite difference {fd}", g[j]);
+                "{family} {priors:?} floor={variance_floor} γ={shrinkage} λ={lambda} K={k} d={d}: ∂θ_{j}: analytic {} vs finite difference {fd}", g[j]);
         }
     }
 
@@ -439,13 +454,15 @@ proptest! {
         family_index in 0usize..5,
         priors in priors(),
         variance_floor in variance_floor(),
+        shrinkage in shrinkage(),
         lambda in 0.0f64..=1.0,
         k in 2usize..=3,
         d in 1usize..=3,
         weighted in any::<bool>(),
     ) {
-        let problem =
-            NearGenerative::new(seed, 0x4e55, family_index, priors, variance_floor, lambda, k, d, weighted);
+        let problem = NearGenerative::new(
+            seed, 0x4e55, family_index, priors, variance_floor, shrinkage, lambda, k, d, weighted,
+        );
         let (family, k, theta) = (problem.family, problem.k, &problem.theta);
         let hessian = objective_hessian(
             &problem.params,
@@ -468,7 +485,7 @@ proptest! {
                 let fd = (gp[i] - gm[i]) / (2.0 * step);
                 let h = hessian[[i, j]];
                 prop_assert!((fd - h).abs() <= 1e-5 * (1.0 + h.abs()),
-                    "{family} {priors:?} floor={variance_floor} λ={lambda} K={k} d={d}: ∂²/∂θ_{i}∂θ_{j}: analytic {h} vs finite difference {fd}");
+                    "{family} {priors:?} floor={variance_floor} γ={shrinkage} λ={lambda} K={k} d={d}: ∂²/∂θ_{i}∂θ_{j}: analytic {h} vs finite difference {fd}");
                 prop_assert!((h - hessian[[j, i]]).abs() <= 1e-12 * (1.0 + h.abs()),
                     "{family}: not symmetric at ({i}, {j})");
             }
