@@ -64,6 +64,34 @@ Example:
 }
 
 /// `gendisc fit`.
+/// How QDA (and GDT's LDA and QDA families) regularise a covariance `S` (a class's, or LDA's
+/// pooled one).
+#[derive(Debug, Clone, Copy, Args)]
+pub struct CovarianceRegularisation {
+    /// Shrink each covariance toward the scaled identity by this weight:
+    /// `(1 − γ) S + γ (tr S / d) I`, which does not depend on the data's units [default: no
+    /// shrinkage].
+    #[arg(long, value_name = "WEIGHT", conflicts_with = "reg_param")]
+    pub shrinkage: Option<f64>,
+    /// Regularise each covariance toward the identity: `(1 − r) S + r I`, scikit-learn's
+    /// `QuadraticDiscriminantAnalysis(reg_param = r)` (it adds variance in the data's units,
+    /// so standardise first if the columns' scales differ) [default: none].
+    #[arg(long, value_name = "R")]
+    pub reg_param: Option<f64>,
+}
+
+impl CovarianceRegularisation {
+    /// The library's regulariser.
+    pub fn covariance_shrinkage(self) -> gendisc_generative::CovarianceShrinkage {
+        use gendisc_generative::CovarianceShrinkage;
+        match (self.reg_param, self.shrinkage) {
+            (Some(r), _) => CovarianceShrinkage::Identity(r),
+            (None, Some(gamma)) => CovarianceShrinkage::ScaledIdentity(gamma),
+            (None, None) => CovarianceShrinkage::None,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct FitArgs {
     /// The estimator (see `gendisc models`).
@@ -167,16 +195,8 @@ pub enum Estimator {
     Qda {
         #[command(flatten)]
         fit: FitCommon,
-        /// Shrink each class covariance toward the scaled identity by this weight in [0, 1]:
-        /// `(1 − γ) S + γ (tr S / d) I`, which does not depend on the data's units [default: no
-        /// shrinkage].
-        #[arg(long, value_name = "WEIGHT", conflicts_with = "reg_param")]
-        shrinkage: Option<f64>,
-        /// Regularise each class covariance toward the identity: `(1 − r) S + r I`, scikit-learn's
-        /// `QuadraticDiscriminantAnalysis(reg_param = r)` (it adds variance in the data's units,
-        /// so standardise first if the columns' scales differ) [default: none].
-        #[arg(long, value_name = "R")]
-        reg_param: Option<f64>,
+        #[command(flatten)]
+        regularisation: CovarianceRegularisation,
     },
     /// Balls1: a spherical Gaussian per class.
     #[command(after_help = "Example:\n  gendisc fit balls1 --data train.csv --out balls1.json")]
@@ -310,12 +330,11 @@ pub enum Estimator {
         /// The trade-off λ in [0, 1].
         #[arg(long, default_value_t = 0.5)]
         lambda: f64,
-        /// LDA and QDA families: shrink each covariance toward a multiple of the identity by
-        /// this weight in [0, 1), in the generative start and (as a log-prior on the
-        /// precisions weighted by λ) in the objective; what lets collinear or constant columns
-        /// fit [default: no shrinkage].
-        #[arg(long, value_name = "WEIGHT")]
-        shrinkage: Option<f64>,
+        /// LDA and QDA families: regularise the covariances (below) in the generative start
+        /// and, as a log-prior on the precisions weighted by λ, in the objective; what lets
+        /// collinear or constant columns fit. The weight must be below 1.
+        #[command(flatten)]
+        regularisation: CovarianceRegularisation,
     },
     /// The generative-discriminative trade-off with λ chosen by stratified cross-validation.
     #[command(
@@ -336,10 +355,9 @@ pub enum Estimator {
         /// The seed of the fold split.
         #[arg(long = "cv-seed", alias = "seed", default_value_t = 0)]
         seed: u64,
-        /// LDA and QDA families: covariance shrinkage in [0, 1), as for `fit gdt`
-        /// [default: no shrinkage].
-        #[arg(long, value_name = "WEIGHT")]
-        shrinkage: Option<f64>,
+        /// LDA and QDA families: covariance regularisation, as for `fit gdt`.
+        #[command(flatten)]
+        regularisation: CovarianceRegularisation,
     },
     /// Epshteyn & DeJong's max-margin classifier constrained by a generative prior on the
     /// class means (two classes), fitted by alternating second-order cone programs.

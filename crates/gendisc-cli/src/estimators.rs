@@ -174,17 +174,11 @@ pub fn fit(args: &FitArgs) -> Result<()> {
             &data,
             common,
         ),
-        Estimator::Qda {
-            shrinkage,
-            reg_param,
-            ..
-        } => {
-            let regularization = match reg_param {
-                Some(r) => CovarianceShrinkage::Identity(*r),
-                None => shrinkage_of(*shrinkage),
-            };
-            save(&Qda::params().regularization(regularization), &data, common)
-        }
+        Estimator::Qda { regularisation, .. } => save(
+            &Qda::params().regularization(regularisation.covariance_shrinkage()),
+            &data,
+            common,
+        ),
         Estimator::Balls1 { var_smoothing, .. } => save(
             &Balls1::params().var_smoothing(*var_smoothing),
             &data,
@@ -319,12 +313,12 @@ pub fn fit(args: &FitArgs) -> Result<()> {
         Estimator::Gdt {
             family,
             lambda,
-            shrinkage,
+            regularisation,
             ..
         } => save(
             &Gdt::params(family_of(*family))
                 .lambda(*lambda)
-                .shrinkage(shrinkage.unwrap_or(0.0)),
+                .shrinkage(regularisation.covariance_shrinkage()),
             &data,
             common,
         ),
@@ -333,11 +327,14 @@ pub fn fit(args: &FitArgs) -> Result<()> {
             grid,
             folds,
             seed,
-            shrinkage,
+            regularisation,
             ..
         } => save(
             &GdtCv::params(family_of(*family))
-                .gdt(Gdt::params(family_of(*family)).shrinkage(shrinkage.unwrap_or(0.0)))
+                .gdt(
+                    Gdt::params(family_of(*family))
+                        .shrinkage(regularisation.covariance_shrinkage()),
+                )
                 .grid(grid.clone())
                 .n_folds(*folds)
                 .seed(*seed),
@@ -509,10 +506,9 @@ where
         .map_err(|e| {
             // The library names its settings; the command's flags are spelt otherwise.
             let text = e.to_string();
-            let hint = if kind.starts_with("gdt") && text.contains("collinear") {
-                // GDT's LDA and QDA starts take one flag for both.
-                " (give --shrinkage W)"
-            } else if text.contains("`regularization`") {
+            let hint = if text.contains("`regularization`")
+                || (kind.starts_with("gdt") && text.contains("collinear"))
+            {
                 " (give --reg-param R or --shrinkage W)"
             } else if text.contains("`shrinkage`") {
                 " (give --shrinkage W)"

@@ -12,6 +12,7 @@ pub mod shrinkage;
 pub use cv::{CvCriterion, CvSelection, GdtCv, GdtCvParams, GdtCvValidParams, TABLE1_GRID};
 pub use existence::Separation;
 pub use family::{Family, Parametrisation, Priors};
+pub use gendisc_generative::CovarianceShrinkage;
 pub use gendisc_optim::Method;
 pub use model::{generative_theta, objective_and_gradient, objective_hessian, Gdt, GdtReport};
 pub use params::{

@@ -419,8 +419,10 @@ pub(crate) struct TrainingSet<'a> {
     /// The largest magnitude of the training rows (1 if all are zero): the unit of the model.
     pub scale: f64,
     /// The log-prior on the precisions that the shrinkage adds to `L_gen` (LDA and QDA with
-    /// [`GdtParams::shrinkage`](crate::GdtParams::shrinkage) > 0).
+    /// [`GdtParams::shrinkage`](crate::GdtParams::shrinkage)).
     pub prior: Option<PrecisionPrior>,
+    /// The training rows as given, for a generative start regularised in the data's units.
+    pub unscaled: ArrayView2<'a, f64>,
 }
 
 impl<'a> TrainingSet<'a> {
@@ -448,6 +450,7 @@ impl<'a> TrainingSet<'a> {
         })?;
         let scale = x.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
         let scale = if scale > 0.0 { scale } else { 1.0 };
+        let unscaled = x;
         let x = if scale == 1.0 {
             CowArray::from(x)
         } else {
@@ -458,9 +461,7 @@ impl<'a> TrainingSet<'a> {
         if p.variance_floor > 0.0 {
             param = param.with_variance_floor(p.variance_floor * data_scale(x.view(), w))?;
         }
-        let prior = (p.shrinkage > 0.0)
-            .then(|| PrecisionPrior::new(&param, p.shrinkage, x.view(), y, w))
-            .flatten();
+        let prior = PrecisionPrior::new(&param, p.shrinkage, scale, x.view(), y, w)?;
         Ok(Self {
             x,
             y,
@@ -468,6 +469,7 @@ impl<'a> TrainingSet<'a> {
             param,
             scale,
             prior,
+            unscaled,
         })
     }
 }
@@ -529,35 +531,34 @@ pub(crate) fn generative_start(
     };
     Ok(match p.family {
         Family::Lda => {
-            let m = fit_maybe_weighted(
-                Lda::params()
-                    .n_classes(k)
-                    .priors(priors)
-                    .shrinkage(covariance_shrinkage(p.shrinkage)),
-                t,
-            )?;
-            let factor = precision_factor(m.covariance().view())?;
-            let theta =
-                t.param
-                    .encode_gaussian(m.class_prior().view(), m.means().view(), &[factor]);
+            let params = Lda::params()
+                .n_classes(k)
+                .priors(priors)
+                .shrinkage(p.shrinkage);
+            let (m, s) = fit_in_regularised_units(params, p.shrinkage, t)?;
+            let factor = precision_factor(in_model_unit(m.covariance(), s * s).view())?;
+            let theta = t.param.encode_gaussian(
+                m.class_prior().view(),
+                in_model_unit(m.means(), s).view(),
+                &[factor],
+            );
             (theta, true)
         }
         Family::Qda => {
-            let m = fit_maybe_weighted(
-                Qda::params()
-                    .n_classes(k)
-                    .priors(priors)
-                    .regularization(covariance_shrinkage(p.shrinkage)),
-                t,
-            )?;
-            let factors = m
-                .covariances()
+            let params = Qda::params()
+                .n_classes(k)
+                .priors(priors)
+                .regularization(p.shrinkage);
+            let (m, s) = fit_in_regularised_units(params, p.shrinkage, t)?;
+            let factors = in_model_unit(m.covariances(), s * s)
                 .outer_iter()
                 .map(precision_factor)
                 .collect::<Result<Vec<_>>>()?;
-            let theta = t
-                .param
-                .encode_gaussian(m.class_prior().view(), m.means().view(), &factors);
+            let theta = t.param.encode_gaussian(
+                m.class_prior().view(),
+                in_model_unit(m.means(), s).view(),
+                &factors,
+            );
             (theta, true)
         }
         Family::Balls1 => {
@@ -617,13 +618,35 @@ pub(crate) fn generative_start(
     })
 }
 
-/// The generative fit's regulariser for GDT's shrinkage `γ`: toward the scaled identity, the
-/// maximiser of [`crate::shrinkage`]'s penalised likelihood.
-fn covariance_shrinkage(gamma: f64) -> CovarianceShrinkage {
-    if gamma > 0.0 {
-        CovarianceShrinkage::ScaledIdentity(gamma)
+/// Fits LDA or QDA for the generative start, and the factor `s` its means (and `s²` its
+/// covariances) must be divided by to be in the model's unit: shrinkage toward the identity
+/// means the identity of the data's units, so that fit runs on the rows as given (`s` the
+/// model's scale); every other fit runs on the scaled rows (`s = 1`), where the scaled identity
+/// is the same.
+fn fit_in_regularised_units<P: FitWeighted>(
+    params: P,
+    shrinkage: CovarianceShrinkage,
+    t: &TrainingSet<'_>,
+) -> Result<(<P as Fit>::Model, f64)> {
+    if !matches!(shrinkage, CovarianceShrinkage::Identity(_)) {
+        return Ok((fit_maybe_weighted(params, t)?, 1.0));
+    }
+    let model = match t.w {
+        Some(w) => params.fit_weighted(t.unscaled, t.y, w),
+        None => params.fit(t.unscaled, t.y),
+    }?;
+    Ok((model, t.scale))
+}
+
+/// `a / divisor`, without a copy when the divisor is 1.
+fn in_model_unit<D: ndarray::Dimension>(
+    a: CowArray<'_, f64, D>,
+    divisor: f64,
+) -> CowArray<'_, f64, D> {
+    if divisor == 1.0 {
+        a
     } else {
-        CovarianceShrinkage::None
+        CowArray::from(a.mapv(|v| v / divisor))
     }
 }
 

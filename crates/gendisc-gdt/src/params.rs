@@ -7,7 +7,10 @@ use gendisc_optim::{
     AutoSettings, ConjugateGradientSettings, LbfgsSettings, Method, TrustRegionSettings,
 };
 
+use gendisc_generative::CovarianceShrinkage;
+
 use crate::family::{check_variance_floor, Family, Priors};
+use crate::shrinkage::coefficient;
 
 /// The relative decrease per iteration below which the paper's conjugate gradient
 /// ([`paper_conjugate_gradient`]) stops, `1e-10`: the objective has stopped changing in its
@@ -87,7 +90,7 @@ pub fn paper_conjugate_gradient_settings() -> ConjugateGradientSettings {
 /// | `lambda` | `0.5` | `λ ∈ [0, 1]` of eq. (6): 1 is the generative fit, 0 the discriminative one |
 /// | `solver` | [`default_method`] (trust-region Newton, or L-BFGS beyond 400 parameters) | the optimiser, any [`Method`]; [`paper_conjugate_gradient`] is the paper's |
 /// | `var_smoothing` | `1e-9` | relative variance floor of the generative start of Balls1, Balls2 and the shared diagonal (as in `gendisc-generative`) |
-/// | `shrinkage` | `0` (none) | LDA and QDA only: covariance shrinkage `γ ∈ [0, 1)` toward the scaled identity, as a log-prior on the precisions weighted with `L_gen` (see [`GdtParams::shrinkage`]) |
+/// | `shrinkage` | `CovarianceShrinkage::None` | LDA and QDA only: covariance shrinkage of coefficient `γ ∈ [0, 1)` toward the scaled identity or the identity, as a log-prior on the precisions weighted with `L_gen` (see [`GdtParams::shrinkage`]) |
 /// | `variance_floor` | `0` (none) | Balls2 only: relative floor `r` on every component variance throughout the GDT fit, `σ² ≥ v₀ = r · max_j Var(x_j)` (see [`GdtParams::variance_floor`]) |
 /// | `em_seed` | none | Balls2's EM start: none for the order-free principal split, a seed for k-means++ (see `gendisc_generative::Balls2`) |
 /// | `em_max_iterations` | `500` | EM iterations per class for Balls2 |
@@ -120,9 +123,9 @@ pub struct GdtValidParams {
     pub(crate) var_smoothing: f64,
     #[serde(default)]
     pub(crate) variance_floor: f64,
-    /// `0` (and absent from params serialised before it could be set): none.
+    /// Absent from params serialised before it could be set: none.
     #[serde(default)]
-    pub(crate) shrinkage: f64,
+    pub(crate) shrinkage: CovarianceShrinkage,
     /// `None` (and absent from params serialised before it could be) is the principal split;
     /// params of earlier versions hold a seed, which keeps their k-means++ start.
     #[serde(default)]
@@ -159,8 +162,8 @@ impl GdtValidParams {
     pub fn variance_floor(&self) -> f64 {
         self.variance_floor
     }
-    /// The covariance shrinkage `γ` of LDA and QDA (0: none).
-    pub fn shrinkage(&self) -> f64 {
+    /// The covariance shrinkage of LDA and QDA.
+    pub fn shrinkage(&self) -> CovarianceShrinkage {
         self.shrinkage
     }
     /// The seed of Balls2's k-means++ EM start, or `None` for the principal split.
@@ -205,7 +208,7 @@ impl GdtParams {
             solver: default_method(),
             var_smoothing: 1e-9,
             variance_floor: 0.0,
-            shrinkage: 0.0,
+            shrinkage: CovarianceShrinkage::None,
             em_seed: None,
             em_max_iterations: 500,
             n_classes: None,
@@ -251,19 +254,21 @@ impl GdtParams {
         self.0.variance_floor = floor;
         self
     }
-    /// LDA and QDA only: shrinks every covariance toward a multiple of the identity,
-    /// `Σ̂ = (1 − γ) S + γ (tr S / d) I` (pooled for LDA, per class for QDA), in the generative
-    /// start and, as the Wishart log-prior it is the maximiser of, in the objective:
-    /// `λ [L_gen + Σ_p log π(Λ_p)] + (1 − λ) L_disc` ([`crate::shrinkage`]). Default `0`, none.
+    /// LDA and QDA only: shrinks every covariance (pooled for LDA, per class for QDA) as
+    /// `gendisc_generative`'s LDA and QDA do — `(1 − γ) S + γ (tr S / d) I` for
+    /// [`CovarianceShrinkage::ScaledIdentity`]`(γ)`, `(1 − γ) S + γ I` (the identity in the
+    /// data's units, scikit-learn's `reg_param`) for [`CovarianceShrinkage::Identity`]`(γ)` — in
+    /// the generative start and, as the Wishart log-prior it is the maximiser of, in the
+    /// objective: `λ [L_gen + Σ_p log π(Λ_p)] + (1 − λ) L_disc` ([`crate::shrinkage`]).
+    /// Default [`CovarianceShrinkage::None`].
     ///
     /// This is what lets the two families fit collinear or constant columns, where the
-    /// unshrunk covariance is singular and the joint likelihood unbounded; `λ = 1` is then
-    /// `gendisc_generative`'s LDA (or QDA) with `CovarianceShrinkage::ScaledIdentity(γ)`, and
-    /// `λ = 0` the unpenalised discriminative end. `γ` must lie in `[0, 1)` (at 1 the prior
-    /// would outweigh any data); outside it, or positive for another family, it is an
-    /// [`Error::InvalidParameter`] named `shrinkage`.
-    pub fn shrinkage(mut self, gamma: f64) -> Self {
-        self.0.shrinkage = gamma;
+    /// unshrunk covariance is singular and the joint likelihood unbounded; `λ = 1` is then the
+    /// shrunk LDA (or QDA), and `λ = 0` the unpenalised discriminative end. `γ` must lie in
+    /// `[0, 1)` (at 1 the prior would outweigh any data); outside it, or positive for another
+    /// family, it is an [`Error::InvalidParameter`] named `shrinkage`.
+    pub fn shrinkage(mut self, shrinkage: CovarianceShrinkage) -> Self {
+        self.0.shrinkage = shrinkage;
         self
     }
     /// Starts Balls2's EM by k-means++ with this seed instead of the order-free principal
@@ -299,8 +304,9 @@ impl GdtParams {
     }
 }
 
-/// Shrinkage lies in `[0, 1)`, and is positive only for LDA and QDA.
-fn check_shrinkage(family: Family, gamma: f64) -> Result<()> {
+/// Shrinkage has its coefficient in `[0, 1)`, positive only for LDA and QDA.
+fn check_shrinkage(family: Family, shrinkage: CovarianceShrinkage) -> Result<()> {
+    let gamma = coefficient(shrinkage);
     if !(0.0..1.0).contains(&gamma) {
         return Err(Error::invalid_parameter(
             "shrinkage",

@@ -4,10 +4,12 @@
 //! (`M` the weighted scatter about the class means, `W` its total weight) by
 //!
 //! ```text
-//! Σ̂ = (1 − γ) S + γ t I,        t = tr S / d,
+//! Σ̂ = (1 − γ) S + γ t I,
 //! ```
 //!
-//! as `gendisc-generative`'s `CovarianceShrinkage::ScaledIdentity(γ)` does. `Σ̂` is exactly the
+//! with `t = tr S / d` for `gendisc-generative`'s `CovarianceShrinkage::ScaledIdentity(γ)`
+//! and `t = 1` (the identity in the data's units, scikit-learn's `reg_param`) for
+//! `CovarianceShrinkage::Identity(γ)`. `Σ̂` is exactly the
 //! maximiser in `Λ = Σ⁻¹` of the joint log-likelihood plus the Wishart log-prior
 //!
 //! ```text
@@ -38,7 +40,18 @@
 
 use ndarray::{ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2};
 
+use gendisc_core::{Error, Result};
+use gendisc_generative::CovarianceShrinkage;
+
 use crate::family::{Family, Parametrisation};
+
+/// The coefficient `γ` of a regulariser (0 for none).
+pub(crate) fn coefficient(shrinkage: CovarianceShrinkage) -> f64 {
+    match shrinkage {
+        CovarianceShrinkage::None => 0.0,
+        CovarianceShrinkage::Identity(g) | CovarianceShrinkage::ScaledIdentity(g) => g,
+    }
+}
 
 /// The Wishart log-prior of every precision of a GDT fit with shrinkage, per unit of sample
 /// weight (the objective's scale).
@@ -49,16 +62,35 @@ pub(crate) struct PrecisionPrior {
 }
 
 impl PrecisionPrior {
-    /// The prior that makes the shrinkage `gamma ∈ (0, 1)` the maximiser at `λ = 1`, for the
-    /// rows `x` (in the model's unit), validated labels `y` and weights `w`; `None` for a
-    /// family without a full precision (only LDA and QDA take shrinkage).
+    /// The prior that makes `shrinkage` (of coefficient in `[0, 1)`) the maximiser at
+    /// `λ = 1`, for the rows `x` in the model's unit (the data divided by `scale`), validated
+    /// labels `y` and weights `w`; `None` without shrinkage or for a family without a full
+    /// precision (only LDA and QDA take shrinkage). Fails when the identity of the data's
+    /// units is not representable in the model's (data near `10⁻¹⁵⁴`).
     pub(crate) fn new(
         param: &Parametrisation,
-        gamma: f64,
+        shrinkage: CovarianceShrinkage,
+        scale: f64,
         x: ArrayView2<'_, f64>,
         y: ArrayView1<'_, usize>,
         w: Option<ArrayView1<'_, f64>>,
-    ) -> Option<Self> {
+    ) -> Result<Option<Self>> {
+        let gamma = coefficient(shrinkage);
+        if gamma == 0.0 || !matches!(param.family(), Family::Lda | Family::Qda) {
+            return Ok(None);
+        }
+        // The identity of the data's units, in the model's.
+        let identity = 1.0 / (scale * scale);
+        if !identity.is_finite() {
+            return Err(Error::invalid_parameter(
+                "shrinkage",
+                format!(
+                    "shrinking toward the identity adds a unit variance to data of magnitude \
+                     {scale:e}, which the model's unit cannot hold; `ScaledIdentity` shrinks \
+                     toward the data's own scale"
+                ),
+            ));
+        }
         let (k, d) = (param.n_classes(), param.n_features());
         let weight = |i: usize| w.map_or(1.0, |w| w[i]);
         // Class weights, means and within-class sums of squares (the traces of the scatters).
@@ -89,19 +121,22 @@ impl PrecisionPrior {
         let total: f64 = class_weight.iter().sum();
         let odds = gamma / (1.0 - gamma);
         // ν / S and ψ / S for a precision estimated from weight W and scatter trace tr M:
-        // ν = W γ/(1 − γ), t = tr M / (W d).
+        // ν = W γ/(1 − γ), ψ = ν t with t = tr M / (W d) or the identity.
         let per_unit = |w: f64, tr: f64| {
             let nu = w * odds;
-            (nu / total, nu * (tr / (w * d as f64)) / total)
+            let t = match shrinkage {
+                CovarianceShrinkage::Identity(_) => identity,
+                _ => tr / (w * d as f64),
+            };
+            (nu / total, nu * t / total)
         };
         let weights = match param.family() {
             Family::Lda => vec![per_unit(total, trace.iter().sum())],
-            Family::Qda => (0..k)
+            _ => (0..k)
                 .map(|c| per_unit(class_weight[c], trace[c]))
                 .collect(),
-            _ => return None,
         };
-        Some(Self { weights })
+        Ok(Some(Self { weights }))
     }
 
     /// `Σ_p log π(Λ_p) / S` at `θ`.

@@ -840,8 +840,10 @@ fn gdt_shrinkage_fits_a_singular_class() {
     let dir = temp_with(&[]);
     let collinear = fixture("collinear-class.csv");
     let collinear = collinear.as_str();
-    let gdt = ["fit", "gdt", "--family", "qda", "--data", collinear, "--out", "g.json"];
-    run_err(dir.path(), &gdt, &["(give --shrinkage W)"]);
+    let gdt = [
+        "fit", "gdt", "--family", "qda", "--data", collinear, "--out", "g.json",
+    ];
+    run_err(dir.path(), &gdt, &["(give --reg-param R or --shrinkage W)"]);
     let mut shrunk = gdt.to_vec();
     shrunk.extend(["--shrinkage", "0.2", "--lambda", "0.5"]);
     run_ok(dir.path(), &shrunk);
@@ -850,6 +852,12 @@ fn gdt_shrinkage_fits_a_singular_class() {
         &["predict", "--model", "g.json", "--data", collinear],
     );
     assert_eq!(predicted.lines().count(), 7, "{predicted}");
+    // scikit-learn's reg_param too, but not both.
+    let mut identity = gdt.to_vec();
+    identity.extend(["--reg-param", "0.2"]);
+    run_ok(dir.path(), &identity);
+    identity.extend(["--shrinkage", "0.2"]);
+    run_err(dir.path(), &identity, &["cannot be used with"]);
     // Only LDA and QDA take it.
     let mut balls = shrunk.clone();
     balls[3] = "balls1";

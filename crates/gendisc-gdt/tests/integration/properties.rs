@@ -10,7 +10,9 @@ use gendisc_gdt::{
     generative_theta, objective_and_gradient, objective_hessian, Family, Gdt, GdtValidParams,
     Method, Priors,
 };
-use gendisc_generative::{Balls1, Balls2, ClassPriors, GaussianNb, Lda, Qda, VarianceStructure};
+use gendisc_generative::{
+    Balls1, Balls2, ClassPriors, CovarianceShrinkage, GaussianNb, Lda, Qda, VarianceStructure,
+};
 use ndarray::{Array1, Array2};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -39,6 +41,18 @@ fn variance_floor() -> impl Strategy<Value = f64> {
 /// No shrinkage half of the time, else a shrinkage in (0, 0.9] (LDA and QDA only).
 fn shrinkage() -> impl Strategy<Value = f64> {
     prop_oneof![Just(0.0), 0.01f64..=0.9]
+}
+
+/// Shrinkage of coefficient `gamma`, toward the scaled identity for even seeds and the
+/// identity for odd ones.
+fn regulariser(seed: u64, gamma: f64) -> CovarianceShrinkage {
+    if gamma == 0.0 {
+        CovarianceShrinkage::None
+    } else if seed % 2 == 0 {
+        CovarianceShrinkage::ScaledIdentity(gamma)
+    } else {
+        CovarianceShrinkage::Identity(gamma)
+    }
 }
 
 /// The gendisc-generative prior setting that matches `priors`.
@@ -115,7 +129,7 @@ impl NearGenerative {
         let params = Gdt::params(family)
             .priors(priors)
             .variance_floor(floor)
-            .shrinkage(shrinkage)
+            .shrinkage(regulariser(seed, shrinkage))
             .lambda(lambda)
             .check()
             .unwrap();

@@ -3,8 +3,8 @@
 //! bad settings are named.
 
 use gendisc_core::{ConditionalModel, Error, Fit, Generative, ParamGuard};
-use gendisc_gdt::{Family, Gdt};
-use gendisc_generative::{CovarianceShrinkage, Lda, Qda};
+use gendisc_gdt::{CovarianceShrinkage, Family, Gdt};
+use gendisc_generative::{Lda, Qda};
 use ndarray::{Array1, Array2};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -28,46 +28,54 @@ fn data(seed: u64, n: usize, degenerate: bool) -> (Array2<f64>, Array1<usize>) {
     (x, y)
 }
 
+/// Both regularisers at two strengths.
+fn regularisers() -> [CovarianceShrinkage; 4] {
+    [
+        CovarianceShrinkage::ScaledIdentity(0.1),
+        CovarianceShrinkage::ScaledIdentity(0.6),
+        CovarianceShrinkage::Identity(0.1),
+        CovarianceShrinkage::Identity(0.6),
+    ]
+}
+
 #[test]
 fn lambda_one_is_the_shrunk_generative_fit_and_a_stationary_point() {
+    // Rows far from unit magnitude, so that the identity of the data's units is not the
+    // model's.
     let (x, y) = data(7, 90, false);
-    for gamma in [0.1, 0.6] {
+    let x = x * 40.0;
+    for shrink in regularisers() {
         for family in [Family::Lda, Family::Qda] {
             let gdt = Gdt::params(family)
-                .shrinkage(gamma)
+                .shrinkage(shrink)
                 .lambda(1.0)
                 .fit(x.view(), y.view())
                 .unwrap();
-            // GDT works on x / s and adds the Jacobian −d ln s.
-            let scaled = x.mapv(|v| v / gdt.scale());
-            let jacobian = 4.0 * gdt.scale().ln();
-            let shrink = CovarianceShrinkage::ScaledIdentity(gamma);
             let reference = match family {
                 Family::Lda => Lda::params()
                     .shrinkage(shrink)
-                    .fit(scaled.view(), y.view())
+                    .fit(x.view(), y.view())
                     .unwrap()
-                    .log_joint(scaled.view()),
+                    .log_joint(x.view()),
                 _ => Qda::params()
                     .regularization(shrink)
-                    .fit(scaled.view(), y.view())
+                    .fit(x.view(), y.view())
                     .unwrap()
-                    .log_joint(scaled.view()),
+                    .log_joint(x.view()),
             }
             .unwrap();
             let joint = gdt.log_joint(x.view()).unwrap();
             for (a, b) in joint.iter().zip(reference.iter()) {
-                let b = b - jacobian;
                 assert!(
                     (a - b).abs() <= 1e-9 * (1.0 + b.abs()),
-                    "{family} γ={gamma}: {a} vs {b}"
+                    "{family} {shrink:?}: {a} vs {b}"
                 );
             }
             // The shrunk fit maximises L_gen + log π: the penalised gradient vanishes there,
-            // which holds only if the prior's ν and ψ are the ones shrinkage implies.
+            // which holds only if the prior's ν and ψ are the ones the shrinkage implies.
             assert!(
                 gdt.report().gradient_norm < 1e-9,
-                "{family} γ={gamma}: ‖∇‖ = {:e} at the shrunk fit",
+                "{family} {shrink:?}: ‖∇‖ = {:e} at the shrunk fit",
                 gdt.report().gradient_norm
             );
         }
@@ -87,16 +95,16 @@ fn shrinkage_fits_constant_and_collinear_columns_and_converges() {
             matches!(err, Error::NotPositiveDefinite { .. }),
             "{family}: {err:?}"
         );
-        for lambda in [0.25, 0.5, 0.75] {
+        for (lambda, shrink) in [0.25, 0.5, 0.75, 0.5].into_iter().zip(regularisers()) {
             let gdt = Gdt::params(family)
-                .shrinkage(0.2)
+                .shrinkage(shrink)
                 .lambda(lambda)
                 .fit(x.view(), y.view())
                 .unwrap();
             let report = gdt.report();
             assert!(
                 report.converged(),
-                "{family} λ={lambda}: {:?} after {} iterations, ‖∇‖ = {:e}",
+                "{family} λ={lambda} {shrink:?}: {:?} after {} iterations, ‖∇‖ = {:e}",
                 report.status,
                 report.iterations,
                 report.gradient_norm
@@ -110,14 +118,17 @@ fn shrinkage_fits_constant_and_collinear_columns_and_converges() {
 #[test]
 fn the_discriminative_end_does_not_depend_on_shrinkage() {
     let (x, y) = data(3, 150, false);
-    let fit = |gamma: f64| {
+    let fit = |shrink| {
         Gdt::params(Family::Lda)
-            .shrinkage(gamma)
+            .shrinkage(shrink)
             .lambda(0.0)
             .fit(x.view(), y.view())
             .unwrap()
     };
-    let (plain, shrunk) = (fit(0.0), fit(0.5));
+    let (plain, shrunk) = (
+        fit(CovarianceShrinkage::None),
+        fit(CovarianceShrinkage::ScaledIdentity(0.5)),
+    );
     assert!(plain.report().converged() && shrunk.report().converged());
     let (a, b) = (
         plain.predict_proba(x.view()).unwrap(),
@@ -129,19 +140,22 @@ fn the_discriminative_end_does_not_depend_on_shrinkage() {
 }
 
 #[test]
-fn more_shrinkage_moves_the_intermediate_fit() {
-    // λ > 0 carries the prior: the fits at γ = 0 and γ = 0.5 differ.
+fn shrinkage_moves_the_intermediate_fit() {
+    // λ > 0 carries the prior: the fits with and without it differ.
     let (x, y) = data(5, 60, false);
-    let fit = |gamma: f64| {
+    let fit = |shrink| {
         Gdt::params(Family::Qda)
-            .shrinkage(gamma)
+            .shrinkage(shrink)
             .lambda(0.5)
             .fit(x.view(), y.view())
             .unwrap()
             .predict_proba(x.view())
             .unwrap()
     };
-    let (a, b) = (fit(0.0), fit(0.5));
+    let (a, b) = (
+        fit(CovarianceShrinkage::None),
+        fit(CovarianceShrinkage::Identity(0.5)),
+    );
     let largest = a
         .iter()
         .zip(b.iter())
@@ -154,11 +168,11 @@ fn more_shrinkage_moves_the_intermediate_fit() {
 fn bad_shrinkage_is_named() {
     let (x, y) = data(1, 30, false);
     for params in [
-        Gdt::params(Family::Lda).shrinkage(1.0),
-        Gdt::params(Family::Lda).shrinkage(-0.1),
-        Gdt::params(Family::Qda).shrinkage(f64::NAN),
-        Gdt::params(Family::Balls1).shrinkage(0.1),
-        Gdt::params(Family::SharedDiagonal).shrinkage(0.1),
+        Gdt::params(Family::Lda).shrinkage(CovarianceShrinkage::ScaledIdentity(1.0)),
+        Gdt::params(Family::Lda).shrinkage(CovarianceShrinkage::Identity(-0.1)),
+        Gdt::params(Family::Qda).shrinkage(CovarianceShrinkage::Identity(f64::NAN)),
+        Gdt::params(Family::Balls1).shrinkage(CovarianceShrinkage::Identity(0.1)),
+        Gdt::params(Family::SharedDiagonal).shrinkage(CovarianceShrinkage::ScaledIdentity(0.1)),
     ] {
         match params.check_ref() {
             Err(Error::InvalidParameter { name, .. }) => assert_eq!(name, "shrinkage"),
