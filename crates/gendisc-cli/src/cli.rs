@@ -113,6 +113,14 @@ pub struct FitCommon {
     /// it as a `warning:` line and saving the model.
     #[arg(long, alias = "require-convergence")]
     pub strict: bool,
+    /// Centre and scale every numeric feature by its training mean and standard deviation
+    /// before fitting, and record both in the model file so that `predict` and `evaluate`
+    /// replay them. For the models that depend on the units of their inputs (the linear SVM,
+    /// logistic regression with a prior, the hybrid's weights prior, Balls1 and Balls2, QDA's
+    /// --reg-param); not for the count, 0/1 and categorical naive Bayes models or the
+    /// bilevel classifier, whose prior is in the data's units.
+    #[arg(long, alias = "standardise")]
+    pub standardize: bool,
 }
 
 /// The estimators `gendisc fit` knows, each with its hyper-parameters.

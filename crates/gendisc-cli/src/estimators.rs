@@ -133,7 +133,13 @@ pub fn fit(args: &FitArgs) -> Result<()> {
         }
         _ => CategoricalAs::OneHot,
     };
-    let data = input::training(&common.data, table.as_ref(), categorical)?;
+    let mut data = input::training(&common.data, table.as_ref(), categorical)?;
+    if common.standardize {
+        if let Some(why) = not_standardisable(estimator) {
+            bail!("--standardize does not apply to {why}");
+        }
+        data.preprocessing.standardise(data.x.view_mut());
+    }
     if data.n_dropped > 0 {
         eprintln!("left out {} rows with a missing value", data.n_dropped);
     }
@@ -493,6 +499,29 @@ struct Saved {
     kind: &'static str,
     labels: Vec<String>,
     fit: Option<FitSummary>,
+}
+
+/// Why `estimator` cannot be fitted on standardised features, if it cannot: its features must
+/// be counts, 0/1 values or categories, or its prior is stated in the data's units.
+fn not_standardisable(estimator: &Estimator) -> Option<&'static str> {
+    match estimator {
+        Estimator::Nb { .. } => Some(
+            "`nb`, which chooses its model by the values of the columns (give `gaussian-nb`, \
+             which does not depend on their units anyway)",
+        ),
+        Estimator::BernoulliNb { .. } => Some("Bernoulli naive Bayes: its features are 0/1"),
+        Estimator::CategoricalNb { .. } => {
+            Some("categorical naive Bayes: its features are categories")
+        }
+        Estimator::MultinomialNb { .. } => Some("multinomial naive Bayes: its features are counts"),
+        Estimator::Hybrid { generative, .. } if *generative != HybridBase::Gaussian => {
+            Some("a hybrid of count, 0/1 or categorical naive Bayes")
+        }
+        Estimator::Bilevel { .. } => {
+            Some("the bilevel classifier: its prior on the class means is in the data's units")
+        }
+        _ => None,
+    }
 }
 
 /// Fits `params` on the training data and writes the model file.

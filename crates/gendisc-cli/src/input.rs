@@ -346,6 +346,7 @@ fn read_libsvm_training(path: &Path) -> Result<Training> {
 /// the file's indices.
 fn libsvm_preprocessing(n: usize) -> Preprocessing {
     Preprocessing {
+        standardisation: None,
         columns: (1..=n)
             .map(|index| InputColumn {
                 name: index.to_string(),
@@ -398,12 +399,16 @@ pub fn encode_for_model(
             .n_features(n_features)
             .read(path)
             .with_context(|| format!("cannot read the LIBSVM file {}", path.display()))?;
+        let mut x = data.to_dense();
         if let Some(preprocessing) = preprocessing {
-            if preprocessing != &libsvm_preprocessing(n_features) {
+            if preprocessing.columns != libsvm_preprocessing(n_features).columns {
                 bail!(
                     "the model reads the columns {}, not the numbered features of a LIBSVM file",
                     preprocessing.column_names().join(", ")
                 );
+            }
+            if let Some(standardisation) = &preprocessing.standardisation {
+                standardisation.apply(x.view_mut());
             }
         }
         let labels = data
@@ -413,7 +418,7 @@ pub fn encode_for_model(
             .map(|label| label.to_string())
             .collect();
         return Ok(Encoded {
-            x: data.to_dense(),
+            x,
             labels: Some(labels),
             n_dropped: 0,
         });

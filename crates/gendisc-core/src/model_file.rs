@@ -42,6 +42,8 @@ use std::fmt::Debug;
 use std::fs;
 use std::path::Path;
 
+use ndarray::{ArrayView2, ArrayViewMut2};
+
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -154,9 +156,10 @@ pub struct ModelFile<M, L> {
 /// How a table's columns become a model's features: the input columns the model reads, in
 /// order, and the encoding of each. Plain data: the encoding itself is done by the data crate.
 ///
-/// The features are the columns' encodings concatenated in order, so a model with a
-/// preprocessing has [`n_features`](Self::n_features) features.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The features are the columns' encodings concatenated in order (then standardised, when a
+/// [`Standardisation`] is recorded), so a model with a preprocessing has
+/// [`n_features`](Self::n_features) features.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Preprocessing {
     /// The input columns, in the order their features appear.
@@ -164,6 +167,85 @@ pub struct Preprocessing {
     /// The name of the column that held the class labels, when it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    /// The centring and scaling applied to the encoded features, when the model was fitted on
+    /// standardised features. Absent from the file when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standardisation: Option<Standardisation>,
+}
+
+/// Features centred and scaled by values learned on the training rows, `(x_j − c_j) / s_j`,
+/// and replayed on new rows: what a model that is not invariant to the units of its inputs
+/// (the linear SVM, L2-penalised logistic regression, Balls1/Balls2) needs when the columns'
+/// scales differ.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Standardisation {
+    /// `c_j`: the training mean of each standardised feature, 0 for the others.
+    pub center: Vec<f64>,
+    /// `s_j`: the training standard deviation (divisor `n`, as scikit-learn's
+    /// `StandardScaler`) of each standardised feature, 1 for the others and for constant ones.
+    pub scale: Vec<f64>,
+}
+
+impl Standardisation {
+    /// The mean and standard deviation of every column `j` of `x` with `standardise(j)`; the
+    /// other columns are left as they are. `x` must be finite.
+    pub fn fit(x: ArrayView2<'_, f64>, standardise: impl Fn(usize) -> bool) -> Self {
+        let n = x.nrows().max(1) as f64;
+        let (center, scale) = x
+            .columns()
+            .into_iter()
+            .enumerate()
+            .map(|(j, column)| {
+                if !standardise(j) {
+                    return (0.0, 1.0);
+                }
+                let mean = column.sum() / n;
+                let variance = column.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
+                let sd = variance.sqrt();
+                (mean, if sd > 0.0 && sd.is_finite() { sd } else { 1.0 })
+            })
+            .unzip();
+        Self { center, scale }
+    }
+
+    /// Centres and scales the columns of `x` in place; `x` has as many columns as the
+    /// standardisation has features.
+    pub fn apply(&self, mut x: ArrayViewMut2<'_, f64>) {
+        for (mut column, (c, s)) in x
+            .columns_mut()
+            .into_iter()
+            .zip(self.center.iter().zip(&self.scale))
+        {
+            column.mapv_inplace(|v| (v - c) / s);
+        }
+    }
+
+    /// The number of features.
+    pub fn n_features(&self) -> usize {
+        self.center.len()
+    }
+
+    /// Why the standardisation cannot be applied to `n_features` features, if it cannot.
+    fn problem(&self, n_features: usize) -> Option<String> {
+        if self.center.len() != n_features || self.scale.len() != n_features {
+            return Some(format!(
+                "{} centres and {} scales for {n_features} features",
+                self.center.len(),
+                self.scale.len()
+            ));
+        }
+        if let Some(j) = self.center.iter().position(|c| !c.is_finite()) {
+            return Some(format!("the centre of feature {j} is not finite"));
+        }
+        if let Some(j) = self.scale.iter().position(|s| !(s.is_finite() && *s > 0.0)) {
+            return Some(format!(
+                "the scale of feature {j} is {}, not a finite positive number",
+                self.scale[j]
+            ));
+        }
+        None
+    }
 }
 
 /// One input column of a [`Preprocessing`]: its name in the table and its encoding.
@@ -214,6 +296,28 @@ impl Preprocessing {
     /// The input columns' names, in order.
     pub fn column_names(&self) -> Vec<&str> {
         self.columns.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    /// Whether each feature is a number as read (from a [`ColumnEncoding::Numeric`] column),
+    /// rather than a category's indicator or index: the features a standardisation scales.
+    pub fn numeric_features(&self) -> Vec<bool> {
+        self.columns
+            .iter()
+            .flat_map(|c| {
+                let numeric = matches!(c.encoding, ColumnEncoding::Numeric);
+                std::iter::repeat_n(numeric, c.encoding.n_features())
+            })
+            .collect()
+    }
+
+    /// Records the standardisation of the numeric features as they are in `x` (the encoded
+    /// training rows, finite) and applies it to `x` in place; categories' indicators and
+    /// indices are left as they are.
+    pub fn standardise(&mut self, mut x: ArrayViewMut2<'_, f64>) {
+        let numeric = self.numeric_features();
+        let standardisation = Standardisation::fit(x.view(), |j| numeric[j]);
+        standardisation.apply(x.view_mut());
+        self.standardisation = Some(standardisation);
     }
 }
 
@@ -297,6 +401,13 @@ impl<M: SavedModel, L: Ord + Clone + Debug> ModelFile<M, L> {
                         self.model.n_features()
                     ),
                 ));
+            }
+            if let Some(problem) = preprocessing
+                .standardisation
+                .as_ref()
+                .and_then(|s| s.problem(preprocessing.n_features()))
+            {
+                return Err(invalid("preprocessing.standardisation", problem));
             }
         }
         self.model.check_invariants()
@@ -762,6 +873,7 @@ mod tests {
     /// A numeric column and a one-hot column of two levels: three features.
     fn preprocessing() -> Preprocessing {
         Preprocessing {
+            standardisation: None,
             columns: vec![
                 InputColumn {
                     name: "size".into(),
@@ -833,6 +945,64 @@ mod tests {
                 if matches!(&**source, Error::InvalidModel { field, .. } if field == "preprocessing")),
             "{error:?}"
         );
+    }
+
+    #[test]
+    fn standardisation_scales_numeric_features_and_is_checked_on_load() {
+        // size: 1, 3, 5 (mean 3, sd √(8/3)); colour's indicators are left alone.
+        let mut x = ndarray::array![[1.0, 1.0, 0.0], [3.0, 0.0, 1.0], [5.0, 1.0, 0.0]];
+        let mut p = preprocessing();
+        p.standardise(x.view_mut());
+        let s = p.standardisation.clone().unwrap();
+        let sd = (8.0_f64 / 3.0).sqrt();
+        assert_eq!(s.center, vec![3.0, 0.0, 0.0]);
+        assert_eq!(s.scale, vec![sd, 1.0, 1.0]);
+        assert_eq!(x.column(0).to_vec(), vec![-2.0 / sd, 0.0, 2.0 / sd]);
+        assert_eq!(x.column(2).to_vec(), vec![0.0, 1.0, 0.0]);
+        // A constant feature keeps its unit scale.
+        assert_eq!(
+            Standardisation::fit(x.slice(ndarray::s![.., 1..2]).map(|_| 4.0).view(), |_| true)
+                .scale,
+            vec![1.0]
+        );
+
+        let path = temp_file("standardised");
+        labelled(3)
+            .with_preprocessing(p)
+            .unwrap()
+            .save(&path)
+            .unwrap();
+        assert_eq!(
+            LabelledModel::<Sign>::load(&path)
+                .unwrap()
+                .preprocessing()
+                .unwrap()
+                .standardisation,
+            Some(s)
+        );
+        // A zero or negative scale, or a missing centre, is refused, naming the field.
+        let text = fs::read_to_string(&path).unwrap();
+        type Damage = fn(&mut serde_json::Value);
+        let damages: [(&str, Damage); 3] = [
+            ("scale", |v| v[1] = 0.0.into()),
+            ("scale", |v| v[0] = (-2.0).into()),
+            ("center", |v| {
+                v.as_array_mut().unwrap().pop();
+            }),
+        ];
+        for (field, damage) in damages {
+            let mut file: serde_json::Value = serde_json::from_str(&text).unwrap();
+            damage(&mut file["preprocessing"]["standardisation"][field]);
+            fs::write(&path, file.to_string()).unwrap();
+            let error = LabelledModel::<Sign>::load(&path).unwrap_err();
+            assert!(
+                matches!(&error, Error::InvalidModelFile { source, .. }
+                    if matches!(&**source, Error::InvalidModel { field, .. }
+                        if field == "preprocessing.standardisation")),
+                "{field}: {error:?}"
+            );
+        }
+        fs::remove_file(&path).unwrap();
     }
 
     #[test]

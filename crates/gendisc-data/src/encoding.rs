@@ -168,13 +168,15 @@ pub fn record(table: &Table, categorical: CategoricalAs) -> Preprocessing {
         })
         .collect();
     Preprocessing {
+        standardisation: None,
         columns,
         target: Some(table.class_name().to_owned()),
     }
 }
 
 /// The features of `table`'s rows by `preprocessing`: its columns, found in the table by name
-/// (the table may hold others, in any order), each encoded as recorded.
+/// (the table may hold others, in any order), each encoded as recorded, then standardised when
+/// the preprocessing records a standardisation.
 ///
 /// Fails, naming them, on columns the table lacks, a column of another kind, a level unknown at
 /// fit time and a missing value (the last two at their file, line and field).
@@ -252,6 +254,9 @@ pub fn encode(table: &Table, preprocessing: &Preprocessing) -> Result<Array2<f64
             }
         }
         offset += input.encoding.n_features();
+    }
+    if let Some(standardisation) = &preprocessing.standardisation {
+        standardisation.apply(x.view_mut());
     }
     Ok(x)
 }

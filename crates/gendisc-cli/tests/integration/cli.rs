@@ -863,3 +863,83 @@ fn gdt_shrinkage_fits_a_singular_class() {
     balls[3] = "balls1";
     run_err(dir.path(), &balls, &["shrinkage", "only LDA and QDA"]);
 }
+
+/// Two columns on scales 10⁴ apart, the class the sign of their standardised sum (with a
+/// category column that standardisation leaves alone).
+fn badly_scaled(n: usize, offset: usize) -> String {
+    let mut csv = String::from("a,b,colour,class\n");
+    for i in offset..offset + n {
+        // A deterministic spread of points: u, v in (−1, 1).
+        let u = ((i * 37 + 11) % 101) as f64 / 50.0 - 1.0;
+        let v = ((i * 53 + 7) % 97) as f64 / 48.0 - 1.0;
+        let class = if u + v > 0.0 { "yes" } else { "no" };
+        let colour = ["red", "blue"][i % 2];
+        csv.push_str(&format!("{},{},{colour},{class}\n", 1e3 * u + 5e3, 0.1 * v));
+    }
+    csv
+}
+
+/// `--standardize` records the training means and deviations in the model file, and `predict`
+/// and `evaluate` replay them on new files.
+#[test]
+fn standardisation_is_recorded_and_replayed() {
+    let train = badly_scaled(200, 0);
+    let test = badly_scaled(100, 500);
+    let dir = temp_with(&[("train.csv", train.as_str()), ("test.csv", test.as_str())]);
+    run_ok(
+        dir.path(),
+        &[
+            "fit",
+            "linear-svm",
+            "--data",
+            "train.csv",
+            "--standardize",
+            "--out",
+            "svm.json",
+        ],
+    );
+    let saved = fs::read_to_string(dir.path().join("svm.json")).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    let standardisation = &file["preprocessing"]["standardisation"];
+    let center = standardisation["center"].as_array().unwrap();
+    let scale = standardisation["scale"].as_array().unwrap();
+    // a, b, then colour's two indicators, left as they are.
+    assert_eq!(center.len(), 4, "{standardisation}");
+    assert!(
+        (center[0].as_f64().unwrap() - 5e3).abs() < 100.0,
+        "{standardisation}"
+    );
+    assert!(scale[0].as_f64().unwrap() > 100.0 && scale[1].as_f64().unwrap() < 0.1);
+    assert_eq!(
+        (center[2].as_f64(), scale[3].as_f64()),
+        (Some(0.0), Some(1.0))
+    );
+    // The class is a linear function of the standardised columns: the replayed scaling
+    // classifies the new file almost perfectly.
+    let evaluated = run_ok(
+        dir.path(),
+        &["evaluate", "--model", "svm.json", "--data", "test.csv"],
+    );
+    let error: f64 = evaluated
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("error rate")
+                .map(|v| v.trim().parse().unwrap())
+        })
+        .unwrap_or_else(|| panic!("no error rate in:\n{evaluated}"));
+    assert!(error < 0.1, "{evaluated}");
+    // Not for models whose features must keep their values.
+    run_err(
+        dir.path(),
+        &[
+            "fit",
+            "nb",
+            "--data",
+            "train.csv",
+            "--standardize",
+            "--out",
+            "nb.json",
+        ],
+        &["--standardize does not apply", "gaussian-nb"],
+    );
+}
