@@ -252,6 +252,11 @@ fn cannot_read(args: &DataArgs, error: gendisc_core::Error) -> anyhow::Error {
             format!(" (give --decimal '{other_mark}')")
         }
         (gendisc_core::Error::Parse { message, .. }, _)
+            if message.contains("of a file without a header") && !args.no_header =>
+        {
+            " (give --no-header: the columns are then V1, V2, …)".to_owned()
+        }
+        (gendisc_core::Error::Parse { message, .. }, _)
             if message.contains("file's delimiter?") =>
         {
             let delimiter = message

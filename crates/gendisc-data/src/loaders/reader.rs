@@ -492,7 +492,15 @@ impl TableReader {
                     layout_path,
                     layout_line,
                     field + 1,
-                    format!("duplicate column name '{}'", names[field]),
+                    if names[field].trim().parse::<f64>().is_ok() {
+                        format!(
+                            "duplicate column name '{}' (a header of numbers is usually the \
+                             first row of data of a file without a header)",
+                            names[field]
+                        )
+                    } else {
+                        format!("duplicate column name '{}'", names[field])
+                    },
                 ));
             }
         }
@@ -986,6 +994,14 @@ mod tests {
         );
         assert_eq!(column, 2);
         assert!(message.contains("duplicate column name 'a'"), "{message}");
+        assert!(!message.contains("without a header"), "{message}");
+        // A header of numbers, duplicated, is the first row of a file without one.
+        let (line, _, message) = parse_err(TableReader::csv().read_str("0,1,1,5\n2,3,4,5\n", "t"));
+        assert_eq!(line, 1);
+        assert!(
+            message.contains("duplicate column name '1' (a header of numbers is usually"),
+            "{message}"
+        );
         // A duplicate name in an ignored column does not matter.
         TableReader::uci(Separator::Comma)
             .column_names(["a", "a", "c"])
