@@ -377,6 +377,29 @@ impl SavedModel for GaussianNb {
         }
         check_classes(kind, n_classes, &self.log_prior, &self.class_weight)
     }
+
+    /// With per-class variances, one warning per class that has no spread in any feature (a
+    /// single training row, or identical rows): its variances are the smoothing floor alone,
+    /// so it claims only points at its mean and misclassifies its own new rows.
+    fn warnings(&self) -> Vec<String> {
+        if self.variance != VarianceStructure::PerClass {
+            return Vec::new();
+        }
+        self.variances
+            .outer_iter()
+            .enumerate()
+            .filter(|(_, row)| row.iter().all(|&v| v <= self.variance_floor))
+            .map(|(k, _)| {
+                format!(
+                    "class {k} has no spread in any feature (a single training row, or \
+                     identical rows): its variances are the smoothing floor alone ({:e}), so it \
+                     claims only points at its mean; more rows of the class or a larger \
+                     var_smoothing fix it",
+                    self.variance_floor()
+                )
+            })
+            .collect()
+    }
 }
 
 impl FactorisedGenerative for GaussianNb {
@@ -416,6 +439,32 @@ impl SampleJoint for GaussianNb {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_class_without_spread_is_a_warning() {
+        let x = ndarray::array![[0.0, 1.0], [1.0, 0.5], [2.0, 1.5], [5.0, 5.0]];
+        let y = ndarray::array![0, 0, 0, 1];
+        let model = GaussianNb::params().fit(x.view(), y.view()).unwrap();
+        let warnings = model.warnings();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("class 1 has no spread"),
+            "{warnings:?}"
+        );
+        // Pooled variances borrow the other classes' spread; two distinct rows have their own.
+        let pooled = GaussianNb::params()
+            .variance(VarianceStructure::Pooled)
+            .fit(x.view(), y.view())
+            .unwrap();
+        assert!(pooled.warnings().is_empty());
+        let x2 = ndarray::array![[0.0, 1.0], [1.0, 0.5], [2.0, 1.5], [5.0, 5.0], [5.5, 5.0]];
+        let y2 = ndarray::array![0, 0, 0, 1, 1];
+        assert!(GaussianNb::params()
+            .fit(x2.view(), y2.view())
+            .unwrap()
+            .warnings()
+            .is_empty());
+    }
     use approx::assert_relative_eq;
     use gendisc_core::Fit;
     use gendisc_core::{ConditionalModel, Error};

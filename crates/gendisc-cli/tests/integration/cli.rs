@@ -949,8 +949,19 @@ fn standardisation_is_recorded_and_replayed() {
 #[test]
 fn a_header_of_repeated_numbers_suggests_no_header() {
     let dir = temp_with(&[("digits.tra", "0,1,1,5,a\n2,3,4,5,b\n1,1,0,2,a\n3,3,2,1,b\n")]);
-    let fit = ["fit", "gaussian-nb", "--data", "digits.tra", "--out", "m.json"];
-    run_err(dir.path(), &fit, &["give --no-header", "duplicate column name '1'"]);
+    let fit = [
+        "fit",
+        "gaussian-nb",
+        "--data",
+        "digits.tra",
+        "--out",
+        "m.json",
+    ];
+    run_err(
+        dir.path(),
+        &fit,
+        &["give --no-header", "duplicate column name '1'"],
+    );
     let mut headerless = fit.to_vec();
     headerless.push("--no-header");
     run_ok(dir.path(), &headerless);
