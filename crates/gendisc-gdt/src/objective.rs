@@ -50,10 +50,11 @@ impl<'a> GdtObjective<'a> {
         let total_weight = weights.map_or(x.nrows() as f64, |w| w.sum());
         Self {
             param,
+            // The Hessian reads rows as slices; `to_owned` would keep a column-major layout.
             x: if x.is_standard_layout() {
                 CowArray::from(x)
             } else {
-                CowArray::from(x.to_owned())
+                CowArray::from(x.as_standard_layout().into_owned())
             },
             y,
             weights,

@@ -7,6 +7,7 @@
 mod bad_input;
 mod convergence;
 mod cv;
+mod layout;
 mod model_file;
 mod newton;
 mod optimum;
