@@ -1,0 +1,94 @@
+"""The scikit-learn estimator shared by every gendisc classifier."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from . import _native
+
+
+class GendiscClassifier(ClassifierMixin, BaseEstimator):
+    """A gendisc model behind scikit-learn's classifier API.
+
+    Subclasses name the model's kind (``_kind``) and list the hyper-parameters their
+    ``__init__`` stores, which are passed to the Rust fit as they are. ``fit`` validates the
+    data, encodes the labels as ``classes_`` (any labels scikit-learn accepts), fits with the
+    interpreter's lock released, and raises a :class:`~sklearn.exceptions.ConvergenceWarning`
+    for each warning of the fit (non-convergence, separated data, a class without spread); with
+    ``require_convergence=True`` such a fit is a ``RuntimeError`` instead.
+    """
+
+    _kind: str = ""
+    _parameters: tuple[str, ...] = ()
+
+    def _native_parameters(self) -> dict:
+        return {name: getattr(self, name) for name in self._parameters}
+
+    def fit(self, X, y, sample_weight=None):
+        """Fits the model on ``X`` (``n × d``) and labels ``y``, optionally weighted."""
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        if len(self.classes_) < 2:
+            raise ValueError(
+                f"{type(self).__name__} needs at least 2 classes, but y has only one class: "
+                f"{self.classes_[0]!r}"
+            )
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        self._model = _native.fit(
+            self._kind,
+            self._native_parameters(),
+            X,
+            y_index.astype(np.int64),
+            len(self.classes_),
+            sample_weight,
+        )
+        summary = self._model.fit_summary()
+        if summary is not None:
+            self.converged_, self.n_iter_, self.status_ = summary
+        problems = self._model.warnings()
+        if problems and getattr(self, "require_convergence", False):
+            raise RuntimeError("; ".join(problems))
+        for problem in problems:
+            warnings.warn(f"{type(self).__name__}: {problem}", ConvergenceWarning, stacklevel=2)
+        return self
+
+    def predict_log_proba(self, X):
+        """``log p(class | x)``, one column per class of ``classes_``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return self._model.predict_log_proba(X)
+
+    def predict_proba(self, X):
+        """``p(class | x)``, one column per class of ``classes_``."""
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X):
+        """The most probable class of each row."""
+        log_proba = self.predict_log_proba(X)
+        return self.classes_[np.argmax(log_proba, axis=1)]
+
+    # Pickling and copying go through the model's JSON, checked again when it is read.
+    def __getstate__(self):
+        # A copy: object.__getstate__ hands back the instance's own __dict__.
+        state = dict(super().__getstate__())
+        model = state.pop("_model", None)
+        if model is not None:
+            state["_model_kind"] = model.kind
+            state["_model_json"] = model.to_json()
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        kind = state.pop("_model_kind", None)
+        json = state.pop("_model_json", None)
+        super().__setstate__(state)
+        if kind is not None:
+            self._model = _native.load(kind, json)

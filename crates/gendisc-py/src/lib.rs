@@ -1,0 +1,335 @@
+//! `gendisc._native`: the extension module behind the `gendisc` Python package.
+//!
+//! The package's scikit-learn estimators (`python/gendisc/`) validate their inputs, encode the
+//! class labels as indices `0 … K − 1`, and call `fit` with the estimator's kind and its
+//! hyper-parameters; the `FittedModel` it returns predicts class probabilities and
+//! serialises itself as the model's JSON (what the Rust model files hold under `model`), which
+//! is how the estimators pickle. The numerical work runs with the interpreter's lock released,
+//! on the caller's arrays without a copy.
+
+use std::collections::HashSet;
+
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
+use numpy::{IntoPyArray, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use gendisc_core::{Classifier, ConditionalModel, Fit, FitWeighted, SavedModel};
+use gendisc_discriminative::LogisticRegression;
+use gendisc_gdt::{CovarianceShrinkage, Family, Gdt};
+use gendisc_generative::{GaussianNb, Lda, Qda};
+
+/// A fitted model of any kind, as the estimators use it.
+trait Fitted: Send + Sync {
+    /// The model file's `kind` of the model.
+    fn kind(&self) -> &'static str;
+    /// The number of features the model reads.
+    fn n_features(&self) -> usize;
+    /// `log p(k | x)` for every row and class.
+    fn predict_log_proba(&self, x: ArrayView2<'_, f64>) -> gendisc_core::Result<Array2<f64>>;
+    /// The model's parameters as JSON.
+    fn to_json(&self) -> serde_json::Result<String>;
+    /// `(converged, iterations, status)` of an iterative fit.
+    fn summary(&self) -> Option<(bool, usize, String)>;
+    /// What a caller must not miss about the fit.
+    fn warnings(&self) -> Vec<String>;
+}
+
+impl<M> Fitted for M
+where
+    M: ConditionalModel + SavedModel + Send + Sync,
+{
+    fn kind(&self) -> &'static str {
+        M::KIND
+    }
+
+    fn n_features(&self) -> usize {
+        Classifier::n_features(self)
+    }
+
+    fn predict_log_proba(&self, x: ArrayView2<'_, f64>) -> gendisc_core::Result<Array2<f64>> {
+        ConditionalModel::predict_log_proba(self, x)
+    }
+
+    fn to_json(&self) -> serde_json::Result<String> {
+        serde_json::to_string(self)
+    }
+
+    fn summary(&self) -> Option<(bool, usize, String)> {
+        self.fit_summary()
+            .map(|s| (s.converged, s.iterations, s.status))
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        SavedModel::warnings(self)
+    }
+}
+
+/// A fitted gendisc model: class probabilities, its fit report, and its JSON.
+#[pyclass(frozen, module = "gendisc._native")]
+struct FittedModel {
+    model: Box<dyn Fitted>,
+}
+
+#[pymethods]
+impl FittedModel {
+    /// The model file's `kind` of the model, e.g. `"gaussian-naive-bayes"`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.model.kind()
+    }
+
+    /// The number of features the model reads.
+    #[getter]
+    fn n_features(&self) -> usize {
+        self.model.n_features()
+    }
+
+    /// `log p(k | x)`, one row per row of `x` (float64, 2-d) and one column per class.
+    fn predict_log_proba<'py>(
+        &self,
+        py: Python<'py>,
+        x: PyReadonlyArray2<'py, f64>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let x = x.as_array();
+        let model = &self.model;
+        let out = py
+            .detach(|| model.predict_log_proba(x))
+            .map_err(value_error)?;
+        Ok(out.into_pyarray(py))
+    }
+
+    /// The model's parameters as JSON (the `model` field of a model file of its kind).
+    fn to_json(&self) -> PyResult<String> {
+        self.model
+            .to_json()
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// `(converged, iterations, status)` for an iterative fit, `None` for a closed form.
+    fn fit_summary(&self) -> Option<(bool, usize, String)> {
+        self.model.summary()
+    }
+
+    /// What a caller must not miss about the fit (non-convergence, separated data, a class
+    /// without spread), one sentence each.
+    fn warnings(&self) -> Vec<String> {
+        self.model.warnings()
+    }
+}
+
+/// A gendisc error as Python's `ValueError`, with its message.
+fn value_error(error: gendisc_core::Error) -> PyErr {
+    PyValueError::new_err(error.to_string())
+}
+
+/// The hyper-parameters an estimator passes, read by name; a name the kind does not know is
+/// an error, so that a misspelt parameter cannot be ignored.
+struct Settings<'a, 'py> {
+    dict: &'a Bound<'py, PyDict>,
+    read: HashSet<String>,
+}
+
+impl<'a, 'py> Settings<'a, 'py> {
+    fn new(dict: &'a Bound<'py, PyDict>) -> Self {
+        Self {
+            dict,
+            read: HashSet::new(),
+        }
+    }
+
+    /// The value of `name`, `None` when absent or `None`.
+    fn get<T: for<'b> FromPyObject<'b, 'py>>(&mut self, name: &str) -> PyResult<Option<T>> {
+        self.read.insert(name.to_owned());
+        match self.dict.get_item(name)? {
+            Some(value) if !value.is_none() => value.extract().map(Some).map_err(|_| {
+                PyTypeError::new_err(format!("parameter `{name}` has the wrong type: {value}"))
+            }),
+            _ => Ok(None),
+        }
+    }
+
+    /// Fails on a parameter that was not read.
+    fn finish(self, kind: &str) -> PyResult<()> {
+        for key in self.dict.keys() {
+            let key: String = key.extract()?;
+            if !self.read.contains(&key) {
+                return Err(PyValueError::new_err(format!(
+                    "{kind} has no parameter `{key}`"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The covariance regulariser of the `shrinkage` (toward the scaled identity) and `reg_param`
+/// (toward the identity) settings; at most one of them.
+fn covariance_shrinkage(settings: &mut Settings<'_, '_>) -> PyResult<CovarianceShrinkage> {
+    match (
+        settings.get::<f64>("shrinkage")?,
+        settings.get::<f64>("reg_param")?,
+    ) {
+        (Some(_), Some(_)) => Err(PyValueError::new_err(
+            "give `shrinkage` or `reg_param`, not both",
+        )),
+        (Some(gamma), None) => Ok(CovarianceShrinkage::ScaledIdentity(gamma)),
+        (None, Some(r)) if r > 0.0 => Ok(CovarianceShrinkage::Identity(r)),
+        (None, _) => Ok(CovarianceShrinkage::None),
+    }
+}
+
+/// Fits `params` on `(x, y)` (with weights) with the interpreter's lock released.
+fn fit_with<P>(
+    py: Python<'_>,
+    params: P,
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    w: Option<ArrayView1<'_, f64>>,
+) -> PyResult<Box<dyn Fitted>>
+where
+    P: FitWeighted + Send + Sync,
+    <P as Fit>::Model: Fitted + 'static,
+{
+    let model = py
+        .detach(|| match w {
+            Some(w) => params.fit_weighted(x, y, w),
+            None => params.fit(x, y),
+        })
+        .map_err(value_error)?;
+    Ok(Box::new(model))
+}
+
+/// Fits a model of `kind` with the hyper-parameters `params` on the rows `x` (float64, 2-d) and
+/// the class indices `y` (int64, `0 … n_classes − 1`), optionally weighted.
+///
+/// The kinds: `"gaussian-nb"` (`var_smoothing`), `"lda"` (`shrinkage`), `"qda"` (`reg_param`,
+/// `shrinkage`), `"logistic-regression"` (`prior_variance`, `fit_intercept`, `tol`,
+/// `max_iter`) and `"gdt"` (`family`, `lam`, `shrinkage`, `reg_param`, `variance_floor`).
+#[pyfunction]
+#[pyo3(signature = (kind, params, x, y, n_classes, sample_weight = None))]
+fn fit(
+    py: Python<'_>,
+    kind: &str,
+    params: &Bound<'_, PyDict>,
+    x: PyReadonlyArray2<'_, f64>,
+    y: PyReadonlyArray1<'_, i64>,
+    n_classes: usize,
+    sample_weight: Option<PyReadonlyArray1<'_, f64>>,
+) -> PyResult<FittedModel> {
+    let y: Array1<usize> = y
+        .as_array()
+        .iter()
+        .map(|&v| {
+            usize::try_from(v)
+                .ok()
+                .filter(|&k| k < n_classes)
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "class index {v} is not in 0 … {}",
+                        n_classes.saturating_sub(1)
+                    ))
+                })
+        })
+        .collect::<PyResult<_>>()?;
+    let (x, y) = (x.as_array(), y.view());
+    let w = sample_weight.as_ref().map(|w| w.as_array());
+    let mut s = Settings::new(params);
+    let model = match kind {
+        "gaussian-nb" => {
+            let mut p = GaussianNb::params().n_classes(n_classes);
+            if let Some(v) = s.get("var_smoothing")? {
+                p = p.var_smoothing(v);
+            }
+            s.finish(kind)?;
+            fit_with(py, p, x, y, w)?
+        }
+        "lda" => {
+            let shrinkage = match s.get::<f64>("shrinkage")? {
+                Some(gamma) => CovarianceShrinkage::ScaledIdentity(gamma),
+                None => CovarianceShrinkage::None,
+            };
+            s.finish(kind)?;
+            let p = Lda::params().n_classes(n_classes).shrinkage(shrinkage);
+            fit_with(py, p, x, y, w)?
+        }
+        "qda" => {
+            let regularization = covariance_shrinkage(&mut s)?;
+            s.finish(kind)?;
+            let p = Qda::params()
+                .n_classes(n_classes)
+                .regularization(regularization);
+            fit_with(py, p, x, y, w)?
+        }
+        "logistic-regression" => {
+            let mut p = LogisticRegression::params().n_classes(n_classes);
+            p = match s.get::<f64>("prior_variance")? {
+                Some(v) => p.prior_variance(v),
+                None => p.no_prior(),
+            };
+            if let Some(b) = s.get("fit_intercept")? {
+                p = p.fit_intercept(b);
+            }
+            if let Some(t) = s.get("tol")? {
+                p = p.tolerance(t);
+            }
+            if let Some(m) = s.get("max_iter")? {
+                p = p.max_iterations(m);
+            }
+            s.finish(kind)?;
+            fit_with(py, p, x, y, w)?
+        }
+        "gdt" => {
+            let family: String = s.get("family")?.unwrap_or_else(|| "lda".to_owned());
+            let family: Family = family.parse().map_err(value_error)?;
+            let mut p = Gdt::params(family)
+                .n_classes(n_classes)
+                .shrinkage(covariance_shrinkage(&mut s)?);
+            if let Some(lambda) = s.get("lam")? {
+                p = p.lambda(lambda);
+            }
+            if let Some(floor) = s.get("variance_floor")? {
+                p = p.variance_floor(floor);
+            }
+            s.finish(kind)?;
+            fit_with(py, p, x, y, w)?
+        }
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "no estimator of kind `{other}`"
+            )))
+        }
+    };
+    Ok(FittedModel { model })
+}
+
+/// Reads a model of the model-file kind `kind` from its JSON (as `FittedModel::to_json`
+/// writes it), checking every invariant a fit guarantees.
+#[pyfunction]
+fn load(kind: &str, json: &str) -> PyResult<FittedModel> {
+    fn read<M: Fitted + SavedModel + 'static>(json: &str) -> PyResult<Box<dyn Fitted>> {
+        let model: M = serde_json::from_str(json)
+            .map_err(|e| PyValueError::new_err(format!("invalid {} model: {e}", M::KIND)))?;
+        model.check_invariants().map_err(value_error)?;
+        Ok(Box::new(model))
+    }
+    let model = match kind {
+        GaussianNb::KIND => read::<GaussianNb>(json)?,
+        Lda::KIND => read::<Lda>(json)?,
+        Qda::KIND => read::<Qda>(json)?,
+        LogisticRegression::KIND => read::<LogisticRegression>(json)?,
+        Gdt::KIND => read::<Gdt>(json)?,
+        other => return Err(PyValueError::new_err(format!("no model of kind `{other}`"))),
+    };
+    Ok(FittedModel { model })
+}
+
+/// The extension module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<FittedModel>()?;
+    m.add_function(wrap_pyfunction!(fit, m)?)?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    Ok(())
+}
