@@ -15,10 +15,10 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use gendisc_core::{Classifier, ConditionalModel, Fit, FitWeighted, SavedModel};
-use gendisc_discriminative::LogisticRegression;
-use gendisc_gdt::{CovarianceShrinkage, Family, Gdt};
-use gendisc_generative::{GaussianNb, Lda, Qda};
+use gendisc_core::{Classifier, ConditionalModel, Fit, FitWeighted, ParamGuard, SavedModel};
+use gendisc_discriminative::{LogisticRegression, LogisticRegressionCv};
+use gendisc_gdt::{CovarianceShrinkage, Family, Gdt, GdtCv, GdtParams};
+use gendisc_generative::{Balls1, Balls2, BernoulliNb, GaussianNb, Lda, MultinomialNb, Qda};
 
 /// A fitted model of any kind, as the estimators use it.
 trait Fitted: Send + Sync {
@@ -180,6 +180,19 @@ fn covariance_shrinkage(settings: &mut Settings<'_, '_>) -> PyResult<CovarianceS
     }
 }
 
+/// GDT's settings but `λ`: `family`, `shrinkage`, `reg_param`, `variance_floor`.
+fn gdt_params(settings: &mut Settings<'_, '_>, n_classes: usize) -> PyResult<GdtParams> {
+    let family: String = settings.get("family")?.unwrap_or_else(|| "lda".to_owned());
+    let family: Family = family.parse().map_err(value_error)?;
+    let mut p = Gdt::params(family)
+        .n_classes(n_classes)
+        .shrinkage(covariance_shrinkage(settings)?);
+    if let Some(floor) = settings.get("variance_floor")? {
+        p = p.variance_floor(floor);
+    }
+    Ok(p)
+}
+
 /// Fits `params` on `(x, y)` (with weights) with the interpreter's lock released.
 fn fit_with<P>(
     py: Python<'_>,
@@ -204,9 +217,13 @@ where
 /// Fits a model of `kind` with the hyper-parameters `params` on the rows `x` (float64, 2-d) and
 /// the class indices `y` (int64, `0 … n_classes − 1`), optionally weighted.
 ///
-/// The kinds: `"gaussian-nb"` (`var_smoothing`), `"lda"` (`shrinkage`), `"qda"` (`reg_param`,
-/// `shrinkage`), `"logistic-regression"` (`prior_variance`, `fit_intercept`, `tol`,
-/// `max_iter`) and `"gdt"` (`family`, `lam`, `shrinkage`, `reg_param`, `variance_floor`).
+/// The kinds and their settings: `"gaussian-nb"` (`var_smoothing`), `"bernoulli-nb"` and
+/// `"multinomial-nb"` (`alpha`), `"lda"` (`shrinkage`), `"qda"` (`reg_param`, `shrinkage`),
+/// `"balls1"` (`var_smoothing`), `"balls2"` (`var_smoothing`, `max_iter`, `tol`, `seed`),
+/// `"logistic-regression"` (`prior_variance`, `fit_intercept`, `tol`, `max_iter`),
+/// `"logistic-regression-cv"` (`prior_variances`, `n_folds`, `seed`, `fit_intercept`), `"gdt"`
+/// (`family`, `lam`, `shrinkage`, `reg_param`, `variance_floor`) and `"gdt-cv"` (those of
+/// `"gdt"` but `lam`, and `grid`, `n_folds`, `seed`).
 #[pyfunction]
 #[pyo3(signature = (kind, params, x, y, n_classes, sample_weight = None))]
 fn fit(
@@ -241,6 +258,42 @@ fn fit(
             let mut p = GaussianNb::params().n_classes(n_classes);
             if let Some(v) = s.get("var_smoothing")? {
                 p = p.var_smoothing(v);
+            }
+            s.finish(kind)?;
+            fit_with(py, p, x, y, w)?
+        }
+        "bernoulli-nb" | "multinomial-nb" => {
+            let alpha: Option<f64> = s.get("alpha")?;
+            s.finish(kind)?;
+            if kind == "bernoulli-nb" {
+                let p = BernoulliNb::params().n_classes(n_classes);
+                fit_with(py, alpha.map_or(p.clone(), |a| p.alpha(a)), x, y, w)?
+            } else {
+                let p = MultinomialNb::params().n_classes(n_classes);
+                fit_with(py, alpha.map_or(p.clone(), |a| p.alpha(a)), x, y, w)?
+            }
+        }
+        "balls1" => {
+            let mut p = Balls1::params().n_classes(n_classes);
+            if let Some(v) = s.get("var_smoothing")? {
+                p = p.var_smoothing(v);
+            }
+            s.finish(kind)?;
+            fit_with(py, p, x, y, w)?
+        }
+        "balls2" => {
+            let mut p = Balls2::params().n_classes(n_classes);
+            if let Some(v) = s.get("var_smoothing")? {
+                p = p.var_smoothing(v);
+            }
+            if let Some(m) = s.get("max_iter")? {
+                p = p.max_iterations(m);
+            }
+            if let Some(t) = s.get("tol")? {
+                p = p.tolerance(t);
+            }
+            if let Some(seed) = s.get("seed")? {
+                p = p.seed(seed);
             }
             s.finish(kind)?;
             fit_with(py, p, x, y, w)?
@@ -280,17 +333,43 @@ fn fit(
             s.finish(kind)?;
             fit_with(py, p, x, y, w)?
         }
+        "logistic-regression-cv" => {
+            let mut logistic = LogisticRegression::params().n_classes(n_classes);
+            if let Some(b) = s.get("fit_intercept")? {
+                logistic = logistic.fit_intercept(b);
+            }
+            let mut p = LogisticRegressionCv::params().logistic(logistic);
+            if let Some(grid) = s.get("prior_variances")? {
+                p = p.prior_variances(grid);
+            }
+            if let Some(folds) = s.get("n_folds")? {
+                p = p.n_folds(folds);
+            }
+            if let Some(seed) = s.get("seed")? {
+                p = p.seed(seed);
+            }
+            s.finish(kind)?;
+            fit_with(py, p, x, y, w)?
+        }
         "gdt" => {
-            let family: String = s.get("family")?.unwrap_or_else(|| "lda".to_owned());
-            let family: Family = family.parse().map_err(value_error)?;
-            let mut p = Gdt::params(family)
-                .n_classes(n_classes)
-                .shrinkage(covariance_shrinkage(&mut s)?);
+            let mut p = gdt_params(&mut s, n_classes)?;
             if let Some(lambda) = s.get("lam")? {
                 p = p.lambda(lambda);
             }
-            if let Some(floor) = s.get("variance_floor")? {
-                p = p.variance_floor(floor);
+            s.finish(kind)?;
+            fit_with(py, p, x, y, w)?
+        }
+        "gdt-cv" => {
+            let gdt = gdt_params(&mut s, n_classes)?;
+            let mut p = GdtCv::params(gdt.clone().check().map_err(value_error)?.family()).gdt(gdt);
+            if let Some(grid) = s.get("grid")? {
+                p = p.grid(grid);
+            }
+            if let Some(folds) = s.get("n_folds")? {
+                p = p.n_folds(folds);
+            }
+            if let Some(seed) = s.get("seed")? {
+                p = p.seed(seed);
             }
             s.finish(kind)?;
             fit_with(py, p, x, y, w)?
@@ -316,6 +395,12 @@ fn load(kind: &str, json: &str) -> PyResult<FittedModel> {
     }
     let model = match kind {
         GaussianNb::KIND => read::<GaussianNb>(json)?,
+        BernoulliNb::KIND => read::<BernoulliNb>(json)?,
+        MultinomialNb::KIND => read::<MultinomialNb>(json)?,
+        Balls1::KIND => read::<Balls1>(json)?,
+        Balls2::KIND => read::<Balls2>(json)?,
+        LogisticRegressionCv::KIND => read::<LogisticRegressionCv>(json)?,
+        GdtCv::KIND => read::<GdtCv>(json)?,
         Lda::KIND => read::<Lda>(json)?,
         Qda::KIND => read::<Qda>(json)?,
         LogisticRegression::KIND => read::<LogisticRegression>(json)?,

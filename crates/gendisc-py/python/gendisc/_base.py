@@ -30,6 +30,10 @@ class GendiscClassifier(ClassifierMixin, BaseEstimator):
     def _native_parameters(self) -> dict:
         return {name: getattr(self, name) for name in self._parameters}
 
+    def _features(self, X):
+        """The features the model reads from validated rows (the rows themselves by default)."""
+        return X
+
     def fit(self, X, y, sample_weight=None):
         """Fits the model on ``X`` (``n × d``) and labels ``y``, optionally weighted."""
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -45,7 +49,7 @@ class GendiscClassifier(ClassifierMixin, BaseEstimator):
         self._model = _native.fit(
             self._kind,
             self._native_parameters(),
-            X,
+            self._features(X),
             y_index.astype(np.int64),
             len(self.classes_),
             sample_weight,
@@ -64,7 +68,7 @@ class GendiscClassifier(ClassifierMixin, BaseEstimator):
         """``log p(class | x)``, one column per class of ``classes_``."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self._model.predict_log_proba(X)
+        return self._model.predict_log_proba(self._features(X))
 
     def predict_proba(self, X):
         """``p(class | x)``, one column per class of ``classes_``."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import numpy as np
+from sklearn.utils.validation import check_non_negative
+
 from ._base import GendiscClassifier
 
 
@@ -20,6 +23,103 @@ class GaussianNB(GendiscClassifier):
 
     def __init__(self, var_smoothing=1e-9):
         self.var_smoothing = var_smoothing
+
+
+class BernoulliNB(GendiscClassifier):
+    """Bernoulli naive Bayes: independent 0/1 features within each class.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        The pseudo-count of each value (1: Laplace smoothing).
+    binarize : float, default=0.0
+        A feature is 1 where it exceeds this threshold, else 0 (as scikit-learn's
+        ``BernoulliNB``).
+    """
+
+    _kind = "bernoulli-nb"
+    _parameters = ("alpha",)
+
+    def __init__(self, alpha=1.0, binarize=0.0):
+        self.alpha = alpha
+        self.binarize = binarize
+
+    def _features(self, X):
+        return (X > self.binarize).astype(np.float64)
+
+    def __sklearn_tags__(self):
+        # As scikit-learn's BernoulliNB: thresholded features classify its check data poorly.
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.poor_score = True
+        return tags
+
+
+class MultinomialNB(GendiscClassifier):
+    """Multinomial naive Bayes on counts (non-negative, possibly fractional).
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        The pseudo-count of each word (1: add-one smoothing).
+    """
+
+    _kind = "multinomial-nb"
+    _parameters = ("alpha",)
+
+    def __init__(self, alpha=1.0):
+        self.alpha = alpha
+
+    def _features(self, X):
+        check_non_negative(X, "MultinomialNB (input X)")
+        return X
+
+    def __sklearn_tags__(self):
+        # As scikit-learn's MultinomialNB: counts are non-negative, and blobs are no counts.
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True
+        tags.classifier_tags.poor_score = True
+        return tags
+
+
+class Balls1(GendiscClassifier):
+    """A spherical Gaussian per class (Bouchard and Triggs' "Balls1").
+
+    Parameters
+    ----------
+    var_smoothing : float, default=1e-9
+        Added to every variance, relative to the largest feature variance.
+    """
+
+    _kind = "balls1"
+    _parameters = ("var_smoothing",)
+
+    def __init__(self, var_smoothing=1e-9):
+        self.var_smoothing = var_smoothing
+
+
+class Balls2(GendiscClassifier):
+    """A mixture of two spherical Gaussians per class, fitted by EM ("Balls2").
+
+    Parameters
+    ----------
+    var_smoothing : float, default=1e-9
+        The floor of every component variance, relative to the largest feature variance.
+    max_iter : int or None, default=None
+        EM's iteration cap per class (gendisc's default when ``None``).
+    tol : float or None, default=None
+        EM's relative convergence tolerance (gendisc's default when ``None``).
+    seed : int or None, default=None
+        ``None`` starts EM from the order-free principal split; a seed starts it by k-means++.
+    """
+
+    _kind = "balls2"
+    _parameters = ("var_smoothing", "max_iter", "tol", "seed")
+
+    def __init__(self, var_smoothing=1e-9, max_iter=None, tol=None, seed=None):
+        self.var_smoothing = var_smoothing
+        self.max_iter = max_iter
+        self.tol = tol
+        self.seed = seed
 
 
 class LinearDiscriminantAnalysis(GendiscClassifier):
@@ -95,6 +195,36 @@ class LogisticRegression(GendiscClassifier):
         self.require_convergence = require_convergence
 
 
+class LogisticRegressionCV(GendiscClassifier):
+    """Logistic regression with the prior variance chosen by stratified cross-validation.
+
+    Parameters
+    ----------
+    prior_variances : list of float or None, default=None
+        The candidate prior variances ``σ²`` (scikit-learn's ``Cs``); gendisc's grid when
+        ``None``.
+    n_folds : int, default=5
+    seed : int, default=0
+        The seed of the fold split.
+    fit_intercept : bool, default=True
+    """
+
+    _kind = "logistic-regression-cv"
+    _parameters = ("prior_variances", "n_folds", "seed", "fit_intercept")
+
+    def __init__(self, prior_variances=None, n_folds=5, seed=0, fit_intercept=True):
+        self.prior_variances = prior_variances
+        self.n_folds = n_folds
+        self.seed = seed
+        self.fit_intercept = fit_intercept
+
+    def _native_parameters(self) -> dict:
+        parameters = super()._native_parameters()
+        if parameters["prior_variances"] is not None:
+            parameters["prior_variances"] = [float(v) for v in parameters["prior_variances"]]
+        return parameters
+
+
 class GDT(GendiscClassifier):
     """Bouchard and Triggs' generative-discriminative trade-off (2004).
 
@@ -136,3 +266,47 @@ class GDT(GendiscClassifier):
         self.reg_param = reg_param
         self.variance_floor = variance_floor
         self.require_convergence = require_convergence
+
+
+class GDTCV(GendiscClassifier):
+    """GDT with ``λ`` chosen by stratified cross-validation along a warm-started path.
+
+    Parameters
+    ----------
+    family : {"lda", "qda", "balls1", "balls2", "shared-diagonal"}, default="lda"
+    grid : list of float or None, default=None
+        The candidate values of ``λ`` (the paper's Table 1 grid, 1 to 0 by quarters, when
+        ``None``); ties go to the larger ``λ``.
+    n_folds : int, default=5
+    seed : int, default=0
+        The seed of the fold split.
+    shrinkage, reg_param, variance_floor
+        As for :class:`GDT`.
+    """
+
+    _kind = "gdt-cv"
+    _parameters = ("family", "grid", "n_folds", "seed", "shrinkage", "reg_param", "variance_floor")
+
+    def __init__(
+        self,
+        family="lda",
+        grid=None,
+        n_folds=5,
+        seed=0,
+        shrinkage=None,
+        reg_param=None,
+        variance_floor=None,
+    ):
+        self.family = family
+        self.grid = grid
+        self.n_folds = n_folds
+        self.seed = seed
+        self.shrinkage = shrinkage
+        self.reg_param = reg_param
+        self.variance_floor = variance_floor
+
+    def _native_parameters(self) -> dict:
+        parameters = super()._native_parameters()
+        if parameters["grid"] is not None:
+            parameters["grid"] = [float(v) for v in parameters["grid"]]
+        return parameters
