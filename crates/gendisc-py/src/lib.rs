@@ -8,6 +8,7 @@
 //! on the caller's arrays without a copy.
 
 use std::collections::HashSet;
+use std::path::PathBuf;
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use numpy::{IntoPyArray, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
@@ -15,7 +16,11 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use gendisc_core::{Classifier, ConditionalModel, Fit, FitWeighted, ParamGuard, SavedModel};
+use gendisc_core::model_file::read_kind;
+use gendisc_core::{
+    ClassLabels, Classifier, ColumnEncoding, ConditionalModel, Fit, FitWeighted, ModelFile,
+    ParamGuard, Preprocessing, SavedModel,
+};
 use gendisc_discriminative::{LogisticRegression, LogisticRegressionCv};
 use gendisc_gdt::{CovarianceShrinkage, Family, Gdt, GdtCv, GdtParams};
 use gendisc_generative::{Balls1, Balls2, BernoulliNb, GaussianNb, Lda, MultinomialNb, Qda};
@@ -34,11 +39,19 @@ trait Fitted: Send + Sync {
     fn summary(&self) -> Option<(bool, usize, String)>;
     /// What a caller must not miss about the fit.
     fn warnings(&self) -> Vec<String>;
+    /// Writes the model as a model file with its class labels (in class order, which must be
+    /// their sorted order, as the file keeps them) and feature names.
+    fn write_file(
+        &self,
+        path: &std::path::Path,
+        labels: Vec<String>,
+        feature_names: Option<Vec<String>>,
+    ) -> gendisc_core::Result<()>;
 }
 
 impl<M> Fitted for M
 where
-    M: ConditionalModel + SavedModel + Send + Sync,
+    M: ConditionalModel + SavedModel + Clone + Send + Sync,
 {
     fn kind(&self) -> &'static str {
         M::KIND
@@ -63,6 +76,15 @@ where
 
     fn warnings(&self) -> Vec<String> {
         SavedModel::warnings(self)
+    }
+
+    fn write_file(
+        &self,
+        path: &std::path::Path,
+        labels: Vec<String>,
+        feature_names: Option<Vec<String>>,
+    ) -> gendisc_core::Result<()> {
+        ModelFile::new(self.clone(), ClassLabels::new(labels)?, feature_names).write(path)
     }
 }
 
@@ -116,6 +138,28 @@ impl FittedModel {
     /// without spread), one sentence each.
     fn warnings(&self) -> Vec<String> {
         self.model.warnings()
+    }
+
+    /// Writes a model file that `gendisc predict` and `LabelledModel::load` read: `labels` name
+    /// the classes in class order, which must be their sorted order (the file keeps labels
+    /// sorted); `feature_names`, when given, one per feature.
+    #[pyo3(signature = (path, labels, feature_names = None))]
+    fn write_model_file(
+        &self,
+        path: PathBuf,
+        labels: Vec<String>,
+        feature_names: Option<Vec<String>>,
+    ) -> PyResult<()> {
+        if let Some(pair) = labels.windows(2).find(|pair| pair[0] >= pair[1]) {
+            return Err(PyValueError::new_err(format!(
+                "a model file keeps its labels sorted as text, and the classes' labels are not: \
+                 {:?} comes before {:?}",
+                pair[0], pair[1]
+            )));
+        }
+        self.model
+            .write_file(&path, labels, feature_names)
+            .map_err(value_error)
     }
 }
 
@@ -410,11 +454,64 @@ fn load(kind: &str, json: &str) -> PyResult<FittedModel> {
     Ok(FittedModel { model })
 }
 
+/// A model file as Python reads it: the model, its labels in class order, its feature names,
+/// and whether its features are the file's numeric columns as they are.
+type ReadFile = (FittedModel, Vec<String>, Option<Vec<String>>, bool);
+
+/// Reads a model file (written by `gendisc fit`, `LabelledModel::save` or
+/// `FittedModel.write_model_file`), checking it as the command does: the model, its labels in
+/// class order, its feature names, and whether its features are the file's numeric columns as
+/// they are (`false` when it encodes categories or standardises, which the Python estimators
+/// do not replay).
+#[pyfunction]
+fn read_model_file(path: PathBuf) -> PyResult<ReadFile> {
+    fn read<M: Fitted + SavedModel + 'static>(path: &std::path::Path) -> PyResult<ReadFile> {
+        let file = ModelFile::<M, String>::read(path).map_err(value_error)?;
+        let plain = file.preprocessing.as_ref().is_none_or(numeric_as_read);
+        Ok((
+            FittedModel {
+                model: Box::new(file.model),
+            },
+            file.labels.labels().to_vec(),
+            file.feature_names,
+            plain,
+        ))
+    }
+    let kind = read_kind(&path).map_err(value_error)?;
+    match kind.as_str() {
+        GaussianNb::KIND => read::<GaussianNb>(&path),
+        BernoulliNb::KIND => read::<BernoulliNb>(&path),
+        MultinomialNb::KIND => read::<MultinomialNb>(&path),
+        Balls1::KIND => read::<Balls1>(&path),
+        Balls2::KIND => read::<Balls2>(&path),
+        Lda::KIND => read::<Lda>(&path),
+        Qda::KIND => read::<Qda>(&path),
+        LogisticRegression::KIND => read::<LogisticRegression>(&path),
+        LogisticRegressionCv::KIND => read::<LogisticRegressionCv>(&path),
+        Gdt::KIND => read::<Gdt>(&path),
+        GdtCv::KIND => read::<GdtCv>(&path),
+        other => Err(PyValueError::new_err(format!(
+            "{}: the Python package has no estimator of kind `{other}` yet",
+            path.display()
+        ))),
+    }
+}
+
+/// Whether a preprocessing makes its features from numeric columns as they are.
+fn numeric_as_read(preprocessing: &Preprocessing) -> bool {
+    preprocessing.standardisation.is_none()
+        && preprocessing
+            .columns
+            .iter()
+            .all(|c| matches!(c.encoding, ColumnEncoding::Numeric))
+}
+
 /// The extension module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<FittedModel>()?;
     m.add_function(wrap_pyfunction!(fit, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(read_model_file, m)?)?;
     Ok(())
 }

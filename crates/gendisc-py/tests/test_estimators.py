@@ -203,3 +203,73 @@ def test_bernoulli_and_multinomial_nb_match_scikit_learn():
         np.testing.assert_allclose(
             ours.predict_log_proba(X), theirs.predict_log_proba(X), rtol=1e-9, atol=1e-9
         )
+
+
+def gendisc_command():
+    """The `gendisc` command the workspace built (CI builds it before these tests)."""
+    import os
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[3]
+    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
+    command = target / "debug" / "gendisc"
+    if not command.exists():
+        pytest.skip(f"{command} is not built (cargo build -p gendisc-cli)")
+    return str(command)
+
+
+def test_model_files_round_trip_between_python_and_the_command(tmp_path):
+    import subprocess
+
+    import pandas as pd
+
+    X, y = bundled("wine")
+    names = [f"f{j}" for j in range(X.shape[1])]
+    labels = np.array(["barolo", "grignolino", "barbera"])[y]
+    table = pd.DataFrame(X, columns=names).assign(cultivar=labels)
+    table.to_csv(tmp_path / "wine.csv", index=False)
+    command = gendisc_command()
+
+    # Python → file → the command.
+    fitted = gendisc.GDT(lam=0.5, shrinkage=0.05).fit(table[names], labels)
+    fitted.save(tmp_path / "gdt.json")
+    out = subprocess.run(
+        [command, "predict", "--model", tmp_path / "gdt.json", "--data", tmp_path / "wine.csv"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    predicted = pd.read_csv(__import__("io").StringIO(out)).iloc[:, -1].to_numpy()
+    np.testing.assert_array_equal(predicted, fitted.predict(table[names]))
+
+    # The command → file → Python.
+    subprocess.run(
+        [command, "fit", "lr", "--data", tmp_path / "wine.csv", "--out", tmp_path / "lr.json"],
+        check=True,
+        capture_output=True,
+    )
+    loaded = gendisc.load(tmp_path / "lr.json")
+    assert isinstance(loaded, gendisc.LogisticRegression)
+    assert list(loaded.feature_names_in_) == names
+    out = subprocess.run(
+        [command, "predict", "--model", tmp_path / "lr.json", "--data", tmp_path / "wine.csv"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    predicted = pd.read_csv(__import__("io").StringIO(out)).iloc[:, -1].to_numpy()
+    np.testing.assert_array_equal(loaded.predict(table[names]), predicted)
+
+
+def test_saved_models_load_identically_and_labels_must_sort_as_text(tmp_path):
+    X, y = bundled("iris")
+    for estimator in ESTIMATORS:
+        fitted = copy.deepcopy(estimator).fit(X, np.array(["a", "b", "c"])[y])
+        fitted.save(tmp_path / "m.json")
+        loaded = gendisc.load(tmp_path / "m.json")
+        assert type(loaded) is type(fitted)
+        np.testing.assert_array_equal(loaded.predict_proba(X), fitted.predict_proba(X))
+    # Integers 2 < 10 sort the other way as text: refused, not mislabelled.
+    fitted = gendisc.GaussianNB().fit(X[y > 0], np.where(y[y > 0] == 1, 2, 10))
+    with pytest.raises(ValueError, match="sorted"):
+        fitted.save(tmp_path / "int.json")

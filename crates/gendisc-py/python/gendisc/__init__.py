@@ -13,6 +13,9 @@ The estimators fit in Rust (the gendisc crates) and behave as scikit-learn class
   chooses its ``λ`` by cross-validation.
 """
 
+import numpy as np
+
+from . import _native
 from ._base import GendiscClassifier
 from .estimators import (
     GDT,
@@ -29,6 +32,7 @@ from .estimators import (
 )
 
 __all__ = [
+    "load",
     "GDT",
     "GDTCV",
     "Balls1",
@@ -42,3 +46,45 @@ __all__ = [
     "MultinomialNB",
     "QuadraticDiscriminantAnalysis",
 ]
+
+
+_BY_KIND = {
+    "gaussian-naive-bayes": GaussianNB,
+    "bernoulli-naive-bayes": BernoulliNB,
+    "multinomial-naive-bayes": MultinomialNB,
+    "balls1": Balls1,
+    "balls2": Balls2,
+    "lda": LinearDiscriminantAnalysis,
+    "qda": QuadraticDiscriminantAnalysis,
+    "logistic-regression": LogisticRegression,
+    "logistic-regression-cv": LogisticRegressionCV,
+    "gdt": GDT,
+    "gdt-cv": GDTCV,
+}
+
+
+def load(path):
+    """Reads a gendisc model file (from ``gendisc fit``, Rust's ``LabelledModel::save`` or
+    :meth:`GendiscClassifier.save`) as a fitted estimator of its kind.
+
+    The file is checked as the command checks it. ``classes_`` are the file's labels (text);
+    ``feature_names_in_`` its feature names, when it has them. The estimator's hyper-parameters
+    are its defaults (the file keeps the fitted model, not how it was asked for), so ``clone``
+    and refitting start from those. A model whose features are not the file's numeric columns as
+    they are (categories encoded, or standardised, by ``gendisc fit``) is refused: the estimators
+    take numeric arrays.
+    """
+    model, labels, feature_names, numeric = _native.read_model_file(str(path))
+    if not numeric:
+        raise ValueError(
+            f"{path}: the model encodes categorical columns or standardises its features, "
+            "which gendisc's Python estimators do not replay; predict with `gendisc predict`"
+        )
+    estimator = _BY_KIND[model.kind]()
+    estimator._model = model
+    estimator.classes_ = np.asarray(labels)
+    estimator.n_features_in_ = model.n_features
+    if feature_names is not None:
+        estimator.feature_names_in_ = np.asarray(feature_names, dtype=object)
+    estimator._set_summary()
+    return estimator
