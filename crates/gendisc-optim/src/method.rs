@@ -44,10 +44,13 @@ impl<P: Objective + ?Sized> Minimizer<P> for ConjugateGradient {
     }
 }
 
-/// The default of [`AutoSettings::max_newton_dim`]: up to 400 parameters a dense Hessian
-/// (160,000 entries, a Cholesky factorisation of about 2·10⁷ flops) costs less than the many
-/// more iterations a first-order method needs.
-pub const AUTO_MAX_NEWTON_DIM: usize = 400;
+/// The default of [`AutoSettings::max_newton_dim`]: up to 1000 parameters a dense Hessian
+/// (10⁶ entries, a Cholesky factorisation of about 3·10⁸ flops) costs less than the many more
+/// iterations a first-order method needs. Measured on GDT's LDA family on scikit-learn's
+/// standardised breast-cancer table (30 features, 526 parameters, λ ∈ {¼, ½, ¾}, shrinkage 0.1):
+/// trust-region Newton converges in 3–4 iterations, L-BFGS stops at its 2000-iteration cap with
+/// a gradient norm of 3·10⁻⁴–10⁻³.
+pub const AUTO_MAX_NEWTON_DIM: usize = 1000;
 
 /// Settings of [`Method::Auto`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
