@@ -273,3 +273,12 @@ def test_saved_models_load_identically_and_labels_must_sort_as_text(tmp_path):
     fitted = gendisc.GaussianNB().fit(X[y > 0], np.where(y[y > 0] == 1, 2, 10))
     with pytest.raises(ValueError, match="sorted"):
         fitted.save(tmp_path / "int.json")
+
+
+def test_cross_validation_reports_its_choice():
+    X, y = bundled("wine")
+    gdt = gendisc.GDTCV(grid=[1.0, 0.5, 0.0], n_folds=3, shrinkage=0.1).fit(X, y)
+    assert gdt.lam_ in (1.0, 0.5, 0.0) and set(gdt.cv_scores_) == {1.0, 0.5, 0.0}
+    assert gdt.cv_scores_[gdt.lam_] == min(gdt.cv_scores_.values())
+    lr = gendisc.LogisticRegressionCV(prior_variances=[0.01, 1.0], n_folds=3).fit(X, y)
+    assert lr.prior_variance_ in (0.01, 1.0) and len(lr.cv_scores_) == 2

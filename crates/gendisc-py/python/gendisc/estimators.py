@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 from sklearn.utils.validation import check_non_negative
 
@@ -207,6 +209,13 @@ class LogisticRegressionCV(GendiscClassifier):
     seed : int, default=0
         The seed of the fold split.
     fit_intercept : bool, default=True
+
+    Attributes
+    ----------
+    prior_variance_ : float
+        The chosen prior variance.
+    cv_scores_ : dict
+        The cross-validated score (mean held-out log loss) of each candidate.
     """
 
     _kind = "logistic-regression-cv"
@@ -217,6 +226,12 @@ class LogisticRegressionCV(GendiscClassifier):
         self.n_folds = n_folds
         self.seed = seed
         self.fit_intercept = fit_intercept
+
+    def _set_summary(self):
+        super()._set_summary()
+        selection = json.loads(self._model.to_json())["selection"]
+        self.prior_variance_ = selection["prior_variance"]
+        self.cv_scores_ = dict(zip(selection["prior_variances"], selection["scores"]))
 
     def _native_parameters(self) -> dict:
         parameters = super()._native_parameters()
@@ -282,6 +297,13 @@ class GDTCV(GendiscClassifier):
         The seed of the fold split.
     shrinkage, reg_param, variance_floor
         As for :class:`GDT`.
+
+    Attributes
+    ----------
+    lam_ : float
+        The chosen ``λ``.
+    cv_scores_ : dict
+        The cross-validated error of each ``λ`` of the grid.
     """
 
     _kind = "gdt-cv"
@@ -304,6 +326,13 @@ class GDTCV(GendiscClassifier):
         self.shrinkage = shrinkage
         self.reg_param = reg_param
         self.variance_floor = variance_floor
+
+    def _set_summary(self):
+        super()._set_summary()
+        selection = json.loads(self._model.to_json())["selection"]
+        self.lam_ = selection["lambda"]
+        # float(): a score that is not finite is written as the text "inf" or "NaN".
+        self.cv_scores_ = {lam: float(v) for lam, v in zip(selection["grid"], selection["scores"])}
 
     def _native_parameters(self) -> dict:
         parameters = super()._native_parameters()
