@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
-use numpy::{IntoPyArray, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -21,7 +21,7 @@ use gendisc_core::{
     ClassLabels, Classifier, ColumnEncoding, ConditionalModel, Fit, FitWeighted, ModelFile,
     ParamGuard, Preprocessing, SavedModel,
 };
-use gendisc_discriminative::{LogisticRegression, LogisticRegressionCv};
+use gendisc_discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
 use gendisc_gdt::{CovarianceShrinkage, Family, Gdt, GdtCv, GdtParams};
 use gendisc_generative::{Balls1, Balls2, BernoulliNb, GaussianNb, Lda, MultinomialNb, Qda};
 
@@ -31,8 +31,16 @@ trait Fitted: Send + Sync {
     fn kind(&self) -> &'static str;
     /// The number of features the model reads.
     fn n_features(&self) -> usize;
-    /// `log p(k | x)` for every row and class.
-    fn predict_log_proba(&self, x: ArrayView2<'_, f64>) -> gendisc_core::Result<Array2<f64>>;
+    /// `log p(k | x)` for every row and class; `None` for a model without probabilities.
+    fn predict_log_proba(
+        &self,
+        x: ArrayView2<'_, f64>,
+    ) -> Option<gendisc_core::Result<Array2<f64>>>;
+    /// The decision scores of a model without probabilities (`n × 1` for two classes, positive
+    /// for class 1; `n × K` one-vs-rest); `None` for the others.
+    fn decision_scores(&self, x: ArrayView2<'_, f64>) -> Option<gendisc_core::Result<Array2<f64>>>;
+    /// The predicted class index of every row.
+    fn predict(&self, x: ArrayView2<'_, f64>) -> gendisc_core::Result<Array1<usize>>;
     /// The model's parameters as JSON.
     fn to_json(&self) -> serde_json::Result<String>;
     /// `(converged, iterations, status)` of an iterative fit.
@@ -61,8 +69,19 @@ where
         Classifier::n_features(self)
     }
 
-    fn predict_log_proba(&self, x: ArrayView2<'_, f64>) -> gendisc_core::Result<Array2<f64>> {
-        ConditionalModel::predict_log_proba(self, x)
+    fn predict_log_proba(
+        &self,
+        x: ArrayView2<'_, f64>,
+    ) -> Option<gendisc_core::Result<Array2<f64>>> {
+        Some(ConditionalModel::predict_log_proba(self, x))
+    }
+
+    fn decision_scores(&self, _: ArrayView2<'_, f64>) -> Option<gendisc_core::Result<Array2<f64>>> {
+        None
+    }
+
+    fn predict(&self, x: ArrayView2<'_, f64>) -> gendisc_core::Result<Array1<usize>> {
+        Classifier::predict(self, x)
     }
 
     fn to_json(&self) -> serde_json::Result<String> {
@@ -88,6 +107,57 @@ where
     }
 }
 
+/// The linear SVM, which has decision scores rather than probabilities.
+struct Svm(LinearSvm);
+
+impl Fitted for Svm {
+    fn kind(&self) -> &'static str {
+        LinearSvm::KIND
+    }
+
+    fn n_features(&self) -> usize {
+        self.0.n_features()
+    }
+
+    fn predict_log_proba(
+        &self,
+        _: ArrayView2<'_, f64>,
+    ) -> Option<gendisc_core::Result<Array2<f64>>> {
+        None
+    }
+
+    fn decision_scores(&self, x: ArrayView2<'_, f64>) -> Option<gendisc_core::Result<Array2<f64>>> {
+        Some(self.0.decision_scores(x))
+    }
+
+    fn predict(&self, x: ArrayView2<'_, f64>) -> gendisc_core::Result<Array1<usize>> {
+        self.0.predict(x)
+    }
+
+    fn to_json(&self) -> serde_json::Result<String> {
+        serde_json::to_string(&self.0)
+    }
+
+    fn summary(&self) -> Option<(bool, usize, String)> {
+        self.0
+            .fit_summary()
+            .map(|s| (s.converged, s.iterations, s.status))
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.0.warnings()
+    }
+
+    fn write_file(
+        &self,
+        path: &std::path::Path,
+        labels: Vec<String>,
+        feature_names: Option<Vec<String>>,
+    ) -> gendisc_core::Result<()> {
+        ModelFile::new(self.0.clone(), ClassLabels::new(labels)?, feature_names).write(path)
+    }
+}
+
 /// A fitted gendisc model: class probabilities, its fit report, and its JSON.
 #[pyclass(frozen, module = "gendisc._native")]
 struct FittedModel {
@@ -108,7 +178,8 @@ impl FittedModel {
         self.model.n_features()
     }
 
-    /// `log p(k | x)`, one row per row of `x` (float64, 2-d) and one column per class.
+    /// `log p(k | x)`, one row per row of `x` (float64, 2-d) and one column per class; a
+    /// `TypeError` for a model without probabilities.
     fn predict_log_proba<'py>(
         &self,
         py: Python<'py>,
@@ -118,7 +189,36 @@ impl FittedModel {
         let model = &self.model;
         let out = py
             .detach(|| model.predict_log_proba(x))
+            .ok_or_else(|| no_such("probabilities", model.kind()))?
             .map_err(value_error)?;
+        Ok(out.into_pyarray(py))
+    }
+
+    /// The decision scores of a model without probabilities: `n × 1` for two classes
+    /// (positive for class 1), `n × K` one-vs-rest; a `TypeError` for the other models.
+    fn decision_scores<'py>(
+        &self,
+        py: Python<'py>,
+        x: PyReadonlyArray2<'py, f64>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let x = x.as_array();
+        let model = &self.model;
+        let out = py
+            .detach(|| model.decision_scores(x))
+            .ok_or_else(|| no_such("decision scores", model.kind()))?
+            .map_err(value_error)?;
+        Ok(out.into_pyarray(py))
+    }
+
+    /// The predicted class index of every row.
+    fn predict<'py>(
+        &self,
+        py: Python<'py>,
+        x: PyReadonlyArray2<'py, f64>,
+    ) -> PyResult<Bound<'py, PyArray1<usize>>> {
+        let x = x.as_array();
+        let model = &self.model;
+        let out = py.detach(|| model.predict(x)).map_err(value_error)?;
         Ok(out.into_pyarray(py))
     }
 
@@ -161,6 +261,11 @@ impl FittedModel {
             .write_file(&path, labels, feature_names)
             .map_err(value_error)
     }
+}
+
+/// The error of asking a model for what it does not have.
+fn no_such(what: &str, kind: &str) -> PyErr {
+    PyTypeError::new_err(format!("a {kind} model has no {what}"))
 }
 
 /// A gendisc error as Python's `ValueError`, with its message.
@@ -265,7 +370,8 @@ where
 /// `"multinomial-nb"` (`alpha`), `"lda"` (`shrinkage`), `"qda"` (`reg_param`, `shrinkage`),
 /// `"balls1"` (`var_smoothing`), `"balls2"` (`var_smoothing`, `max_iter`, `tol`, `seed`),
 /// `"logistic-regression"` (`prior_variance`, `fit_intercept`, `tol`, `max_iter`),
-/// `"logistic-regression-cv"` (`prior_variances`, `n_folds`, `seed`, `fit_intercept`), `"gdt"`
+/// `"logistic-regression-cv"` (`prior_variances`, `n_folds`, `seed`, `fit_intercept`),
+/// `"linear-svm"` (`C`, `fit_intercept`, `tol`, `max_iter`, `seed`), `"gdt"`
 /// (`family`, `lam`, `shrinkage`, `reg_param`, `variance_floor`) and `"gdt-cv"` (those of
 /// `"gdt"` but `lam`, and `grid`, `n_folds`, `seed`).
 #[pyfunction]
@@ -377,6 +483,33 @@ fn fit(
             s.finish(kind)?;
             fit_with(py, p, x, y, w)?
         }
+        "linear-svm" => {
+            // Every class index occurs in `y` (the estimators encode the labels they see).
+            let mut p = LinearSvm::params();
+            if let Some(c) = s.get("C")? {
+                p = p.c(c);
+            }
+            if let Some(b) = s.get("fit_intercept")? {
+                p = p.fit_intercept(b);
+            }
+            if let Some(t) = s.get("tol")? {
+                p = p.tol(t);
+            }
+            if let Some(m) = s.get("max_iter")? {
+                p = p.max_iter(m);
+            }
+            if let Some(seed) = s.get("seed")? {
+                p = p.seed(seed);
+            }
+            s.finish(kind)?;
+            let model = py
+                .detach(|| match w {
+                    Some(w) => p.fit_weighted(x, y, w),
+                    None => p.fit(x, y),
+                })
+                .map_err(value_error)?;
+            Box::new(Svm(model))
+        }
         "logistic-regression-cv" => {
             let mut logistic = LogisticRegression::params().n_classes(n_classes);
             if let Some(b) = s.get("fit_intercept")? {
@@ -449,6 +582,12 @@ fn load(kind: &str, json: &str) -> PyResult<FittedModel> {
         Qda::KIND => read::<Qda>(json)?,
         LogisticRegression::KIND => read::<LogisticRegression>(json)?,
         Gdt::KIND => read::<Gdt>(json)?,
+        LinearSvm::KIND => {
+            let model: LinearSvm = serde_json::from_str(json)
+                .map_err(|e| PyValueError::new_err(format!("invalid linear-svm model: {e}")))?;
+            model.check_invariants().map_err(value_error)?;
+            Box::new(Svm(model))
+        }
         other => return Err(PyValueError::new_err(format!("no model of kind `{other}`"))),
     };
     Ok(FittedModel { model })
@@ -490,6 +629,18 @@ fn read_model_file(path: PathBuf) -> PyResult<ReadFile> {
         LogisticRegressionCv::KIND => read::<LogisticRegressionCv>(&path),
         Gdt::KIND => read::<Gdt>(&path),
         GdtCv::KIND => read::<GdtCv>(&path),
+        LinearSvm::KIND => {
+            let file = ModelFile::<LinearSvm, String>::read(&path).map_err(value_error)?;
+            let plain = file.preprocessing.as_ref().is_none_or(numeric_as_read);
+            Ok((
+                FittedModel {
+                    model: Box::new(Svm(file.model)),
+                },
+                file.labels.labels().to_vec(),
+                file.feature_names,
+                plain,
+            ))
+        }
         other => Err(PyValueError::new_err(format!(
             "{}: the Python package has no estimator of kind `{other}` yet",
             path.display()

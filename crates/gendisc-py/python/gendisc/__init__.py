@@ -9,6 +9,7 @@ The estimators fit in Rust (the gendisc crates) and behave as scikit-learn class
   classes with a shared or a per-class covariance;
 * :class:`LogisticRegression` — by maximum likelihood (R's ``glm``) or with a Gaussian prior;
   :class:`LogisticRegressionCV` chooses the prior by cross-validation;
+* :class:`LinearSVM` — the linear soft-margin SVM (decision scores, no probabilities);
 * :class:`GDT` — Bouchard and Triggs' generative-discriminative trade-off; :class:`GDTCV`
   chooses its ``λ`` by cross-validation.
 """
@@ -16,7 +17,7 @@ The estimators fit in Rust (the gendisc crates) and behave as scikit-learn class
 import numpy as np
 
 from . import _native
-from ._base import GendiscClassifier
+from ._base import GendiscClassifier, GendiscProbabilisticClassifier
 from .estimators import (
     GDT,
     GDTCV,
@@ -25,6 +26,7 @@ from .estimators import (
     BernoulliNB,
     GaussianNB,
     LinearDiscriminantAnalysis,
+    LinearSVM,
     LogisticRegression,
     LogisticRegressionCV,
     MultinomialNB,
@@ -40,7 +42,9 @@ __all__ = [
     "BernoulliNB",
     "GaussianNB",
     "GendiscClassifier",
+    "GendiscProbabilisticClassifier",
     "LinearDiscriminantAnalysis",
+    "LinearSVM",
     "LogisticRegression",
     "LogisticRegressionCV",
     "MultinomialNB",
@@ -60,6 +64,7 @@ _BY_KIND = {
     "logistic-regression-cv": LogisticRegressionCV,
     "gdt": GDT,
     "gdt-cv": GDTCV,
+    "linear-svm": LinearSVM,
 }
 
 

@@ -67,20 +67,14 @@ class GendiscClassifier(ClassifierMixin, BaseEstimator):
         if summary is not None:
             self.converged_, self.n_iter_, self.status_ = summary
 
-    def predict_log_proba(self, X):
-        """``log p(class | x)``, one column per class of ``classes_``."""
+    def _validated(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self._model.predict_log_proba(self._features(X))
-
-    def predict_proba(self, X):
-        """``p(class | x)``, one column per class of ``classes_``."""
-        return np.exp(self.predict_log_proba(X))
+        return self._features(validate_data(self, X, reset=False, dtype=np.float64))
 
     def predict(self, X):
-        """The most probable class of each row."""
-        log_proba = self.predict_log_proba(X)
-        return self.classes_[np.argmax(log_proba, axis=1)]
+        """The predicted class of each row."""
+        X = self._validated(X)  # before touching the model: unfitted is a NotFittedError
+        return self.classes_[self._model.predict(X)]
 
     def save(self, path):
         """Writes the fitted model as a gendisc model file, which ``gendisc predict``,
@@ -114,3 +108,21 @@ class GendiscClassifier(ClassifierMixin, BaseEstimator):
         super().__setstate__(state)
         if kind is not None:
             self._model = _native.load(kind, json)
+
+
+class GendiscProbabilisticClassifier(GendiscClassifier):
+    """A gendisc classifier with class probabilities (every one but the linear SVM)."""
+
+    def predict_log_proba(self, X):
+        """``log p(class | x)``, one column per class of ``classes_``."""
+        X = self._validated(X)
+        return self._model.predict_log_proba(X)
+
+    def predict_proba(self, X):
+        """``p(class | x)``, one column per class of ``classes_``."""
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X):
+        """The most probable class of each row."""
+        log_proba = self.predict_log_proba(X)
+        return self.classes_[np.argmax(log_proba, axis=1)]

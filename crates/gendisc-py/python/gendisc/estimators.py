@@ -7,10 +7,10 @@ import json
 import numpy as np
 from sklearn.utils.validation import check_non_negative
 
-from ._base import GendiscClassifier
+from ._base import GendiscClassifier, GendiscProbabilisticClassifier
 
 
-class GaussianNB(GendiscClassifier):
+class GaussianNB(GendiscProbabilisticClassifier):
     """Gaussian naive Bayes: a normal density per feature and class, empirical class priors.
 
     Parameters
@@ -27,7 +27,7 @@ class GaussianNB(GendiscClassifier):
         self.var_smoothing = var_smoothing
 
 
-class BernoulliNB(GendiscClassifier):
+class BernoulliNB(GendiscProbabilisticClassifier):
     """Bernoulli naive Bayes: independent 0/1 features within each class.
 
     Parameters
@@ -56,7 +56,7 @@ class BernoulliNB(GendiscClassifier):
         return tags
 
 
-class MultinomialNB(GendiscClassifier):
+class MultinomialNB(GendiscProbabilisticClassifier):
     """Multinomial naive Bayes on counts (non-negative, possibly fractional).
 
     Parameters
@@ -83,7 +83,7 @@ class MultinomialNB(GendiscClassifier):
         return tags
 
 
-class Balls1(GendiscClassifier):
+class Balls1(GendiscProbabilisticClassifier):
     """A spherical Gaussian per class (Bouchard and Triggs' "Balls1").
 
     Parameters
@@ -99,7 +99,7 @@ class Balls1(GendiscClassifier):
         self.var_smoothing = var_smoothing
 
 
-class Balls2(GendiscClassifier):
+class Balls2(GendiscProbabilisticClassifier):
     """A mixture of two spherical Gaussians per class, fitted by EM ("Balls2").
 
     Parameters
@@ -124,7 +124,7 @@ class Balls2(GendiscClassifier):
         self.seed = seed
 
 
-class LinearDiscriminantAnalysis(GendiscClassifier):
+class LinearDiscriminantAnalysis(GendiscProbabilisticClassifier):
     """Gaussian classes with one shared covariance (pooled, maximum likelihood).
 
     Parameters
@@ -142,7 +142,7 @@ class LinearDiscriminantAnalysis(GendiscClassifier):
         self.shrinkage = shrinkage
 
 
-class QuadraticDiscriminantAnalysis(GendiscClassifier):
+class QuadraticDiscriminantAnalysis(GendiscProbabilisticClassifier):
     """Gaussian classes with a covariance each (maximum likelihood).
 
     Parameters
@@ -159,7 +159,7 @@ class QuadraticDiscriminantAnalysis(GendiscClassifier):
         self.reg_param = reg_param
 
 
-class LogisticRegression(GendiscClassifier):
+class LogisticRegression(GendiscProbabilisticClassifier):
     """Multinomial logistic regression by Newton's method.
 
     Parameters
@@ -197,7 +197,7 @@ class LogisticRegression(GendiscClassifier):
         self.require_convergence = require_convergence
 
 
-class LogisticRegressionCV(GendiscClassifier):
+class LogisticRegressionCV(GendiscProbabilisticClassifier):
     """Logistic regression with the prior variance chosen by stratified cross-validation.
 
     Parameters
@@ -240,7 +240,49 @@ class LogisticRegressionCV(GendiscClassifier):
         return parameters
 
 
-class GDT(GendiscClassifier):
+class LinearSVM(GendiscClassifier):
+    """The linear soft-margin SVM (hinge loss, L2 penalty), by dual coordinate descent;
+    one-vs-rest for more than two classes. Decision scores, no probabilities.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        The penalty of a margin violation (scikit-learn's ``LinearSVC(loss="hinge")``).
+    fit_intercept : bool, default=True
+    tol : float or None, default=None
+        The stopping tolerance of the dual (gendisc's default when ``None``).
+    max_iter : int or None, default=None
+        The cap on passes over the rows (gendisc's default when ``None``).
+    seed : int or None, default=None
+        The seed of the coordinate order.
+    require_convergence : bool, default=False
+        Make a fit that stops at its cap an error instead of a ``ConvergenceWarning``.
+        Standardise the inputs (``StandardScaler``) when their scales differ: the method slows
+        down badly otherwise.
+    """
+
+    _kind = "linear-svm"
+    _parameters = ("C", "fit_intercept", "tol", "max_iter", "seed")
+
+    def __init__(
+        self, C=1.0, fit_intercept=True, tol=None, max_iter=None, seed=None, require_convergence=False
+    ):
+        self.C = C
+        self.fit_intercept = fit_intercept
+        self.tol = tol
+        self.max_iter = max_iter
+        self.seed = seed
+        self.require_convergence = require_convergence
+
+    def decision_function(self, X):
+        """``w · x + b``: for two classes one score per row, positive for ``classes_[1]``;
+        otherwise one column per class (one-vs-rest)."""
+        X = self._validated(X)
+        scores = self._model.decision_scores(X)
+        return scores[:, 0] if scores.shape[1] == 1 else scores
+
+
+class GDT(GendiscProbabilisticClassifier):
     """Bouchard and Triggs' generative-discriminative trade-off (2004).
 
     The maximiser of ``λ log p(x, y) + (1 − λ) log p(y | x)`` over a generative family: 1 is
@@ -283,7 +325,7 @@ class GDT(GendiscClassifier):
         self.require_convergence = require_convergence
 
 
-class GDTCV(GendiscClassifier):
+class GDTCV(GendiscProbabilisticClassifier):
     """GDT with ``λ`` chosen by stratified cross-validation along a warm-started path.
 
     Parameters
