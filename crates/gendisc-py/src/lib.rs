@@ -24,6 +24,7 @@ use gendisc_core::{
 use gendisc_discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
 use gendisc_gdt::{CovarianceShrinkage, Family, Gdt, GdtCv, GdtParams};
 use gendisc_generative::{Balls1, Balls2, BernoulliNb, GaussianNb, Lda, MultinomialNb, Qda};
+use gendisc_hybrid::{Hybrid, HybridParams, Normalization};
 
 /// A fitted model of any kind, as the estimators use it.
 trait Fitted: Send + Sync {
@@ -329,6 +330,34 @@ fn covariance_shrinkage(settings: &mut Settings<'_, '_>) -> PyResult<CovarianceS
     }
 }
 
+/// The settings of Raina et al.'s hybrid beside its generative base.
+struct HybridOptions {
+    /// Column groups, one weight each; `None`: one region per column.
+    regions: Option<Vec<Vec<usize>>>,
+    normalized: bool,
+    leave_one_out: bool,
+    prior_variance: Option<f64>,
+}
+
+impl HybridOptions {
+    fn apply<G>(&self, params: HybridParams<G>) -> HybridParams<G> {
+        let mut params = params
+            .normalization(if self.normalized {
+                Normalization::Normalized
+            } else {
+                Normalization::Unnormalized
+            })
+            .leave_one_out(self.leave_one_out);
+        if let Some(regions) = &self.regions {
+            params = params.regions(regions.clone());
+        }
+        if let Some(variance) = self.prior_variance {
+            params = params.prior_variance(variance);
+        }
+        params
+    }
+}
+
 /// GDT's settings but `λ`: `family`, `shrinkage`, `reg_param`, `variance_floor`.
 fn gdt_params(settings: &mut Settings<'_, '_>, n_classes: usize) -> PyResult<GdtParams> {
     let family: String = settings.get("family")?.unwrap_or_else(|| "lda".to_owned());
@@ -371,7 +400,8 @@ where
 /// `"balls1"` (`var_smoothing`), `"balls2"` (`var_smoothing`, `max_iter`, `tol`, `seed`),
 /// `"logistic-regression"` (`prior_variance`, `fit_intercept`, `tol`, `max_iter`),
 /// `"logistic-regression-cv"` (`prior_variances`, `n_folds`, `seed`, `fit_intercept`),
-/// `"linear-svm"` (`C`, `fit_intercept`, `tol`, `max_iter`, `seed`), `"gdt"`
+/// `"linear-svm"` (`C`, `fit_intercept`, `tol`, `max_iter`, `seed`), `"hybrid"` (`base`,
+/// `regions`, `normalized`, `leave_one_out`, `prior_variance`), `"gdt"`
 /// (`family`, `lam`, `shrinkage`, `reg_param`, `variance_floor`) and `"gdt-cv"` (those of
 /// `"gdt"` but `lam`, and `grid`, `n_folds`, `seed`).
 #[pyfunction]
@@ -510,6 +540,45 @@ fn fit(
                 .map_err(value_error)?;
             Box::new(Svm(model))
         }
+        "hybrid" => {
+            let base: String = s.get("base")?.unwrap_or_else(|| "gaussian".to_owned());
+            let options = HybridOptions {
+                regions: s.get("regions")?,
+                normalized: s.get("normalized")?.unwrap_or(true),
+                leave_one_out: s.get("leave_one_out")?.unwrap_or(false),
+                prior_variance: s.get("prior_variance")?,
+            };
+            s.finish(kind)?;
+            let k = n_classes;
+            match base.as_str() {
+                "gaussian" => fit_with(
+                    py,
+                    options.apply(Hybrid::params(GaussianNb::params().n_classes(k))),
+                    x,
+                    y,
+                    w,
+                )?,
+                "bernoulli" => fit_with(
+                    py,
+                    options.apply(Hybrid::params(BernoulliNb::params().n_classes(k))),
+                    x,
+                    y,
+                    w,
+                )?,
+                "multinomial" => fit_with(
+                    py,
+                    options.apply(Hybrid::params(MultinomialNb::params().n_classes(k))),
+                    x,
+                    y,
+                    w,
+                )?,
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "the hybrid's base is gaussian, bernoulli or multinomial, not `{other}`"
+                    )));
+                }
+            }
+        }
         "logistic-regression-cv" => {
             let mut logistic = LogisticRegression::params().n_classes(n_classes);
             if let Some(b) = s.get("fit_intercept")? {
@@ -582,6 +651,9 @@ fn load(kind: &str, json: &str) -> PyResult<FittedModel> {
         Qda::KIND => read::<Qda>(json)?,
         LogisticRegression::KIND => read::<LogisticRegression>(json)?,
         Gdt::KIND => read::<Gdt>(json)?,
+        Hybrid::<GaussianNb>::KIND => read::<Hybrid<GaussianNb>>(json)?,
+        Hybrid::<BernoulliNb>::KIND => read::<Hybrid<BernoulliNb>>(json)?,
+        Hybrid::<MultinomialNb>::KIND => read::<Hybrid<MultinomialNb>>(json)?,
         LinearSvm::KIND => {
             let model: LinearSvm = serde_json::from_str(json)
                 .map_err(|e| PyValueError::new_err(format!("invalid linear-svm model: {e}")))?;
@@ -629,6 +701,9 @@ fn read_model_file(path: PathBuf) -> PyResult<ReadFile> {
         LogisticRegressionCv::KIND => read::<LogisticRegressionCv>(&path),
         Gdt::KIND => read::<Gdt>(&path),
         GdtCv::KIND => read::<GdtCv>(&path),
+        Hybrid::<GaussianNb>::KIND => read::<Hybrid<GaussianNb>>(&path),
+        Hybrid::<BernoulliNb>::KIND => read::<Hybrid<BernoulliNb>>(&path),
+        Hybrid::<MultinomialNb>::KIND => read::<Hybrid<MultinomialNb>>(&path),
         LinearSvm::KIND => {
             let file = ModelFile::<LinearSvm, String>::read(&path).map_err(value_error)?;
             let plain = file.preprocessing.as_ref().is_none_or(numeric_as_read);

@@ -32,6 +32,7 @@ ESTIMATORS = [
     gendisc.LogisticRegressionCV(prior_variances=[0.1, 1.0, 10.0], n_folds=3),
     gendisc.GDTCV(grid=[1.0, 0.5], n_folds=3, shrinkage=0.1),
     gendisc.LinearSVM(),
+    gendisc.Hybrid(),
 ]
 
 

@@ -9,6 +9,7 @@ The estimators fit in Rust (the gendisc crates) and behave as scikit-learn class
   classes with a shared or a per-class covariance;
 * :class:`LogisticRegression` — by maximum likelihood (R's ``glm``) or with a Gaussian prior;
   :class:`LogisticRegressionCV` chooses the prior by cross-validation;
+* :class:`Hybrid` — Raina et al.'s hybrid of naive Bayes regions with discriminative weights;
 * :class:`LinearSVM` — the linear soft-margin SVM (decision scores, no probabilities);
 * :class:`GDT` — Bouchard and Triggs' generative-discriminative trade-off; :class:`GDTCV`
   chooses its ``λ`` by cross-validation.
@@ -25,6 +26,7 @@ from .estimators import (
     Balls2,
     BernoulliNB,
     GaussianNB,
+    Hybrid,
     LinearDiscriminantAnalysis,
     LinearSVM,
     LogisticRegression,
@@ -43,6 +45,7 @@ __all__ = [
     "GaussianNB",
     "GendiscClassifier",
     "GendiscProbabilisticClassifier",
+    "Hybrid",
     "LinearDiscriminantAnalysis",
     "LinearSVM",
     "LogisticRegression",
@@ -65,6 +68,9 @@ _BY_KIND = {
     "gdt": GDT,
     "gdt-cv": GDTCV,
     "linear-svm": LinearSVM,
+    "hybrid-gaussian-naive-bayes": Hybrid,
+    "hybrid-bernoulli-naive-bayes": Hybrid,
+    "hybrid-multinomial-naive-bayes": Hybrid,
 }
 
 
