@@ -14,7 +14,7 @@ use gendisc_generative::{
     Balls1, Balls2, BernoulliNb, CategoricalNb, CovarianceShrinkage, GaussianNb, Lda,
     MultinomialNb, Qda,
 };
-use gendisc_hybrid::{Hybrid, HybridParams, Normalization};
+use gendisc_hybrid::{HybridParams, Normalization};
 use ndarray::Array1;
 use serde::Deserialize;
 
@@ -283,34 +283,39 @@ pub fn fit(args: &FitArgs) -> Result<()> {
         } => {
             // One region per input column unless --regions groups them: the same hybrid as
             // `gendisc compare`'s.
-            let regions = Some(match regions {
+            let regions = match regions {
                 Some(groups) => region_features(groups, &data.preprocessing)?,
                 None => column_regions(&data.preprocessing),
-            });
-            let options = HybridOptions {
-                unnormalized: *unnormalized,
-                leave_one_out: *leave_one_out,
-                regions,
-                prior_variance: *prior_variance,
             };
+            let mut settings = HybridParams::new(())
+                .regions(regions)
+                .normalization(if *unnormalized {
+                    Normalization::Unnormalized
+                } else {
+                    Normalization::Normalized
+                })
+                .leave_one_out(*leave_one_out);
+            if let Some(variance) = prior_variance {
+                settings = settings.prior_variance(*variance);
+            }
             match generative {
                 HybridBase::Gaussian => save(
-                    &options.apply(Hybrid::params(GaussianNb::params())),
+                    &settings.with_generative(GaussianNb::params()),
                     &data,
                     common,
                 ),
                 HybridBase::Bernoulli => save(
-                    &options.apply(Hybrid::params(BernoulliNb::params())),
+                    &settings.with_generative(BernoulliNb::params()),
                     &data,
                     common,
                 ),
                 HybridBase::Categorical => save(
-                    &options.apply(Hybrid::params(categorical_nb(1.0, &data.preprocessing))),
+                    &settings.with_generative(categorical_nb(1.0, &data.preprocessing)),
                     &data,
                     common,
                 ),
                 HybridBase::Multinomial => save(
-                    &options.apply(Hybrid::params(MultinomialNb::params())),
+                    &settings.with_generative(MultinomialNb::params()),
                     &data,
                     common,
                 ),
@@ -465,33 +470,6 @@ fn read_bilevel_prior(path: &Path, data: &Training) -> Result<GenerativePrior> {
         }
     }
     Ok(GenerativePrior::diagonal(t, omega)?)
-}
-
-/// The hybrid's settings that do not depend on its naive Bayes model.
-struct HybridOptions {
-    unnormalized: bool,
-    leave_one_out: bool,
-    regions: Option<Vec<Vec<usize>>>,
-    prior_variance: Option<f64>,
-}
-
-impl HybridOptions {
-    fn apply<G>(&self, params: HybridParams<G>) -> HybridParams<G> {
-        let mut params = params
-            .normalization(if self.unnormalized {
-                Normalization::Unnormalized
-            } else {
-                Normalization::Normalized
-            })
-            .leave_one_out(self.leave_one_out);
-        if let Some(regions) = &self.regions {
-            params = params.regions(regions.clone());
-        }
-        if let Some(variance) = self.prior_variance {
-            params = params.prior_variance(variance);
-        }
-        params
-    }
 }
 
 /// What a fit reports: the kind of model written and how its fit ended.

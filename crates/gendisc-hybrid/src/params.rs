@@ -173,6 +173,25 @@ impl<G> HybridParams<G> {
         })
     }
 
+    /// The same settings around other generative parameters: settings gathered before the
+    /// generative model is chosen (from a command line, say, as `HybridParams::new(())`) are then
+    /// given to each.
+    pub fn with_generative<H>(self, generative: H) -> HybridParams<H> {
+        let p = self.0;
+        HybridParams(HybridValidParams {
+            generative,
+            regions: p.regions,
+            normalization: p.normalization,
+            intercept: p.intercept,
+            leave_one_out: p.leave_one_out,
+            solver: p.solver,
+            prior_variance: p.prior_variance,
+            tolerance: p.tolerance,
+            max_iterations: p.max_iterations,
+            require_convergence: p.require_convergence,
+        })
+    }
+
     /// The regions `x¹ … x^R`, each a list of feature indices (default: one region of every
     /// feature, `R = 1`, Raina et al. §5).
     pub fn regions(mut self, regions: Vec<Vec<usize>>) -> Self {

@@ -330,34 +330,6 @@ fn covariance_shrinkage(settings: &mut Settings<'_, '_>) -> PyResult<CovarianceS
     }
 }
 
-/// The settings of Raina et al.'s hybrid beside its generative base.
-struct HybridOptions {
-    /// Column groups, one weight each; `None`: one region per column.
-    regions: Option<Vec<Vec<usize>>>,
-    normalized: bool,
-    leave_one_out: bool,
-    prior_variance: Option<f64>,
-}
-
-impl HybridOptions {
-    fn apply<G>(&self, params: HybridParams<G>) -> HybridParams<G> {
-        let mut params = params
-            .normalization(if self.normalized {
-                Normalization::Normalized
-            } else {
-                Normalization::Unnormalized
-            })
-            .leave_one_out(self.leave_one_out);
-        if let Some(regions) = &self.regions {
-            params = params.regions(regions.clone());
-        }
-        if let Some(variance) = self.prior_variance {
-            params = params.prior_variance(variance);
-        }
-        params
-    }
-}
-
 /// GDT's settings but `λ`: `family`, `shrinkage`, `reg_param`, `variance_floor`.
 fn gdt_params(settings: &mut Settings<'_, '_>, n_classes: usize) -> PyResult<GdtParams> {
     let family: String = settings.get("family")?.unwrap_or_else(|| "lda".to_owned());
@@ -542,32 +514,39 @@ fn fit(
         }
         "hybrid" => {
             let base: String = s.get("base")?.unwrap_or_else(|| "gaussian".to_owned());
-            let options = HybridOptions {
-                regions: s.get("regions")?,
-                normalized: s.get("normalized")?.unwrap_or(true),
-                leave_one_out: s.get("leave_one_out")?.unwrap_or(false),
-                prior_variance: s.get("prior_variance")?,
-            };
+            let mut settings = HybridParams::new(())
+                .normalization(if s.get("normalized")?.unwrap_or(true) {
+                    Normalization::Normalized
+                } else {
+                    Normalization::Unnormalized
+                })
+                .leave_one_out(s.get("leave_one_out")?.unwrap_or(false));
+            if let Some(regions) = s.get("regions")? {
+                settings = settings.regions(regions);
+            }
+            if let Some(variance) = s.get("prior_variance")? {
+                settings = settings.prior_variance(variance);
+            }
             s.finish(kind)?;
             let k = n_classes;
             match base.as_str() {
                 "gaussian" => fit_with(
                     py,
-                    options.apply(Hybrid::params(GaussianNb::params().n_classes(k))),
+                    settings.with_generative(GaussianNb::params().n_classes(k)),
                     x,
                     y,
                     w,
                 )?,
                 "bernoulli" => fit_with(
                     py,
-                    options.apply(Hybrid::params(BernoulliNb::params().n_classes(k))),
+                    settings.with_generative(BernoulliNb::params().n_classes(k)),
                     x,
                     y,
                     w,
                 )?,
                 "multinomial" => fit_with(
                     py,
-                    options.apply(Hybrid::params(MultinomialNb::params().n_classes(k))),
+                    settings.with_generative(MultinomialNb::params().n_classes(k)),
                     x,
                     y,
                     w,
