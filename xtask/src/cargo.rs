@@ -42,15 +42,21 @@ pub struct Example {
     pub executable: PathBuf,
 }
 
+/// The Python extension's package: built by maturin, tested by its own script, and left out of
+/// the workspace's Rust tests and examples (its dependencies would change the features the
+/// other crates are built with).
+pub const PYTHON_EXTENSION: &str = "gendisc-py";
+
 /// Builds every example of every workspace member in one `cargo build --workspace --examples`
 /// and returns them in a stable order.
 ///
-/// One build of the whole workspace resolves features as `cargo test --workspace` does, so it
-/// reuses the tests' artifacts; `cargo run -p PACKAGE --example NAME` resolves them for that
-/// package alone and rebuilt much of the workspace for each package.
+/// One build of the whole workspace resolves features as the tests' `cargo test --workspace
+/// --exclude gendisc-py` does, so it reuses their artifacts; `cargo run -p PACKAGE --example
+/// NAME` resolves them for that package alone and rebuilt much of the workspace for each
+/// package, and so did the Python extension's dependencies when it was in the set.
 pub fn build_workspace_examples() -> Result<Vec<Example>> {
     let output = cargo()
-        .args(["build", "--workspace", "--examples"])
+        .args(["build", "--workspace", "--exclude", PYTHON_EXTENSION, "--examples"])
         .args(["--message-format", "json-render-diagnostics"])
         .stderr(std::process::Stdio::inherit())
         .output()

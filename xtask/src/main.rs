@@ -184,7 +184,7 @@ fn test(lapack: bool) -> Result<()> {
     let mut command = cargo_test();
     // The Python extension has no Rust tests; its Python tests need an interpreter and its own
     // environment (crates/gendisc-py/scripts/test.sh).
-    command.args(["--workspace", "--exclude", "gendisc-py"]);
+    command.args(["--workspace", "--exclude", cargo::PYTHON_EXTENSION]);
     cargo::run(command)?;
 
     let examples = cargo::build_workspace_examples()?;
