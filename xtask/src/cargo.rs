@@ -56,7 +56,13 @@ pub const PYTHON_EXTENSION: &str = "gendisc-py";
 /// package, and so did the Python extension's dependencies when it was in the set.
 pub fn build_workspace_examples() -> Result<Vec<Example>> {
     let output = cargo()
-        .args(["build", "--workspace", "--exclude", PYTHON_EXTENSION, "--examples"])
+        .args([
+            "build",
+            "--workspace",
+            "--exclude",
+            PYTHON_EXTENSION,
+            "--examples",
+        ])
         .args(["--message-format", "json-render-diagnostics"])
         .stderr(std::process::Stdio::inherit())
         .output()
