@@ -426,8 +426,14 @@ where
             path: path.to_owned(),
             source,
         };
-        let json = serde_json::to_string_pretty(self).map_err(|e| io(e.into()))?;
+        let json = self.to_json().map_err(|e| io(e.into()))?;
         fs::write(path, json + "\n").map_err(io)
+    }
+
+    /// The envelope as the pretty-printed JSON [`write`](Self::write) writes (without its final
+    /// newline).
+    pub fn to_json(&self) -> serde_json::Result<String> {
+        serde_json::to_string_pretty(self)
     }
 }
 
@@ -446,15 +452,21 @@ where
             path: path.to_owned(),
             source,
         })?;
+        Self::from_json(&text, path)
+    }
+
+    /// Reads and checks a model file's text, as [`read`](Self::read) does a file's; `origin`
+    /// names the text in errors (a path, or a name such as `<pickle>`).
+    pub fn from_json(text: &str, origin: impl AsRef<Path>) -> Result<Self> {
+        let path = origin.as_ref();
         let in_file = |source: Error| Error::InvalidModelFile {
             path: path.to_owned(),
             source: Box::new(source),
         };
         let json_error = |e| json_error(path, e);
-        let header: Header =
-            serde_json::from_str(&text).map_err(|e| header_error(path, &text, e))?;
+        let header: Header = serde_json::from_str(text).map_err(|e| header_error(path, text, e))?;
         header.check::<M>().map_err(in_file)?;
-        let file: Self = serde_json::from_str(&text).map_err(json_error)?;
+        let file: Self = serde_json::from_str(text).map_err(json_error)?;
         file.check().map_err(in_file)?;
         Ok(file)
     }
@@ -472,7 +484,13 @@ pub fn read_kind(path: impl AsRef<Path>) -> Result<String> {
         path: path.to_owned(),
         source,
     })?;
-    let header: Header = serde_json::from_str(&text).map_err(|e| header_error(path, &text, e))?;
+    kind_of_json(&text, path)
+}
+
+/// [`read_kind`] of a model file's text; `origin` names the text in errors.
+pub fn kind_of_json(text: &str, origin: impl AsRef<Path>) -> Result<String> {
+    let path = origin.as_ref();
+    let header: Header = serde_json::from_str(text).map_err(|e| header_error(path, text, e))?;
     let kind = header.kind.clone().unwrap_or_default();
     header
         .check_format(&kind)

@@ -2,9 +2,9 @@
 //!
 //! The package's scikit-learn estimators (`python/gendisc/`) validate their inputs, encode the
 //! class labels as indices `0 … K − 1`, and call `fit` with the estimator's kind and its
-//! hyper-parameters; the `FittedModel` it returns predicts class probabilities and
-//! serialises itself as the model's JSON (what the Rust model files hold under `model`), which
-//! is how the estimators pickle. The numerical work runs with the interpreter's lock released,
+//! hyper-parameters; the `FittedModel` it returns predicts and writes itself as a gendisc model
+//! file (the versioned envelope `gendisc fit` writes), which is how the estimators save and
+//! pickle. The numerical work runs with the interpreter's lock released,
 //! on the caller's arrays without a copy.
 
 use std::collections::HashSet;
@@ -16,7 +16,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use gendisc_core::model_file::read_kind;
+use gendisc_core::model_file::kind_of_json;
 use gendisc_core::{
     ClassLabels, Classifier, ColumnEncoding, ConditionalModel, Fit, FitWeighted, ModelFile,
     ParamGuard, Preprocessing, SavedModel,
@@ -48,14 +48,13 @@ trait Fitted: Send + Sync {
     fn summary(&self) -> Option<(bool, usize, String)>;
     /// What a caller must not miss about the fit.
     fn warnings(&self) -> Vec<String>;
-    /// Writes the model as a model file with its class labels (in class order, which must be
-    /// their sorted order, as the file keeps them) and feature names.
-    fn write_file(
+    /// The model file of the model with its class labels (in class order, which must be their
+    /// sorted order, as the file keeps them) and feature names, as JSON.
+    fn envelope(
         &self,
-        path: &std::path::Path,
         labels: Vec<String>,
         feature_names: Option<Vec<String>>,
-    ) -> gendisc_core::Result<()>;
+    ) -> gendisc_core::Result<String>;
 }
 
 impl<M> Fitted for M
@@ -98,14 +97,28 @@ where
         SavedModel::warnings(self)
     }
 
-    fn write_file(
+    fn envelope(
         &self,
-        path: &std::path::Path,
         labels: Vec<String>,
         feature_names: Option<Vec<String>>,
-    ) -> gendisc_core::Result<()> {
-        ModelFile::new(self.clone(), ClassLabels::new(labels)?, feature_names).write(path)
+    ) -> gendisc_core::Result<String> {
+        envelope_json(self.clone(), labels, feature_names)
     }
+}
+
+/// The model file of `model` as JSON.
+fn envelope_json<M: SavedModel + Clone>(
+    model: M,
+    labels: Vec<String>,
+    feature_names: Option<Vec<String>>,
+) -> gendisc_core::Result<String> {
+    ModelFile::new(model, ClassLabels::new(labels)?, feature_names)
+        .to_json()
+        .map_err(|e| gendisc_core::Error::InvalidModel {
+            kind: M::KIND.to_owned(),
+            field: "model".to_owned(),
+            reason: e.to_string(),
+        })
 }
 
 /// The linear SVM, which has decision scores rather than probabilities.
@@ -149,13 +162,12 @@ impl Fitted for Svm {
         self.0.warnings()
     }
 
-    fn write_file(
+    fn envelope(
         &self,
-        path: &std::path::Path,
         labels: Vec<String>,
         feature_names: Option<Vec<String>>,
-    ) -> gendisc_core::Result<()> {
-        ModelFile::new(self.0.clone(), ClassLabels::new(labels)?, feature_names).write(path)
+    ) -> gendisc_core::Result<String> {
+        envelope_json(self.0.clone(), labels, feature_names)
     }
 }
 
@@ -251,6 +263,19 @@ impl FittedModel {
         labels: Vec<String>,
         feature_names: Option<Vec<String>>,
     ) -> PyResult<()> {
+        let json = self.model_file_json(labels, feature_names)?;
+        std::fs::write(&path, json + "\n")
+            .map_err(|e| PyValueError::new_err(format!("cannot write {}: {e}", path.display())))
+    }
+
+    /// The model file (the versioned envelope `write_model_file` writes) as JSON: how the
+    /// estimators pickle, with `labels` that sort as the classes do.
+    #[pyo3(signature = (labels, feature_names = None))]
+    fn model_file_json(
+        &self,
+        labels: Vec<String>,
+        feature_names: Option<Vec<String>>,
+    ) -> PyResult<String> {
         if let Some(pair) = labels.windows(2).find(|pair| pair[0] >= pair[1]) {
             return Err(PyValueError::new_err(format!(
                 "a model file keeps its labels sorted as text, and the classes' labels are not: \
@@ -259,7 +284,7 @@ impl FittedModel {
             )));
         }
         self.model
-            .write_file(&path, labels, feature_names)
+            .envelope(labels, feature_names)
             .map_err(value_error)
     }
 }
@@ -608,42 +633,6 @@ fn fit(
     Ok(FittedModel { model })
 }
 
-/// Reads a model of the model-file kind `kind` from its JSON (as `FittedModel::to_json`
-/// writes it), checking every invariant a fit guarantees.
-#[pyfunction]
-fn load(kind: &str, json: &str) -> PyResult<FittedModel> {
-    fn read<M: Fitted + SavedModel + 'static>(json: &str) -> PyResult<Box<dyn Fitted>> {
-        let model: M = serde_json::from_str(json)
-            .map_err(|e| PyValueError::new_err(format!("invalid {} model: {e}", M::KIND)))?;
-        model.check_invariants().map_err(value_error)?;
-        Ok(Box::new(model))
-    }
-    let model = match kind {
-        GaussianNb::KIND => read::<GaussianNb>(json)?,
-        BernoulliNb::KIND => read::<BernoulliNb>(json)?,
-        MultinomialNb::KIND => read::<MultinomialNb>(json)?,
-        Balls1::KIND => read::<Balls1>(json)?,
-        Balls2::KIND => read::<Balls2>(json)?,
-        LogisticRegressionCv::KIND => read::<LogisticRegressionCv>(json)?,
-        GdtCv::KIND => read::<GdtCv>(json)?,
-        Lda::KIND => read::<Lda>(json)?,
-        Qda::KIND => read::<Qda>(json)?,
-        LogisticRegression::KIND => read::<LogisticRegression>(json)?,
-        Gdt::KIND => read::<Gdt>(json)?,
-        Hybrid::<GaussianNb>::KIND => read::<Hybrid<GaussianNb>>(json)?,
-        Hybrid::<BernoulliNb>::KIND => read::<Hybrid<BernoulliNb>>(json)?,
-        Hybrid::<MultinomialNb>::KIND => read::<Hybrid<MultinomialNb>>(json)?,
-        LinearSvm::KIND => {
-            let model: LinearSvm = serde_json::from_str(json)
-                .map_err(|e| PyValueError::new_err(format!("invalid linear-svm model: {e}")))?;
-            model.check_invariants().map_err(value_error)?;
-            Box::new(Svm(model))
-        }
-        other => return Err(PyValueError::new_err(format!("no model of kind `{other}`"))),
-    };
-    Ok(FittedModel { model })
-}
-
 /// A model file as Python reads it: the model, its labels in class order, its feature names,
 /// and whether its features are the file's numeric columns as they are.
 type ReadFile = (FittedModel, Vec<String>, Option<Vec<String>>, bool);
@@ -655,49 +644,59 @@ type ReadFile = (FittedModel, Vec<String>, Option<Vec<String>>, bool);
 /// do not replay).
 #[pyfunction]
 fn read_model_file(path: PathBuf) -> PyResult<ReadFile> {
-    fn read<M: Fitted + SavedModel + 'static>(path: &std::path::Path) -> PyResult<ReadFile> {
-        let file = ModelFile::<M, String>::read(path).map_err(value_error)?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| PyValueError::new_err(format!("cannot read {}: {e}", path.display())))?;
+    read_envelope(&text, &path)
+}
+
+/// [`read_model_file`] of a model file's JSON (a pickled estimator's); `origin` names it in
+/// errors.
+#[pyfunction]
+fn read_model_file_json(json: &str, origin: &str) -> PyResult<ReadFile> {
+    read_envelope(json, std::path::Path::new(origin))
+}
+
+/// Reads and checks a model file's text of any kind the package has.
+fn read_envelope(text: &str, origin: &std::path::Path) -> PyResult<ReadFile> {
+    fn read<M: SavedModel + 'static>(
+        text: &str,
+        origin: &std::path::Path,
+        boxed: fn(M) -> Box<dyn Fitted>,
+    ) -> PyResult<ReadFile> {
+        let file = ModelFile::<M, String>::from_json(text, origin).map_err(value_error)?;
         let plain = file.preprocessing.as_ref().is_none_or(numeric_as_read);
         Ok((
             FittedModel {
-                model: Box::new(file.model),
+                model: boxed(file.model),
             },
             file.labels.labels().to_vec(),
             file.feature_names,
             plain,
         ))
     }
-    let kind = read_kind(&path).map_err(value_error)?;
+    fn boxed<M: Fitted + 'static>(model: M) -> Box<dyn Fitted> {
+        Box::new(model)
+    }
+    let kind = kind_of_json(text, origin).map_err(value_error)?;
     match kind.as_str() {
-        GaussianNb::KIND => read::<GaussianNb>(&path),
-        BernoulliNb::KIND => read::<BernoulliNb>(&path),
-        MultinomialNb::KIND => read::<MultinomialNb>(&path),
-        Balls1::KIND => read::<Balls1>(&path),
-        Balls2::KIND => read::<Balls2>(&path),
-        Lda::KIND => read::<Lda>(&path),
-        Qda::KIND => read::<Qda>(&path),
-        LogisticRegression::KIND => read::<LogisticRegression>(&path),
-        LogisticRegressionCv::KIND => read::<LogisticRegressionCv>(&path),
-        Gdt::KIND => read::<Gdt>(&path),
-        GdtCv::KIND => read::<GdtCv>(&path),
-        Hybrid::<GaussianNb>::KIND => read::<Hybrid<GaussianNb>>(&path),
-        Hybrid::<BernoulliNb>::KIND => read::<Hybrid<BernoulliNb>>(&path),
-        Hybrid::<MultinomialNb>::KIND => read::<Hybrid<MultinomialNb>>(&path),
-        LinearSvm::KIND => {
-            let file = ModelFile::<LinearSvm, String>::read(&path).map_err(value_error)?;
-            let plain = file.preprocessing.as_ref().is_none_or(numeric_as_read);
-            Ok((
-                FittedModel {
-                    model: Box::new(Svm(file.model)),
-                },
-                file.labels.labels().to_vec(),
-                file.feature_names,
-                plain,
-            ))
-        }
+        GaussianNb::KIND => read(text, origin, boxed::<GaussianNb>),
+        BernoulliNb::KIND => read(text, origin, boxed::<BernoulliNb>),
+        MultinomialNb::KIND => read(text, origin, boxed::<MultinomialNb>),
+        Balls1::KIND => read(text, origin, boxed::<Balls1>),
+        Balls2::KIND => read(text, origin, boxed::<Balls2>),
+        Lda::KIND => read(text, origin, boxed::<Lda>),
+        Qda::KIND => read(text, origin, boxed::<Qda>),
+        LogisticRegression::KIND => read(text, origin, boxed::<LogisticRegression>),
+        LogisticRegressionCv::KIND => read(text, origin, boxed::<LogisticRegressionCv>),
+        Gdt::KIND => read(text, origin, boxed::<Gdt>),
+        GdtCv::KIND => read(text, origin, boxed::<GdtCv>),
+        Hybrid::<GaussianNb>::KIND => read(text, origin, boxed::<Hybrid<GaussianNb>>),
+        Hybrid::<BernoulliNb>::KIND => read(text, origin, boxed::<Hybrid<BernoulliNb>>),
+        Hybrid::<MultinomialNb>::KIND => read(text, origin, boxed::<Hybrid<MultinomialNb>>),
+        LinearSvm::KIND => read(text, origin, |m: LinearSvm| Box::new(Svm(m))),
         other => Err(PyValueError::new_err(format!(
             "{}: the Python package has no estimator of kind `{other}` yet",
-            path.display()
+            origin.display()
         ))),
     }
 }
@@ -716,7 +715,7 @@ fn numeric_as_read(preprocessing: &Preprocessing) -> bool {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<FittedModel>()?;
     m.add_function(wrap_pyfunction!(fit, m)?)?;
-    m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(read_model_file, m)?)?;
+    m.add_function(wrap_pyfunction!(read_model_file_json, m)?)?;
     Ok(())
 }

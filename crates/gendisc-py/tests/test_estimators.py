@@ -169,12 +169,23 @@ def test_pickle_and_deepcopy_predict_identically(estimator):
         assert list(copied.classes_) == ["setosa", "versicolor", "virginica"]
 
 
-def test_a_damaged_pickle_is_refused():
+def test_a_pickle_carries_the_versioned_model_file_and_a_damaged_one_is_refused():
+    import json
+
     X, y = bundled("iris")
     state = gendisc.GaussianNB().fit(X, y).__getstate__()
-    state["_model_json"] = state["_model_json"].replace('"variance_floor":', '"variance_floor":-')
-    with pytest.raises(ValueError):
-        gendisc.GaussianNB().__setstate__(state)
+    envelope = json.loads(state["_model_file"])
+    assert envelope["format"] == "gendisc-model" and envelope["kind"] == "gaussian-naive-bayes"
+    assert envelope["labels"] == ["0", "1", "2"]
+    for damage in [
+        lambda e: e["model"].update(variance_floor=-1.0),
+        lambda e: e.update(format_version=999),
+        lambda e: e.update(kind="lda"),
+    ]:
+        damaged = json.loads(state["_model_file"])
+        damage(damaged)
+        with pytest.raises(ValueError):
+            gendisc.GaussianNB().__setstate__(dict(state, _model_file=json.dumps(damaged)))
 
 
 def test_separated_data_warns_or_fails_when_asked():

@@ -91,23 +91,25 @@ class GendiscClassifier(ClassifierMixin, BaseEstimator):
             None if names is None else [str(name) for name in names],
         )
 
-    # Pickling and copying go through the model's JSON, checked again when it is read.
+    # Pickling and copying go through the versioned model file, checked again when it is read.
+    # Its labels are the class indices, zero-padded so that they sort as the classes do;
+    # classes_ itself is pickled as it is.
     def __getstate__(self):
         # A copy: object.__getstate__ hands back the instance's own __dict__.
         state = dict(super().__getstate__())
         model = state.pop("_model", None)
         if model is not None:
-            state["_model_kind"] = model.kind
-            state["_model_json"] = model.to_json()
+            width = len(str(len(self.classes_) - 1))
+            labels = [f"{k:0{width}d}" for k in range(len(self.classes_))]
+            state["_model_file"] = model.model_file_json(labels)
         return state
 
     def __setstate__(self, state):
         state = dict(state)
-        kind = state.pop("_model_kind", None)
-        json = state.pop("_model_json", None)
+        model_file = state.pop("_model_file", None)
         super().__setstate__(state)
-        if kind is not None:
-            self._model = _native.load(kind, json)
+        if model_file is not None:
+            self._model = _native.read_model_file_json(model_file, "<pickled estimator>")[0]
 
 
 class GendiscProbabilisticClassifier(GendiscClassifier):
