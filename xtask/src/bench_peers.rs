@@ -256,17 +256,40 @@ fn round_order(implementations: &[Implementation], round: usize) -> Vec<Implemen
     order
 }
 
-/// The CPU time (user + system) of every child this process has waited for.
+/// The CPU time (user + system) of every child this process has waited for: the `cutime` and
+/// `cstime` fields of `/proc/self/stat` (what `getrusage(RUSAGE_CHILDREN)` reports), in the
+/// kernel's fixed user-visible clock ticks.
+///
+/// Read from `/proc` rather than through a system-call crate: `nix` turns on features of `libc`
+/// that the rest of the workspace does not, and with them `cargo xtask test --lapack` rebuilt
+/// `libc` and everything above it (`rand`, `ndarray`, `proptest`, …) — a minute of every CI run.
 fn children_cpu() -> Result<Duration> {
-    use nix::sys::resource::{getrusage, UsageWho};
-    let usage = getrusage(UsageWho::RUSAGE_CHILDREN).context("getrusage(RUSAGE_CHILDREN)")?;
-    let seconds = |t: nix::sys::time::TimeVal| {
-        Duration::new(
-            u64::try_from(t.tv_sec()).unwrap_or(0),
-            u32::try_from(t.tv_usec()).unwrap_or(0) * 1000,
-        )
+    let stat = fs::read_to_string("/proc/self/stat")
+        .context("reading /proc/self/stat (bench-peers measures CPU time on Linux)")?;
+    children_cpu_from_stat(&stat)
+}
+
+/// The ticks per second of the times in `/proc/*/stat`: `USER_HZ`, part of Linux's ABI (what
+/// `sysconf(_SC_CLK_TCK)` returns) and 100 on every architecture this project builds for.
+const USER_HZ: u64 = 100;
+
+/// [`children_cpu`] from the text of `/proc/self/stat`: fields 16 and 17 (`cutime`, `cstime`),
+/// counted after the command name, which is parenthesised and may itself hold spaces.
+fn children_cpu_from_stat(stat: &str) -> Result<Duration> {
+    let after_name = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest)
+        .context("/proc/self/stat has no command name")?;
+    // After the name come field 3 (the state) onwards, so field n is at index n − 3.
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let ticks = |field: usize| -> Result<u64> {
+        fields
+            .get(field - 3)
+            .and_then(|v| v.parse().ok())
+            .with_context(|| format!("/proc/self/stat has no number in field {field}"))
     };
-    Ok(seconds(usage.user_time()) + seconds(usage.system_time()))
+    let total = ticks(16)? + ticks(17)?;
+    Ok(Duration::from_millis(total * 1000 / USER_HZ))
 }
 
 /// A command to time, with the file that receives its output.
@@ -657,6 +680,17 @@ pub fn run(args: &Args) -> Result<()> {
 mod tests {
     use super::*;
     use std::path::Path;
+
+    #[test]
+    fn the_children_cpu_time_is_read_after_the_command_name() {
+        // A name with a space and a parenthesis; cutime 250 and cstime 50 ticks.
+        let stat = "4242 (r (x) y) S 1 2 3 0 -1 4194560 10 20 0 0 7 8 250 50 20 0 1 0 5 6 7";
+        assert_eq!(
+            children_cpu_from_stat(stat).unwrap(),
+            Duration::from_secs(3)
+        );
+        assert!(children_cpu_from_stat("4242 (truncated) S 1 2").is_err());
+    }
 
     #[test]
     fn a_waited_for_child_adds_its_cpu_time() {
