@@ -24,9 +24,18 @@
 //! extreme projected gradients; once the remaining set meets the stopping rule
 //! `max(M, 0) − min(m, 0) ≤ tol`, with `M` and `m` the largest and smallest projected
 //! gradients of the outer iteration, every coordinate is restored and the rule is checked on
-//! the full set before stopping. Including 0 is our one departure from the paper's `M − m`:
+//! the full set before stopping. Including 0 is one departure from the paper's `M − m`:
 //! the two agree whenever some coordinate is optimal, and the paper's rule alone would stop
 //! with every projected gradient equal but non-zero.
+//!
+//! The other departure: the full set is also restored when the shrunk one has not met the rule
+//! after `RESTORE_WORK` full passes' worth of coordinate updates. Shrinking is a heuristic: a
+//! coordinate dropped at the wrong bound stays there until the rest is optimal, and with the
+//! wrong coordinates fixed the rest can be a degenerate problem on which coordinate descent
+//! crawls (seven free coordinates on 49 rows needed more than 10⁶ passes to reach
+//! `tol = 10⁻⁸`, where the unshrunk solver took 15,616). A restore costs one full pass, so
+//! restoring after a bounded amount of shrunk work keeps shrinking's savings and restores the
+//! unshrunk solver's convergence.
 
 use gendisc_core::{Error, Result};
 use rand::seq::SliceRandom;
@@ -34,6 +43,10 @@ use rand_chacha::ChaCha8Rng;
 
 use super::report::{FitReport, FitStatus};
 use super::rows::Rows;
+
+/// How many full passes' worth of coordinate updates a shrunk set gets to meet the stopping
+/// rule before every coordinate is restored (the [module documentation](self)).
+const RESTORE_WORK: usize = 20;
 
 /// The box of the dual variables.
 #[derive(Debug, Clone, Copy)]
@@ -184,8 +197,21 @@ pub(crate) fn solve<R: Rows>(
     let mut gap = f64::INFINITY;
     let mut status = FitStatus::MaxIterations;
 
+    // Coordinate updates spent on shrunk sets since every coordinate was last active.
+    let mut shrunk_work = 0;
     while iterations < settings.max_iter {
         iterations += 1;
+        if active < n_working {
+            shrunk_work += active;
+            if shrunk_work > RESTORE_WORK * n_working {
+                active = n_working;
+                pg_max_old = f64::INFINITY;
+                pg_min_old = f64::NEG_INFINITY;
+            }
+        }
+        if active == n_working {
+            shrunk_work = 0;
+        }
         index[..active].shuffle(rng);
         let mut pg_max = f64::NEG_INFINITY;
         let mut pg_min = f64::INFINITY;
