@@ -40,6 +40,45 @@ pub struct GdtObjective<'a> {
     /// Balls2's log responsibilities `log ρ_ikm` (`n × K × 2`; empty for the other families),
     /// which the gradient reuses from the value's density evaluation at the same `θ`.
     log_responsibilities: RefCell<Vec<f64>>,
+    /// What the Hessian reads, as the last gradient evaluation left it.
+    at_last_gradient: RefCell<HessianInputs>,
+}
+
+/// The per-row quantities the Hessian needs besides `x`: the posteriors `τ`, the weights `W`
+/// of eq. (8) and Balls2's log responsibilities, all at `theta`.
+///
+/// A trust-region or Newton step evaluates the gradient at a point and then the Hessian at the
+/// same point: keeping these from the gradient spares the Hessian a second pass over the rows
+/// (the class densities, Balls2's mixture components and their `exp` and `log`). They are the
+/// numbers the Hessian would compute, bit for bit.
+struct HessianInputs {
+    /// The `θ` they belong to; empty while they belong to none.
+    theta: Vec<f64>,
+    tau: Array2<f64>,
+    w: Array2<f64>,
+    log_responsibilities: Vec<f64>,
+}
+
+impl HessianInputs {
+    /// Zeroed buffers for `n` rows, belonging to no `θ`.
+    fn zeros(param: &Parametrisation, n: usize) -> Self {
+        Self {
+            theta: Vec::new(),
+            tau: Array2::zeros((n, param.n_classes())),
+            w: Array2::zeros((n, param.n_classes())),
+            log_responsibilities: vec![0.0; param.log_responsibilities_len(n)],
+        }
+    }
+
+    /// Whether they were computed at exactly `theta`.
+    fn belong_to(&self, theta: ArrayView1<'_, f64>) -> bool {
+        self.theta.len() == theta.len()
+            && self
+                .theta
+                .iter()
+                .zip(theta)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+    }
 }
 
 impl<'a> GdtObjective<'a> {
@@ -66,6 +105,7 @@ impl<'a> GdtObjective<'a> {
                 0.0;
                 param.log_responsibilities_len(x.nrows())
             ]),
+            at_last_gradient: RefCell::new(HessianInputs::zeros(&param, x.nrows())),
         }
     }
 
@@ -73,12 +113,14 @@ impl<'a> GdtObjective<'a> {
         self.weights.map_or(1.0, |w| w[i])
     }
 
-    /// Fills the workspace with `W` (and Balls2's log responsibilities) and returns `f(θ)`.
+    /// Fills the workspace with `W` (and Balls2's log responsibilities, and `τ` when asked)
+    /// and returns `f(θ)`.
     fn value_and_weights(
         &self,
         theta: ArrayView1<'_, f64>,
         work: &mut Array2<f64>,
         log_responsibilities: &mut [f64],
+        mut tau: Option<&mut Array2<f64>>,
     ) -> f64 {
         self.param
             .log_joint_into(theta, self.x.view(), work, Some(log_responsibilities));
@@ -95,7 +137,11 @@ impl<'a> GdtObjective<'a> {
             // row now holds log τ_ik.
             for (k, v) in row.iter_mut().enumerate() {
                 let indicator = if k == yi { 1.0 } else { 0.0 };
-                *v = s * (indicator - discount * v.exp());
+                let tau_ik = v.exp();
+                if let Some(tau) = tau.as_deref_mut() {
+                    tau[[i, k]] = tau_ik;
+                }
+                *v = s * (indicator - discount * tau_ik);
             }
         }
         let penalty = match self.prior {
@@ -107,6 +153,19 @@ impl<'a> GdtObjective<'a> {
 
     /// The shrinkage prior and the factor `−λ` its derivatives enter `f` with, when it has
     /// weight (`λ > 0`).
+    /// [`HessianInputs`] at `theta`, computed afresh.
+    fn hessian_inputs(&self, theta: ArrayView1<'_, f64>) -> HessianInputs {
+        let mut inputs = HessianInputs::zeros(&self.param, self.x.nrows());
+        self.value_and_weights(
+            theta,
+            &mut inputs.w,
+            &mut inputs.log_responsibilities,
+            Some(&mut inputs.tau),
+        );
+        inputs.theta.extend(theta.iter());
+        inputs
+    }
+
     fn prior_term(&self) -> Option<(&PrecisionPrior, f64)> {
         self.prior
             .filter(|_| self.lambda > 0.0)
@@ -122,7 +181,7 @@ impl Objective for GdtObjective<'_> {
     fn value(&self, theta: ArrayView1<'_, f64>) -> f64 {
         let mut work = self.work.borrow_mut();
         let mut log_rho = self.log_responsibilities.borrow_mut();
-        self.value_and_weights(theta, &mut work, &mut log_rho)
+        self.value_and_weights(theta, &mut work, &mut log_rho, None)
     }
 
     fn value_and_gradient(
@@ -132,12 +191,17 @@ impl Objective for GdtObjective<'_> {
     ) -> f64 {
         let mut work = self.work.borrow_mut();
         let mut log_rho = self.log_responsibilities.borrow_mut();
-        let value = self.value_and_weights(theta, &mut work, &mut log_rho);
+        let mut kept = self.at_last_gradient.borrow_mut();
+        kept.theta.clear();
+        let value = self.value_and_weights(theta, &mut work, &mut log_rho, Some(&mut kept.tau));
         gradient.fill(0.0);
         if !value.is_finite() {
             gradient.fill(f64::NAN);
             return value;
         }
+        kept.w.assign(&work);
+        kept.log_responsibilities.copy_from_slice(&log_rho);
+        kept.theta.extend(theta.iter());
         self.param.add_weighted_gradient(
             theta,
             self.x.view(),
@@ -155,35 +219,24 @@ impl Objective for GdtObjective<'_> {
 
 impl TwiceDifferentiable for GdtObjective<'_> {
     fn hessian(&self, theta: ArrayView1<'_, f64>, mut hessian: ArrayViewMut2<'_, f64>) {
-        let (n, k) = (self.x.nrows(), self.param.n_classes());
         let discount = 1.0 - self.lambda;
-        let mut tau = Array2::zeros((n, k));
-        self.param
-            .log_joint_into(theta, self.x.view(), &mut tau, None);
-        let mut w = Array2::zeros((n, k));
-        let mut coupling = Array1::zeros(n);
-        for (i, (mut t, mut wr)) in tau
-            .axis_iter_mut(Axis(0))
-            .zip(w.axis_iter_mut(Axis(0)))
-            .enumerate()
-        {
-            let s = self.weight(i);
-            let yi = self.y[i];
-            log_softmax_in_place(t.view_mut());
-            t.mapv_inplace(f64::exp);
-            for (c, (wc, &tc)) in wr.iter_mut().zip(t.iter()).enumerate() {
-                let indicator = if c == yi { 1.0 } else { 0.0 };
-                *wc = s * (indicator - discount * tc);
-            }
-            coupling[i] = s * discount;
-        }
+        let coupling = Array1::from_iter((0..self.x.nrows()).map(|i| self.weight(i) * discount));
+        let kept = self.at_last_gradient.borrow();
+        let computed;
+        let inputs = if kept.belong_to(theta) {
+            &*kept
+        } else {
+            computed = self.hessian_inputs(theta);
+            &computed
+        };
         hessian.fill(0.0);
         self.param.add_weighted_hessian(
             theta,
             self.x.view(),
-            w.view(),
-            tau.view(),
+            inputs.w.view(),
+            inputs.tau.view(),
             coupling.view(),
+            &inputs.log_responsibilities,
             hessian.view_mut(),
         );
         hessian.mapv_inplace(|h| -h / self.total_weight);
@@ -240,6 +293,65 @@ impl TwiceDifferentiable for CountingIndefinite<'_, '_> {
         // per iteration costs little next to the O(n p²) Hessian.
         if Cholesky::new(hessian.view(), "Hessian").is_err() {
             self.indefinite.set(self.indefinite.get() + 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Family, GdtParams};
+    use gendisc_core::ParamGuard;
+    use ndarray::{array, Array1};
+
+    /// The Hessian from what the last gradient kept is the Hessian computed afresh, bit for bit,
+    /// and a gradient at another point is not mistaken for one at `θ`.
+    #[test]
+    fn the_hessian_from_the_kept_gradient_inputs_is_the_fresh_one() {
+        let x = array![
+            [0.1, 1.2],
+            [-0.7, 0.4],
+            [1.5, -0.3],
+            [0.9, 0.8],
+            [-1.1, -0.6],
+            [0.2, -1.4],
+            [1.8, 1.1],
+            [-0.4, 0.9]
+        ];
+        let y = array![0, 0, 1, 1, 0, 1, 1, 0];
+        for (family, floor) in [
+            (Family::Balls2, 0.0),
+            (Family::Balls2, 0.05),
+            (Family::Qda, 0.0),
+        ] {
+            let params = GdtParams::new(family)
+                .lambda(0.3)
+                .variance_floor(floor)
+                .check()
+                .unwrap();
+            let t = TrainingSet::new(&params, x.view(), y.view(), None).unwrap();
+            let p = t.param.dim();
+            let theta = Array1::from_iter((0..p).map(|j| 0.1 * ((j * 7 % 5) as f64 - 2.0)));
+            let elsewhere = theta.mapv(|v| v + 0.01);
+            let fresh = {
+                let objective = GdtObjective::new(&t, 0.3);
+                let mut h = Array2::zeros((p, p));
+                objective.hessian(theta.view(), h.view_mut());
+                h
+            };
+            let objective = GdtObjective::new(&t, 0.3);
+            let (mut g, mut h) = (Array1::zeros(p), Array2::zeros((p, p)));
+            objective.value_and_gradient(theta.view(), g.view_mut());
+            objective.hessian(theta.view(), h.view_mut());
+            let bits = |a: &Array2<f64>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&h), bits(&fresh), "{family:?}: kept inputs");
+            objective.value_and_gradient(elsewhere.view(), g.view_mut());
+            objective.hessian(theta.view(), h.view_mut());
+            assert_eq!(
+                bits(&h),
+                bits(&fresh),
+                "{family:?}: after a gradient elsewhere"
+            );
         }
     }
 }

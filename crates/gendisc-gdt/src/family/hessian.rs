@@ -42,11 +42,8 @@
 
 use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut2};
 
-use gendisc_core::numerics::log_sum_exp;
-
 use super::{
-    balls2_component_logs, balls2_constants, mixing_log_weights, Family, Parametrisation,
-    Precision, COMPONENTS, LN_2PI,
+    balls2_constants, mixing_log_weights, Family, Parametrisation, Precision, COMPONENTS, LN_2PI,
 };
 
 /// The density parameters of one class, decoded once per Hessian evaluation.
@@ -111,7 +108,10 @@ impl Parametrisation {
 
     /// Adds `Σ_i [Σ_k W_ik H_ik − c_i (Σ_k τ_ik g_ik g_ikᵀ − ḡ_i ḡ_iᵀ)]` (the
     /// [module documentation](self)) to `hessian` (`p × p`). `w` and `tau` are `n × K`, `coupling`
-    /// holds `c_i`; inputs must have been validated by the caller.
+    /// holds `c_i`; for [`Family::Balls2`], `log_responsibilities` are the components' `log ρ_ikm`
+    /// at `θ` as [`Self::class_log_density_into`] writes them (other families ignore them).
+    /// Inputs must have been validated by the caller.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn add_weighted_hessian(
         &self,
         theta: ArrayView1<'_, f64>,
@@ -119,6 +119,7 @@ impl Parametrisation {
         w: ArrayView2<'_, f64>,
         tau: ArrayView2<'_, f64>,
         coupling: ArrayView1<'_, f64>,
+        log_responsibilities: &[f64],
         mut hessian: ArrayViewMut2<'_, f64>,
     ) {
         let (k, d, p) = (self.n_classes, self.n_features, self.dim());
@@ -159,10 +160,18 @@ impl Parametrisation {
                     _ => &th[idx[0]..idx[0] + d],
                 };
                 let grad = &mut local_grad[c * q..(c + 1) * q];
+                let log_rho = match blocks[c] {
+                    ClassBlock::Mixture { .. } => {
+                        let at = (i * k + c) * COMPONENTS;
+                        &log_responsibilities[at..at + COMPONENTS]
+                    }
+                    _ => &[],
+                };
                 local_derivatives(
                     &blocks[c],
                     mean_block,
                     row,
+                    log_rho,
                     &packed,
                     half_d_ln_2pi,
                     grad,
@@ -271,12 +280,14 @@ impl Scratch {
 
 /// The gradient (`grad`, length `q`) and Hessian (`hess`, `q × q` row-major) of
 /// `log f_k(x)` over the class's density parameters in their local order. `params` is the
-/// class's mean (`d`) or, for Balls2, its whole block.
+/// class's mean (`d`) or, for Balls2, its whole block; `log_rho` the Balls2 components'
+/// `log ρ_m` at this row (empty for the other families).
 #[allow(clippy::too_many_arguments)]
 fn local_derivatives(
     block: &ClassBlock,
     params: &[f64],
     row: &[f64],
+    log_rho: &[f64],
     packed: &[(usize, usize)],
     half_d_ln_2pi: f64,
     grad: &mut [f64],
@@ -350,15 +361,13 @@ fn local_derivatives(
         }
         ClassBlock::Mixture { variance_floor } => {
             let constants = balls2_constants(params, d, half_d_ln_2pi, *variance_floor);
-            let lb = balls2_component_logs(params, &constants, row);
-            let norm = log_sum_exp(&lb);
             let log_w = mixing_log_weights(params[0]);
             let (w1, w2) = (log_w[0].exp(), log_w[1].exp());
             let u = &mut scratch.u;
             u.fill(0.0);
             grad.fill(0.0);
             for m in 0..COMPONENTS {
-                let resp = (lb[m] - norm).exp();
+                let resp = log_rho[m].exp();
                 let (prec, phi) = (constants[m].precision, constants[m].phi);
                 let mean = &params[1 + m * d..1 + (m + 1) * d];
                 let um = &mut u[m * q..(m + 1) * q];
