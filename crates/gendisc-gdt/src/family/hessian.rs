@@ -43,7 +43,8 @@
 use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut2};
 
 use super::{
-    balls2_constants, mixing_log_weights, Family, Parametrisation, Precision, COMPONENTS, LN_2PI,
+    balls2_constants, mixing_log_weights, ComponentScale, Family, Parametrisation, Precision,
+    COMPONENTS, LN_2PI,
 };
 
 /// The density parameters of one class, decoded once per Hessian evaluation.
@@ -54,8 +55,12 @@ enum ClassBlock {
     Spherical { precision: f64 },
     /// `N(μ, diag(e^{−2ℓ_j}))`: the precisions `e^{2ℓ_j}`.
     Diagonal { precision: Vec<f64> },
-    /// A Balls2 mixture with variance floor `v₀`; the block is read from `θ`.
-    Mixture { variance_floor: f64 },
+    /// A Balls2 mixture: its components' row-independent scales and its mixing weights
+    /// `ω_1, ω_2`; the means are read from `θ`.
+    Mixture {
+        constants: [ComponentScale; COMPONENTS],
+        weights: [f64; COMPONENTS],
+    },
 }
 
 impl Parametrisation {
@@ -83,9 +88,18 @@ impl Parametrisation {
     /// Every class's density parameters decoded from `θ` (the shared ones repeated).
     fn class_blocks(&self, theta: ArrayView1<'_, f64>) -> Vec<ClassBlock> {
         if self.family == Family::Balls2 {
+            let th = theta.as_standard_layout();
+            let th = th.as_slice().expect("contiguous");
+            let d = self.n_features;
+            let half_d_ln_2pi = 0.5 * d as f64 * LN_2PI;
             return (0..self.n_classes)
-                .map(|_| ClassBlock::Mixture {
-                    variance_floor: self.variance_floor,
+                .map(|c| {
+                    let start = self.prior_len() + c * self.balls2_block();
+                    let block = &th[start..start + self.balls2_block()];
+                    ClassBlock::Mixture {
+                        constants: balls2_constants(block, d, half_d_ln_2pi, self.variance_floor),
+                        weights: mixing_log_weights(block[0]).map(f64::exp),
+                    }
                 })
                 .collect();
         }
@@ -131,7 +145,6 @@ impl Parametrisation {
         let pr = self.prior_len();
         let prior = self.log_prior(theta).mapv_into(f64::exp);
         let packed = packed_entries(d);
-        let half_d_ln_2pi = 0.5 * d as f64 * LN_2PI;
 
         // Workspace, once per call.
         let mut local_grad = vec![0.0; k * q];
@@ -173,7 +186,6 @@ impl Parametrisation {
                     row,
                     log_rho,
                     &packed,
-                    half_d_ln_2pi,
                     grad,
                     &mut local_hess,
                     &mut scratch,
@@ -289,7 +301,6 @@ fn local_derivatives(
     row: &[f64],
     log_rho: &[f64],
     packed: &[(usize, usize)],
-    half_d_ln_2pi: f64,
     grad: &mut [f64],
     hess: &mut [f64],
     scratch: &mut Scratch,
@@ -359,10 +370,8 @@ fn local_derivatives(
                 hess[(d + j) * q + d + j] = -2.0 * pj * dj * dj;
             }
         }
-        ClassBlock::Mixture { variance_floor } => {
-            let constants = balls2_constants(params, d, half_d_ln_2pi, *variance_floor);
-            let log_w = mixing_log_weights(params[0]);
-            let (w1, w2) = (log_w[0].exp(), log_w[1].exp());
+        ClassBlock::Mixture { constants, weights } => {
+            let [w1, w2] = *weights;
             let u = &mut scratch.u;
             u.fill(0.0);
             grad.fill(0.0);
