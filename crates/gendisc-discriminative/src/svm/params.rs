@@ -184,8 +184,10 @@ impl LinearSvmParams {
         self
     }
 
-    /// Whether to shrink the working set (Hsieh et al. 2008, §3.2, Algorithm 3). It changes
-    /// the path, not the optimum.
+    /// Whether to shrink the working set (Hsieh et al. 2008, §3.2, Algorithm 3; default `true`).
+    /// It changes the path, not the optimum. Unlike liblinear, the full set is also restored
+    /// when a shrunk one has taken twenty full passes' worth of updates without meeting the
+    /// tolerance, so that a coordinate shrunk at the wrong bound cannot stall the run.
     pub fn shrinking(mut self, shrinking: bool) -> Self {
         self.0.shrinking = shrinking;
         self
