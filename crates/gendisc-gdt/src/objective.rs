@@ -35,12 +35,12 @@ pub struct GdtObjective<'a> {
     lambda: f64,
     /// The shrinkage's log-prior on the precisions, weighted by `λ` with `L_gen`.
     prior: Option<&'a PrecisionPrior>,
-    /// `n × K` workspace: the joint, then the GDT weights `W`.
+    /// `n × K` workspace of [`Objective::value`]: the joint, then the GDT weights `W`.
     work: RefCell<Array2<f64>>,
-    /// Balls2's log responsibilities `log ρ_ikm` (`n × K × 2`; empty for the other families),
-    /// which the gradient reuses from the value's density evaluation at the same `θ`.
+    /// Balls2's log responsibilities `log ρ_ikm` of [`Objective::value`] (`n × K × 2`; empty
+    /// for the other families).
     log_responsibilities: RefCell<Vec<f64>>,
-    /// What the Hessian reads, as the last gradient evaluation left it.
+    /// The gradient's workspace, which the Hessian at the same `θ` then reads.
     at_last_gradient: RefCell<HessianInputs>,
 }
 
@@ -189,24 +189,27 @@ impl Objective for GdtObjective<'_> {
         theta: ArrayView1<'_, f64>,
         mut gradient: ArrayViewMut1<'_, f64>,
     ) -> f64 {
-        let mut work = self.work.borrow_mut();
-        let mut log_rho = self.log_responsibilities.borrow_mut();
+        // The gradient works in the buffers it keeps for the Hessian: no copy.
         let mut kept = self.at_last_gradient.borrow_mut();
+        let kept = &mut *kept;
         kept.theta.clear();
-        let value = self.value_and_weights(theta, &mut work, &mut log_rho, Some(&mut kept.tau));
+        let value = self.value_and_weights(
+            theta,
+            &mut kept.w,
+            &mut kept.log_responsibilities,
+            Some(&mut kept.tau),
+        );
         gradient.fill(0.0);
         if !value.is_finite() {
             gradient.fill(f64::NAN);
             return value;
         }
-        kept.w.assign(&work);
-        kept.log_responsibilities.copy_from_slice(&log_rho);
         kept.theta.extend(theta.iter());
         self.param.add_weighted_gradient(
             theta,
             self.x.view(),
-            work.view(),
-            Some(&log_rho),
+            kept.w.view(),
+            Some(&kept.log_responsibilities),
             gradient.view_mut(),
         );
         gradient.mapv_inplace(|g| -g / self.total_weight);
