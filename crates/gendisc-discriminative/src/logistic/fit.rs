@@ -4,7 +4,7 @@ use gendisc_core::validate::{check_labels, check_training_matrix, check_weights,
 use gendisc_core::{Error, Fit, FitWeighted, ParamGuard, Result};
 use gendisc_optim::{
     newton_direction, ConjugateGradient, ConjugateGradientSettings, Lbfgs, LbfgsSettings, Newton,
-    NewtonSettings, Solution, Status, TwiceDifferentiable,
+    NewtonSettings, Objective, Solution, Status, TwiceDifferentiable,
 };
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis, CowArray};
 use sprs::CsMatView;
@@ -19,6 +19,7 @@ use super::params::{
 };
 use super::separation::{is_recession_direction, separates_completely};
 use super::sparse::as_csr;
+use super::standardised::{InStandardisedCoordinates, Reference, StandardisedCoordinates};
 use crate::classes::require_two_classes;
 use gendisc_core::validate::check_sparse_training_matrix;
 
@@ -317,21 +318,59 @@ impl LogisticRegressionValidParams {
                 };
                 Newton::new(settings).minimize(objective, start.view())?
             }
-            LogisticSolver::Lbfgs => {
-                let settings = LbfgsSettings {
-                    gradient_tolerance: tolerance.unwrap_or(default_tolerance(solver)),
-                    max_iterations: max_iterations.unwrap_or(10_000),
-                    ..Default::default()
+            LogisticSolver::Lbfgs | LogisticSolver::ConjugateGradient => {
+                let gradient_tolerance = tolerance.unwrap_or(default_tolerance(solver));
+                let max_iterations = max_iterations.unwrap_or(10_000);
+                let minimize = |objective: &dyn Objective, start: ArrayView1<'_, f64>| {
+                    if solver == LogisticSolver::Lbfgs {
+                        let settings = LbfgsSettings {
+                            gradient_tolerance,
+                            max_iterations,
+                            ..Default::default()
+                        };
+                        Lbfgs::new(settings).minimize(objective, start)
+                    } else {
+                        let settings = ConjugateGradientSettings {
+                            gradient_tolerance,
+                            max_iterations,
+                            ..Default::default()
+                        };
+                        ConjugateGradient::new(settings).minimize(objective, start)
+                    }
                 };
-                Lbfgs::new(settings).minimize(objective, start.view())?
-            }
-            LogisticSolver::ConjugateGradient => {
-                let settings = ConjugateGradientSettings {
-                    gradient_tolerance: tolerance.unwrap_or(default_tolerance(solver)),
-                    max_iterations: max_iterations.unwrap_or(10_000),
-                    ..Default::default()
-                };
-                ConjugateGradient::new(settings).minimize(objective, start.view())?
+                match problem.design.features {
+                    Features::Dense(x) => {
+                        let predictors = objective.dim() / problem.design.width();
+                        // What `MultinomialObjective` pins of class 0: its unpenalised coefficients.
+                        let reference = match (predictors > 1, self.prior_variance) {
+                            (false, _) => Reference::Nothing,
+                            (true, None) => Reference::Class,
+                            (true, Some(_)) if self.penalize_intercept => Reference::Nothing,
+                            (true, Some(_)) => Reference::Intercept,
+                        };
+                        let total_weight = problem.weights.sum();
+                        let coordinates = StandardisedCoordinates::of(
+                            x,
+                            problem.design.intercept,
+                            predictors,
+                            reference,
+                            self.prior_variance
+                                .map_or(0.0, |v| 1.0 / (v * total_weight)),
+                        );
+                        let standardised = InStandardisedCoordinates {
+                            objective,
+                            coordinates: &coordinates,
+                        };
+                        let phi = coordinates.to_standardised(start.view());
+                        let solution = minimize(&standardised, phi.view())?;
+                        Solution {
+                            x: coordinates.to_coefficients(solution.x.view()),
+                            report: solution.report,
+                        }
+                    }
+                    // Sparse features stay sparse: centring would fill them in.
+                    Features::Sparse(_) => minimize(objective, start.view())?,
+                }
             }
             LogisticSolver::GlmIrls => {
                 let outcome = glm_irls(

@@ -100,6 +100,7 @@ mod objective;
 mod params;
 mod separation;
 mod sparse;
+mod standardised;
 
 pub use cv::{
     default_prior_variances, LogisticRegressionCv, LogisticRegressionCvParams,

@@ -8,6 +8,7 @@ mod logistic_bad_input;
 mod logistic_cv;
 mod logistic_golden;
 mod logistic_properties;
+mod logistic_scaling;
 mod logistic_support;
 mod logistic_warm_start;
 mod model_file;
