@@ -254,12 +254,9 @@ pub enum Estimator {
         /// values log-spaced from 1e-4 to 1e4, as scikit-learn's LogisticRegressionCV].
         #[arg(long, value_delimiter = ',', value_name = "VARIANCES")]
         cv_grid: Option<Vec<f64>>,
-        /// With `--prior-variance cv`: the number of folds.
-        #[arg(long, default_value_t = 5, value_name = "K")]
-        cv_folds: usize,
-        /// With `--prior-variance cv`: the seed of the fold split.
-        #[arg(long, default_value_t = 0, value_name = "SEED")]
-        cv_seed: u64,
+        /// With `--prior-variance cv`: how the folds are drawn and the variance chosen.
+        #[command(flatten)]
+        cv: CrossValidationArgs,
         /// The solver; `glm` is R's glm.fit (binary, no prior).
         #[arg(long, value_enum, default_value_t = LogisticSolverArg::Auto)]
         solver: LogisticSolverArg,
@@ -357,12 +354,9 @@ pub enum Estimator {
         /// The candidate values of λ, comma-separated.
         #[arg(long, value_delimiter = ',', default_value = "1,0.75,0.5,0.25,0")]
         grid: Vec<f64>,
-        /// The number of folds.
-        #[arg(long = "cv-folds", alias = "folds", default_value_t = 5)]
-        folds: usize,
-        /// The seed of the fold split.
-        #[arg(long = "cv-seed", alias = "seed", default_value_t = 0)]
-        seed: u64,
+        /// How the folds are drawn and λ chosen.
+        #[command(flatten)]
+        cv: CrossValidationArgs,
         /// LDA and QDA families: covariance regularisation, as for `fit gdt`.
         #[command(flatten)]
         regularisation: CovarianceRegularisation,
@@ -455,6 +449,55 @@ impl std::str::FromStr for PriorVarianceArg {
             _ => Err(format!(
                 "expected a finite variance > 0 or `cv`, got `{text}`"
             )),
+        }
+    }
+}
+
+/// How a cross-validated fit draws its folds and picks from the curve (`fit lr --prior-variance
+/// cv`, `fit gdt-cv`).
+#[derive(Debug, Clone, Args)]
+pub struct CrossValidationArgs {
+    /// The number of folds of the stratified k-fold split.
+    #[arg(
+        long = "cv-folds",
+        alias = "folds",
+        default_value_t = 5,
+        value_name = "K"
+    )]
+    pub folds: usize,
+    /// Repeat the k-fold split this many times, each drawn anew, and average over all folds.
+    #[arg(long = "cv-repeats", default_value_t = 1, value_name = "R")]
+    pub repeats: usize,
+    /// The seed of the fold split.
+    #[arg(
+        long = "cv-seed",
+        alias = "seed",
+        default_value_t = 0,
+        value_name = "SEED"
+    )]
+    pub seed: u64,
+    /// Which value the cross-validated curve selects: `min`, the smallest mean score, or
+    /// `one-se`, the most regularised value (smallest σ², largest λ) within one standard error
+    /// of it.
+    #[arg(long = "cv-rule", value_enum, default_value_t = CvRuleArg::Min)]
+    pub rule: CvRuleArg,
+}
+
+/// The selection rules of `--cv-rule`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CvRuleArg {
+    /// The smallest mean held-out score.
+    Min,
+    /// The one-standard-error rule.
+    OneSe,
+}
+
+impl CvRuleArg {
+    /// The library's rule.
+    pub fn rule(self) -> gendisc_data::cv::SelectionRule {
+        match self {
+            CvRuleArg::Min => gendisc_data::cv::SelectionRule::MinimumScore,
+            CvRuleArg::OneSe => gendisc_data::cv::SelectionRule::OneStandardError,
         }
     }
 }

@@ -5,7 +5,9 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use gendisc_bilevel::{BilevelClassifier, GenerativePrior};
-use gendisc_core::{ColumnEncoding, Fit, FitSummary, LabelledModel, Preprocessing, SavedModel};
+use gendisc_core::{
+    ColumnEncoding, CrossValidationCurve, Fit, FitSummary, LabelledModel, Preprocessing, SavedModel,
+};
 use gendisc_data::encoding::CategoricalAs;
 use gendisc_discriminative::logistic::LogisticSolver;
 use gendisc_discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
@@ -210,8 +212,7 @@ pub fn fit(args: &FitArgs) -> Result<()> {
         Estimator::LogisticRegression {
             prior_variance,
             cv_grid,
-            cv_folds,
-            cv_seed,
+            cv,
             solver,
             max_iterations,
             tolerance,
@@ -242,14 +243,16 @@ pub fn fit(args: &FitArgs) -> Result<()> {
                     save(&params.prior_variance(*variance), &data, common)
                 }
                 Some(PriorVarianceArg::CrossValidated) => {
-                    let mut cv = LogisticRegressionCv::params()
+                    let mut params = LogisticRegressionCv::params()
                         .logistic(params)
-                        .n_folds(*cv_folds)
-                        .seed(*cv_seed);
+                        .n_folds(cv.folds)
+                        .n_repeats(cv.repeats)
+                        .seed(cv.seed)
+                        .rule(cv.rule.rule());
                     if let Some(grid) = cv_grid {
-                        cv = cv.prior_variances(grid.clone());
+                        params = params.prior_variances(grid.clone());
                     }
-                    save(&cv, &data, common)
+                    save(&params, &data, common)
                 }
             }
         }
@@ -336,8 +339,7 @@ pub fn fit(args: &FitArgs) -> Result<()> {
         Estimator::GdtCv {
             family,
             grid,
-            folds,
-            seed,
+            cv,
             regularisation,
             ..
         } => save(
@@ -347,8 +349,10 @@ pub fn fit(args: &FitArgs) -> Result<()> {
                         .shrinkage(regularisation.covariance_shrinkage()),
                 )
                 .grid(grid.clone())
-                .n_folds(*folds)
-                .seed(*seed),
+                .n_folds(cv.folds)
+                .n_repeats(cv.repeats)
+                .seed(cv.seed)
+                .rule(cv.rule.rule()),
             &data,
             common,
         ),
@@ -477,6 +481,7 @@ struct Saved {
     kind: &'static str,
     labels: Vec<String>,
     fit: Option<FitSummary>,
+    cross_validation: Option<CrossValidationCurve>,
 }
 
 /// Why `estimator` cannot be fitted on standardised features, if it cannot: its features must
@@ -547,6 +552,7 @@ where
         kind,
         labels: model.labels().to_vec(),
         fit: model.model().fit_summary(),
+        cross_validation: model.model().cross_validation(),
     })
 }
 
@@ -567,6 +573,28 @@ fn single_row_classes(labels: &[String]) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// Prints the cross-validated curve: one line per grid value, the chosen one marked.
+fn print_curve(curve: &CrossValidationCurve) -> Result<()> {
+    outln!(
+        "cross-validation of the {} ({} rule): mean held-out score ± standard error",
+        curve.parameter,
+        curve.rule
+    );
+    for (i, (&value, &score)) in curve.grid.iter().zip(&curve.scores).enumerate() {
+        let error = curve
+            .standard_errors
+            .get(i)
+            .map_or(String::new(), |e| format!(" ± {e:.4}"));
+        let mark = if value == curve.chosen {
+            "  ← chosen"
+        } else {
+            ""
+        };
+        outln!("  {value:>12.6} {score:.4}{error}{mark}");
+    }
+    Ok(())
 }
 
 /// Prints what was fitted and how the fit ended.
@@ -595,6 +623,9 @@ fn report(saved: &Saved, data: &Training, common: &crate::cli::FitCommon) -> Res
             fit.status
         ),
         None => outln!("fit: closed form"),
+    }
+    if let Some(curve) = &saved.cross_validation {
+        print_curve(curve)?;
     }
     outln!("saved to {}", common.out.display());
     Ok(())

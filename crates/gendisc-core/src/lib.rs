@@ -13,7 +13,8 @@ pub use error::{Error, Result};
 pub use labelled::LabelledModel;
 pub use labels::ClassLabels;
 pub use model_file::{
-    ColumnEncoding, FitSummary, InputColumn, ModelFile, Preprocessing, SavedModel, Standardisation,
+    ColumnEncoding, CrossValidationCurve, FitSummary, InputColumn, ModelFile, Preprocessing,
+    SavedModel, Standardisation,
 };
 pub use traits::{
     argmax_rows, bayes_log_odds, bayes_log_posterior, bayes_predict, log_posterior_from_joint,

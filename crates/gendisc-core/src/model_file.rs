@@ -90,6 +90,12 @@ pub trait SavedModel: Classifier + Serialize + DeserializeOwned {
         None
     }
 
+    /// The cross-validated curve behind a hyper-parameter the fit chose, for models that
+    /// choose one by cross-validation; `None` otherwise.
+    fn cross_validation(&self) -> Option<CrossValidationCurve> {
+        None
+    }
+
     /// Everything about how the fit went that a caller must not miss, one sentence each: a
     /// fit that stopped without converging (at its iteration cap, stalled, or where no finite
     /// estimate exists), then the [`FitSummary::warnings`]. Empty for a clean fit and for every
@@ -108,6 +114,24 @@ pub trait SavedModel: Classifier + Serialize + DeserializeOwned {
         warnings.extend(summary.warnings);
         warnings
     }
+}
+
+/// The cross-validated curve of a hyper-parameter, as a model that chose it reports it (the
+/// model file stores it in the model's own fields).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrossValidationCurve {
+    /// The hyper-parameter's name and symbol, e.g. `"prior variance σ²"`.
+    pub parameter: &'static str,
+    /// The grid, in the order of the path.
+    pub grid: Vec<f64>,
+    /// The mean held-out score of each grid value.
+    pub scores: Vec<f64>,
+    /// Their standard errors (empty when the model file predates them).
+    pub standard_errors: Vec<f64>,
+    /// The rule that chose, e.g. `"minimum score"`.
+    pub rule: String,
+    /// The chosen value.
+    pub chosen: f64,
 }
 
 /// How an iterative fit ended, as recorded in a model file.

@@ -3,22 +3,26 @@
 //! regression's prior variance.
 //!
 //! The estimator supplies the path — a fit per grid value on a fold's training rows, each
-//! starting from the previous one — and a held-out score per fit; [`path_scores`] draws the
-//! folds, averages the scores over them and [`best_index`] picks the grid value. Both are fixed
-//! functions of their inputs (folds from a `ChaCha8Rng` seeded with `seed`, scores summed fold
-//! by fold in order), so a selection is the same bits on every platform and thread count.
+//! starting from the previous one — and a held-out score per fit; [`path_curve`] draws the
+//! folds (stratified k-fold, repeated if asked: [`Folds`]), averages the scores over them with
+//! their standard errors ([`CvCurve`]) and a [`SelectionRule`] picks the grid value: the
+//! minimum, or the one-standard-error rule. All are fixed functions of their inputs (folds from
+//! a `ChaCha8Rng` seeded with `seed`, scores summed fold by fold in order), so a selection is
+//! the same bits on every platform and thread count.
 //!
 //! ```
-//! use gendisc_data::cv::{best_index, path_scores};
+//! use gendisc_data::cv::{path_curve, Folds, SelectionRule};
 //!
 //! let y = [0, 0, 0, 1, 1, 1];
+//! let folds = Folds { n_folds: 3, n_repeats: 1, seed: 0 };
 //! // A "path" of three settings whose held-out score is the setting itself.
-//! let scores = path_scores(&y[..], 3, 0, 3, |_, split| {
+//! let curve = path_curve(&y[..], folds, 3, |_, _, split| {
 //!     assert_eq!(split.test.len(), 2);
 //!     Ok(vec![0.5, 0.25, 0.25])
 //! })?;
-//! assert_eq!(scores, [0.5, 0.25, 0.25]);
-//! assert_eq!(best_index(&scores), 1); // a tie goes to the earlier setting
+//! assert_eq!(curve.scores, [0.5, 0.25, 0.25]);
+//! // A tie goes to the earlier setting.
+//! assert_eq!(SelectionRule::MinimumScore.select(&curve.scores, &curve.standard_errors)?, 1);
 //! # Ok::<(), gendisc_core::Error>(())
 //! ```
 
@@ -119,51 +123,189 @@ pub fn score<M: ConditionalModel + ?Sized>(
     Ok(sum / total)
 }
 
-/// The cross-validated score of every point of a path: the mean over the `n_folds` folds of a
-/// stratified k-fold split of `y` (drawn from `ChaCha8Rng::seed_from_u64(seed)`, see
-/// [`stratified_k_fold`]) of `fold_scores(f, split)`, which fits the path on `split.train`
-/// and returns one held-out score per point, scored on `split.test`.
-///
-/// Errors: those of [`stratified_k_fold`] (`n_folds < 2`, more folds than rows, empty `y`);
-/// [`Error::ShapeMismatch`] when a fold returns other than `n_points` scores; the first error
-/// of `fold_scores`, whose fold index `f` (from 0) lets the caller say which fold failed.
-pub fn path_scores<'a, F>(
-    y: impl Into<ArrayView1<'a, usize>>,
-    n_folds: usize,
-    seed: u64,
-    n_points: usize,
-    mut fold_scores: F,
-) -> Result<Vec<f64>>
-where
-    F: FnMut(usize, &Split) -> Result<Vec<f64>>,
-{
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let folds = stratified_k_fold(y, n_folds, &mut rng)?;
-    let mut totals = vec![0.0; n_points];
-    for (f, fold) in folds.iter().enumerate() {
-        let scores = fold_scores(f, fold)?;
-        if scores.len() != n_points {
-            return Err(Error::shape_mismatch(
-                format!("held-out scores of fold {} vs points of the path", f + 1),
-                n_points,
-                scores.len(),
-            ));
-        }
-        for (total, score) in totals.iter_mut().zip(scores) {
-            *total += score;
-        }
-    }
-    Ok(totals.iter().map(|t| t / folds.len() as f64).collect())
+/// The cross-validated curve of a path: per point, the mean of the held-out scores over every
+/// fold of every repetition, and its standard error.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CvCurve {
+    /// The mean held-out score of each point.
+    pub scores: Vec<f64>,
+    /// The standard error of each mean: the sample standard deviation of the point's fold
+    /// scores over the square root of their number. The folds share training rows, so this
+    /// understates the mean's uncertainty; it is the conventional yardstick of the one-SE rule
+    /// (Hastie, Tibshirani & Friedman 2009, §7.10), not a confidence interval.
+    pub standard_errors: Vec<f64>,
 }
 
-/// The index of the point a selection picks: the smallest score, ties (within `1e-12`) going
-/// to the earliest — order the path so that the earliest point is the one to prefer on a tie
-/// (the more regularised, lower-variance fit).
+/// How the folds are drawn: `n_repeats` stratified `n_folds`-fold splits of the rows, drawn one
+/// after another from `ChaCha8Rng::seed_from_u64(seed)` (see [`stratified_k_fold`]). One
+/// repetition is plain stratified k-fold; more average out the luck of one split.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Folds {
+    /// Folds per repetition (≥ 2).
+    pub n_folds: usize,
+    /// Repetitions (≥ 1).
+    pub n_repeats: usize,
+    /// The seed of the splits.
+    pub seed: u64,
+}
+
+/// One repetition: the default of every cross-validated estimator, and the value a stored
+/// setting written before repetitions existed reads as (`#[serde(default = …)]`).
+pub fn one_repetition() -> usize {
+    1
+}
+
+impl Folds {
+    /// Checks `n_folds ≥ 2` and `n_repeats ≥ 1`.
+    ///
+    /// Errors: [`Error::InvalidParameter`] naming `n_folds` or `n_repeats`.
+    pub fn validate(&self) -> Result<()> {
+        if self.n_folds < 2 {
+            return Err(Error::invalid_parameter(
+                "n_folds",
+                format!(
+                    "cross-validation needs at least 2 folds, got {}",
+                    self.n_folds
+                ),
+            ));
+        }
+        if self.n_repeats < 1 {
+            return Err(Error::invalid_parameter(
+                "n_repeats",
+                "cross-validation needs at least 1 repetition, got 0",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `"fold f of K"`, with the repetition when there are several.
+    pub fn describe(&self, repeat: usize, fold: usize) -> String {
+        if self.n_repeats > 1 {
+            format!(
+                "fold {} of {} in repetition {} of {}",
+                fold + 1,
+                self.n_folds,
+                repeat + 1,
+                self.n_repeats
+            )
+        } else {
+            format!("fold {} of {}", fold + 1, self.n_folds)
+        }
+    }
+}
+
+/// The cross-validated curve of a path: for every fold of every repetition of `folds` over
+/// `y`, `fold_scores(repeat, fold, split)` fits the path on `split.train` and returns one
+/// held-out score per point, scored on `split.test`; the curve is their mean and standard
+/// error per point ([`CvCurve`]). The sums run fold by fold in order, so the curve is the same
+/// bits on every platform and thread count.
+///
+/// Errors: those of [`Folds::validate`] and [`stratified_k_fold`] (more folds than rows, empty
+/// `y`); [`Error::ShapeMismatch`] when a fold returns other than `n_points` scores; the first
+/// error of `fold_scores` ([`Folds::describe`] names its fold).
+pub fn path_curve<'a, F>(
+    y: impl Into<ArrayView1<'a, usize>>,
+    folds: Folds,
+    n_points: usize,
+    mut fold_scores: F,
+) -> Result<CvCurve>
+where
+    F: FnMut(usize, usize, &Split) -> Result<Vec<f64>>,
+{
+    folds.validate()?;
+    let y = y.into();
+    let mut rng = ChaCha8Rng::seed_from_u64(folds.seed);
+    let mut all: Vec<Vec<f64>> = Vec::with_capacity(folds.n_folds * folds.n_repeats);
+    for repeat in 0..folds.n_repeats {
+        let splits = stratified_k_fold(y, folds.n_folds, &mut rng)?;
+        for (f, split) in splits.iter().enumerate() {
+            let scores = fold_scores(repeat, f, split)?;
+            if scores.len() != n_points {
+                return Err(Error::shape_mismatch(
+                    format!(
+                        "held-out scores of {} vs points of the path",
+                        folds.describe(repeat, f)
+                    ),
+                    n_points,
+                    scores.len(),
+                ));
+            }
+            all.push(scores);
+        }
+    }
+    let count = all.len() as f64;
+    let scores: Vec<f64> = (0..n_points)
+        .map(|p| all.iter().fold(0.0, |total, fold| total + fold[p]) / count)
+        .collect();
+    let standard_errors = (0..n_points)
+        .map(|p| {
+            let squares = all
+                .iter()
+                .fold(0.0, |total, fold| total + (fold[p] - scores[p]).powi(2));
+            (squares / (count - 1.0)).sqrt() / count.sqrt()
+        })
+        .collect();
+    Ok(CvCurve {
+        scores,
+        standard_errors,
+    })
+}
+
+/// The index of the smallest score, ties (within `1e-12`) going to the earliest: the
+/// [`SelectionRule::MinimumScore`] choice.
 pub fn best_index(scores: &[f64]) -> usize {
     scores
         .iter()
         .enumerate()
         .fold(0, |b, (i, &s)| if s < scores[b] - 1e-12 { i } else { b })
+}
+
+/// Which point of a path the cross-validated curve selects. The path is ordered so that its
+/// earliest point is the one to prefer on a tie: the more regularised, lower-variance fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SelectionRule {
+    /// The smallest mean score, ties (within `1e-12`) going to the earliest point.
+    #[default]
+    MinimumScore,
+    /// The one-standard-error rule (Breiman et al. 1984; Hastie, Tibshirani & Friedman 2009,
+    /// §7.10): the earliest point whose mean score is at most the minimum plus the minimum's
+    /// standard error — the most regularised fit that cross-validation cannot tell from the
+    /// best.
+    OneStandardError,
+}
+
+impl SelectionRule {
+    /// The rule in words: `"minimum score"` or `"one standard error"`.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            SelectionRule::MinimumScore => "minimum score",
+            SelectionRule::OneStandardError => "one standard error",
+        }
+    }
+
+    /// The index of the point the rule picks from `scores` and, for the one-SE rule, their
+    /// `standard_errors`.
+    ///
+    /// Errors: [`Error::ShapeMismatch`] when the one-SE rule has not one standard error per
+    /// score.
+    pub fn select(&self, scores: &[f64], standard_errors: &[f64]) -> Result<usize> {
+        let best = best_index(scores);
+        match self {
+            SelectionRule::MinimumScore => Ok(best),
+            SelectionRule::OneStandardError => {
+                if standard_errors.len() != scores.len() {
+                    return Err(Error::shape_mismatch(
+                        "standard errors vs scores of the cross-validated curve",
+                        scores.len(),
+                        standard_errors.len(),
+                    ));
+                }
+                let bound = scores[best] + standard_errors[best] + 1e-12;
+                Ok(scores.iter().position(|&s| s <= bound).unwrap_or(best))
+            }
+        }
+    }
 }
 
 /// Says which fit of a cross-validation (`"fold 2 of 5"`, `"the refit on all the training
@@ -184,49 +326,61 @@ pub fn in_which_fit(error: Error, fit: &str) -> Error {
 }
 
 /// Checks a stored selection, as a model file's invariants do: one finite, non-negative score
-/// per grid value (field `scores_field`), and `chosen` the grid value the scores select by
-/// [`best_index`] (field `chosen_field`). The grid's own order and range are the caller's.
+/// per grid value (field `<prefix>.scores`) and, when stored (files written before standard
+/// errors were recorded have none), one finite, non-negative standard error per grid value
+/// (`<prefix>.standard_errors`); and `chosen` the grid value that `rule` selects
+/// (`<prefix>.<chosen_field>`). The grid's own order and range are the caller's.
 ///
 /// Errors: [`Error::InvalidModel`] of `kind` naming the field.
 pub fn check_selection(
     kind: &str,
     grid: &[f64],
-    scores: &[f64],
+    curve: &CvCurve,
+    rule: SelectionRule,
     chosen: f64,
-    scores_field: &str,
+    prefix: &str,
     chosen_field: &str,
 ) -> Result<()> {
     let invalid = |field: &str, reason: String| {
-        gendisc_core::model_file::invariants::invalid(kind, field, reason)
+        gendisc_core::model_file::invariants::invalid(kind, &format!("{prefix}.{field}"), reason)
     };
-    if scores.len() != grid.len() {
-        return Err(invalid(
-            scores_field,
-            format!(
-                "{} scores for a grid of {} values",
-                scores.len(),
-                grid.len()
-            ),
-        ));
-    }
-    if let Some((i, s)) = scores
-        .iter()
-        .enumerate()
-        .find(|(_, s)| !(s.is_finite() && **s >= 0.0))
-    {
-        return Err(invalid(
-            scores_field,
-            format!("score {i} is {s}; scores must be finite and ≥ 0"),
-        ));
+    let columns = [
+        ("scores", &curve.scores, false),
+        ("standard_errors", &curve.standard_errors, true),
+    ];
+    for (field, values, optional) in columns {
+        if optional && values.is_empty() && rule == SelectionRule::MinimumScore {
+            continue;
+        }
+        if values.len() != grid.len() {
+            return Err(invalid(
+                field,
+                format!(
+                    "{} values for a grid of {} values",
+                    values.len(),
+                    grid.len()
+                ),
+            ));
+        }
+        if let Some((i, s)) = values
+            .iter()
+            .enumerate()
+            .find(|(_, s)| !(s.is_finite() && **s >= 0.0))
+        {
+            return Err(invalid(
+                field,
+                format!("value {i} is {s}; it must be finite and ≥ 0"),
+            ));
+        }
     }
     if grid.is_empty() {
         return Ok(());
     }
-    let selected = grid[best_index(scores)];
+    let selected = grid[rule.select(&curve.scores, &curve.standard_errors)?];
     if chosen != selected {
         return Err(invalid(
             chosen_field,
-            format!("the choice is {chosen}, but the scores select {selected}"),
+            format!("the choice is {chosen}, but the scores select {selected} by {rule:?}"),
         ));
     }
     Ok(())
@@ -239,18 +393,108 @@ mod tests {
     #[test]
     fn scores_are_averaged_over_the_folds() {
         let y = [0, 0, 0, 0, 1, 1, 1, 1];
-        let scores = path_scores(&y[..], 4, 7, 2, |f, split| {
+        let folds = Folds {
+            n_folds: 4,
+            n_repeats: 1,
+            seed: 7,
+        };
+        let curve = path_curve(&y[..], folds, 2, |_, f, split| {
             assert_eq!(split.test.len(), 2);
             Ok(vec![f as f64, 1.0])
         })
         .unwrap();
-        assert_eq!(scores, [1.5, 1.0]);
+        assert_eq!(curve.scores, [1.5, 1.0]);
+        // The fold scores 0, 1, 2, 3: sample variance 5/3, over 4 folds.
+        assert!((curve.standard_errors[0] - (5.0f64 / 3.0 / 4.0).sqrt()).abs() < 1e-15);
+        assert_eq!(curve.standard_errors[1], 0.0);
+    }
+
+    #[test]
+    fn repetitions_draw_new_splits_and_pool_their_folds() {
+        let y = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1];
+        let folds = Folds {
+            n_folds: 3,
+            n_repeats: 4,
+            seed: 1,
+        };
+        let mut seen = Vec::new();
+        let curve = path_curve(&y[..], folds, 1, |r, f, split| {
+            seen.push((r, f, split.test.clone()));
+            Ok(vec![r as f64])
+        })
+        .unwrap();
+        assert_eq!(seen.len(), 12);
+        assert_eq!(curve.scores, [1.5]);
+        let first: Vec<_> = seen
+            .iter()
+            .filter(|s| s.0 == 0)
+            .map(|s| s.2.clone())
+            .collect();
+        let later: Vec<_> = seen
+            .iter()
+            .filter(|s| s.0 > 0)
+            .map(|s| s.2.clone())
+            .collect();
+        assert!(
+            later.chunks(3).any(|splits| splits != first.as_slice()),
+            "every repetition drew the same split"
+        );
+        // One repetition is the plain k-fold: the first three folds of the same seed.
+        let mut plain = Vec::new();
+        path_curve(
+            &y[..],
+            Folds {
+                n_repeats: 1,
+                ..folds
+            },
+            1,
+            |_, _, split| {
+                plain.push(split.test.clone());
+                Ok(vec![0.0])
+            },
+        )
+        .unwrap();
+        assert_eq!(plain, first);
+    }
+
+    #[test]
+    fn the_one_se_rule_takes_the_earliest_point_within_one_error_of_the_best() {
+        let scores = [0.30, 0.24, 0.21, 0.20, 0.22];
+        let errors = [0.01, 0.01, 0.01, 0.015, 0.01];
+        assert_eq!(
+            SelectionRule::MinimumScore
+                .select(&scores, &errors)
+                .unwrap(),
+            3
+        );
+        // 0.20 + 0.015 = 0.215: 0.21 is within it, 0.24 is not.
+        assert_eq!(
+            SelectionRule::OneStandardError
+                .select(&scores, &errors)
+                .unwrap(),
+            2
+        );
+        assert!(SelectionRule::OneStandardError
+            .select(&scores, &[0.1])
+            .is_err());
+        assert!(Folds {
+            n_folds: 5,
+            n_repeats: 0,
+            seed: 0
+        }
+        .validate()
+        .is_err());
     }
 
     #[test]
     fn a_fold_with_the_wrong_number_of_scores_is_an_error() {
         let y = [0, 0, 1, 1];
-        let error = path_scores(&y[..], 2, 0, 3, |_, _| Ok(vec![0.0])).unwrap_err();
+        let folds = Folds {
+            n_folds: 2,
+            n_repeats: 1,
+            seed: 0,
+        };
+        let error = path_curve(&y[..], folds, 3, |_, _, _| Ok(vec![0.0])).unwrap_err();
         assert!(matches!(
             error,
             Error::ShapeMismatch {

@@ -20,8 +20,8 @@ use gendisc_core::{
     Classifier, Error, Fit, FitSummary, FitWeighted, Generative, ParamGuard, Result, SavedModel,
 };
 // The criterion and its held-out score are shared with every path cross-validation.
-use gendisc_data::cv::{best_index, check_selection, in_which_fit, path_scores};
-pub use gendisc_data::cv::{score, CvCriterion};
+use gendisc_data::cv::{check_selection, in_which_fit, path_curve, CvCurve, Folds};
+pub use gendisc_data::cv::{score, CvCriterion, SelectionRule};
 
 use crate::family::Family;
 use crate::model::{check_gdt_parts, Gdt};
@@ -37,8 +37,10 @@ pub const TABLE1_GRID: [f64; 5] = [1.0, 0.75, 0.5, 0.25, 0.0];
 /// | `gdt` | [`Gdt::params`]`(family)` | the estimator (its own `λ` is ignored) |
 /// | `grid` | [`TABLE1_GRID`] | candidate values of `λ`, each in `[0, 1]` (fitted in descending order) |
 /// | `n_folds` | `5` | folds of the stratified k-fold split (≥ 2) |
+/// | `n_repeats` | `1` | repetitions of the k-fold split, each drawn anew (≥ 1) |
 /// | `seed` | `0` | seed of the `ChaCha8Rng` that draws the folds |
 /// | `criterion` | [`CvCriterion::ErrorRate`] | what the held-out folds score |
+/// | `rule` | [`SelectionRule::MinimumScore`] | which `λ` the curve selects; [`SelectionRule::OneStandardError`] takes the largest within one standard error of the best |
 /// | `require_convergence` | `false` | make any fit of the folds or the refit that stops without converging an [`Error::NotConverged`] |
 ///
 /// Every fold fits the whole grid and the refit follows the path down to `λ̂`; each of those
@@ -51,8 +53,12 @@ pub struct GdtCvValidParams {
     gdt: GdtValidParams,
     grid: Vec<f64>,
     n_folds: usize,
+    #[serde(default = "gendisc_data::cv::one_repetition")]
+    n_repeats: usize,
     seed: u64,
     criterion: CvCriterion,
+    #[serde(default)]
+    rule: SelectionRule,
     #[serde(default)]
     require_convergence: bool,
 }
@@ -68,8 +74,10 @@ impl GdtCvParams {
             gdt: Gdt::params(family).0,
             grid: TABLE1_GRID.to_vec(),
             n_folds: 5,
+            n_repeats: 1,
             seed: 0,
             criterion: CvCriterion::ErrorRate,
+            rule: SelectionRule::MinimumScore,
             require_convergence: false,
         })
     }
@@ -88,9 +96,20 @@ impl GdtCvParams {
         self.0.n_folds = n_folds;
         self
     }
+    /// The number of repetitions of the k-fold split, each drawn anew from the seed's stream
+    /// (default 1: plain stratified k-fold).
+    pub fn n_repeats(mut self, n_repeats: usize) -> Self {
+        self.0.n_repeats = n_repeats;
+        self
+    }
     /// The seed of the fold split (default 0).
     pub fn seed(mut self, seed: u64) -> Self {
         self.0.seed = seed;
+        self
+    }
+    /// Which `λ` the cross-validated curve selects (default the minimum score).
+    pub fn rule(mut self, rule: SelectionRule) -> Self {
+        self.0.rule = rule;
         self
     }
     /// The criterion (default the error rate).
@@ -123,12 +142,7 @@ impl ParamGuard for GdtCvParams {
                 Error::invalid_parameter("grid", format!("every λ must lie in [0, 1], got {l}"))
             })?;
         }
-        if p.n_folds < 2 {
-            return Err(Error::invalid_parameter(
-                "n_folds",
-                format!("cross-validation needs at least 2 folds, got {}", p.n_folds),
-            ));
-        }
+        p.folds().validate()?;
         p.criterion.validate()?;
         Ok(p)
     }
@@ -139,7 +153,7 @@ impl ParamGuard for GdtCvParams {
     }
 }
 
-/// The cross-validated scores and the chosen `λ̂`.
+/// The cross-validated curve and the chosen `λ̂`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CvSelection {
@@ -148,11 +162,37 @@ pub struct CvSelection {
     /// The criterion averaged over the folds, one per grid value.
     #[serde(with = "gendisc_core::model_file::non_finite::vec")]
     pub scores: Vec<f64>,
+    /// The standard error of each score (empty in model files written before they were
+    /// recorded).
+    #[serde(default, with = "gendisc_core::model_file::non_finite::vec")]
+    pub standard_errors: Vec<f64>,
+    /// The rule that chose `λ̂` from the scores.
+    #[serde(default)]
+    pub rule: SelectionRule,
     /// The chosen `λ̂`.
     pub lambda: f64,
 }
 
+impl CvSelection {
+    /// The curve: scores and standard errors.
+    pub fn curve(&self) -> CvCurve {
+        CvCurve {
+            scores: self.scores.clone(),
+            standard_errors: self.standard_errors.clone(),
+        }
+    }
+}
+
 impl GdtCvValidParams {
+    /// How the folds are drawn.
+    pub fn folds(&self) -> Folds {
+        Folds {
+            n_folds: self.n_folds,
+            n_repeats: self.n_repeats,
+            seed: self.seed,
+        }
+    }
+
     /// The grid, descending and without duplicates: the order of the warm-started path.
     pub fn grid(&self) -> Vec<f64> {
         let mut grid = self.grid.clone();
@@ -207,7 +247,8 @@ impl GdtCvValidParams {
         let gdt = self.fit_settings(Some(k));
         self.criterion.check_classes(k)?;
         let grid = self.grid();
-        let scores = path_scores(y, self.n_folds, self.seed, grid.len(), |f, fold| {
+        let folds = self.folds();
+        let curve = path_curve(y, folds, grid.len(), |r, f, fold| {
             let xt = x.select(ndarray::Axis(0), &fold.train);
             let yt = y.select(ndarray::Axis(0), &fold.train);
             let wt = sample_weight.map(|w| w.select(ndarray::Axis(0), &fold.train));
@@ -216,7 +257,7 @@ impl GdtCvValidParams {
             let wv = sample_weight.map(|w| w.select(ndarray::Axis(0), &fold.test));
             let path = gdt
                 .fit_path(&grid, xt.view(), yt.view(), wt.as_ref().map(|w| w.view()))
-                .map_err(|e| in_which_fit(e, &format!("fold {} of {}", f + 1, self.n_folds)))?;
+                .map_err(|e| in_which_fit(e, &folds.describe(r, f)))?;
             path.iter()
                 .map(|model| {
                     score(
@@ -229,10 +270,12 @@ impl GdtCvValidParams {
                 })
                 .collect()
         })?;
-        let lambda = grid[best_index(&scores)];
+        let lambda = grid[self.rule.select(&curve.scores, &curve.standard_errors)?];
         Ok(CvSelection {
             grid,
-            scores,
+            scores: curve.scores,
+            standard_errors: curve.standard_errors,
+            rule: self.rule,
             lambda,
         })
     }
@@ -339,10 +382,22 @@ impl Classifier for GdtCv {
 impl SavedModel for GdtCv {
     const KIND: &'static str = "gdt-cv";
 
+    fn cross_validation(&self) -> Option<gendisc_core::CrossValidationCurve> {
+        let selection = &self.selection;
+        Some(gendisc_core::CrossValidationCurve {
+            parameter: "trade-off λ",
+            grid: selection.grid.clone(),
+            scores: selection.scores.clone(),
+            standard_errors: selection.standard_errors.clone(),
+            rule: selection.rule.describe().into(),
+            chosen: selection.lambda,
+        })
+    }
+
     /// Checks the refitted model as [`Gdt`]'s invariants (fields under `model.`), and the
     /// selection: a non-empty grid of values in `[0, 1]`, strictly descending; one finite,
-    /// non-negative score per grid value; `λ̂` the value the scores select (the smallest score,
-    /// ties to the larger `λ`); and the refitted model's `λ` equal to `λ̂`.
+    /// non-negative score (and, where stored, standard error) per grid value; `λ̂` the value
+    /// the stored rule selects from them; and the refitted model's `λ` equal to `λ̂`.
     fn check_invariants(&self) -> Result<()> {
         let model = &self.model;
         check_gdt_parts(
@@ -354,11 +409,8 @@ impl SavedModel for GdtCv {
             model.scale(),
         )?;
         let invalid = |field: &str, reason: String| invariants::invalid(Self::KIND, field, reason);
-        let CvSelection {
-            grid,
-            scores,
-            lambda,
-        } = &self.selection;
+        let selection = &self.selection;
+        let (grid, lambda) = (&selection.grid, &selection.lambda);
         if grid.is_empty() {
             return Err(invalid("selection.grid", "the λ grid is empty".into()));
         }
@@ -380,10 +432,11 @@ impl SavedModel for GdtCv {
         check_selection(
             Self::KIND,
             grid,
-            scores,
+            &selection.curve(),
+            selection.rule,
             *lambda,
-            "selection.scores",
-            "selection.lambda",
+            "selection",
+            "lambda",
         )?;
         if model.lambda() != *lambda {
             return Err(invalid(

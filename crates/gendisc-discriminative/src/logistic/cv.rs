@@ -14,11 +14,11 @@
 
 use gendisc_core::model_file::invariants;
 use gendisc_core::{
-    Classifier, ConditionalModel, Error, Fit, FitSummary, FitWeighted, ParamGuard, Result,
-    SavedModel,
+    Classifier, ConditionalModel, CrossValidationCurve, Error, Fit, FitSummary, FitWeighted,
+    ParamGuard, Result, SavedModel,
 };
 use gendisc_data::cv::{
-    best_index, check_selection, in_which_fit, path_scores, score, CvCriterion,
+    check_selection, in_which_fit, path_curve, score, CvCriterion, CvCurve, Folds, SelectionRule,
 };
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
@@ -41,8 +41,10 @@ pub fn default_prior_variances() -> Vec<f64> {
 /// | `logistic` | [`LogisticRegression::params`] | the estimator (its own prior variance and warm start are ignored) |
 /// | `prior_variances` | [`default_prior_variances`] | candidate `σ²`, each finite and `> 0` (fitted in ascending order) |
 /// | `n_folds` | `5` | folds of the stratified k-fold split (≥ 2) |
+/// | `n_repeats` | `1` | repetitions of the k-fold split, each drawn anew (≥ 1) |
 /// | `seed` | `0` | seed of the `ChaCha8Rng` that draws the folds |
 /// | `criterion` | [`CvCriterion::LogLoss`] | what the held-out folds score |
+/// | `rule` | [`SelectionRule::MinimumScore`] | which `σ²` the curve selects; [`SelectionRule::OneStandardError`] takes the smallest within one standard error of the best |
 ///
 /// The default criterion is the log loss rather than scikit-learn's accuracy: a proper scoring
 /// rule that moves with `σ²` where the error rate is flat, so ties between grid values are rare.
@@ -51,8 +53,13 @@ pub struct LogisticRegressionCvValidParams {
     logistic: LogisticRegressionValidParams,
     prior_variances: Vec<f64>,
     n_folds: usize,
+    /// Absent from parameters serialised before repetitions existed: one.
+    #[serde(default = "gendisc_data::cv::one_repetition")]
+    n_repeats: usize,
     seed: u64,
     criterion: CvCriterion,
+    #[serde(default)]
+    rule: SelectionRule,
 }
 
 /// Builder for [`LogisticRegressionCvValidParams`]; see there for the table of parameters.
@@ -65,8 +72,10 @@ impl Default for LogisticRegressionCvParams {
             logistic: LogisticRegressionValidParams::default(),
             prior_variances: default_prior_variances(),
             n_folds: 5,
+            n_repeats: 1,
             seed: 0,
             criterion: CvCriterion::LogLoss,
+            rule: SelectionRule::MinimumScore,
         })
     }
 }
@@ -91,9 +100,20 @@ impl LogisticRegressionCvParams {
         self.0.n_folds = n_folds;
         self
     }
+    /// The number of repetitions of the k-fold split, each drawn anew from the seed's stream
+    /// (default 1: plain stratified k-fold).
+    pub fn n_repeats(mut self, n_repeats: usize) -> Self {
+        self.0.n_repeats = n_repeats;
+        self
+    }
     /// The seed of the fold split (default 0).
     pub fn seed(mut self, seed: u64) -> Self {
         self.0.seed = seed;
+        self
+    }
+    /// Which prior variance the cross-validated curve selects (default the minimum score).
+    pub fn rule(mut self, rule: SelectionRule) -> Self {
+        self.0.rule = rule;
         self
     }
     /// The criterion (default the log loss).
@@ -131,12 +151,7 @@ impl ParamGuard for LogisticRegressionCvParams {
                 format!("every prior variance must be finite and > 0, got {v}"),
             ));
         }
-        if p.n_folds < 2 {
-            return Err(Error::invalid_parameter(
-                "n_folds",
-                format!("cross-validation needs at least 2 folds, got {}", p.n_folds),
-            ));
-        }
+        p.folds().validate()?;
         p.criterion.validate()?;
         Ok(p)
     }
@@ -147,7 +162,7 @@ impl ParamGuard for LogisticRegressionCvParams {
     }
 }
 
-/// The cross-validated scores and the chosen prior variance `σ̂²`.
+/// The cross-validated curve and the chosen prior variance `σ̂²`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PriorVarianceSelection {
@@ -155,11 +170,37 @@ pub struct PriorVarianceSelection {
     pub prior_variances: Vec<f64>,
     /// The criterion averaged over the folds, one per grid value.
     pub scores: Vec<f64>,
+    /// The standard error of each score (empty in model files written before they were
+    /// recorded).
+    #[serde(default)]
+    pub standard_errors: Vec<f64>,
+    /// The rule that chose `σ̂²` from the scores.
+    #[serde(default)]
+    pub rule: SelectionRule,
     /// The chosen `σ̂²`.
     pub prior_variance: f64,
 }
 
+impl PriorVarianceSelection {
+    /// The curve: scores and standard errors.
+    pub fn curve(&self) -> CvCurve {
+        CvCurve {
+            scores: self.scores.clone(),
+            standard_errors: self.standard_errors.clone(),
+        }
+    }
+}
+
 impl LogisticRegressionCvValidParams {
+    /// How the folds are drawn.
+    pub fn folds(&self) -> Folds {
+        Folds {
+            n_folds: self.n_folds,
+            n_repeats: self.n_repeats,
+            seed: self.seed,
+        }
+    }
+
     /// The grid, ascending and without duplicates: the order of the warm-started path.
     pub fn prior_variances(&self) -> Vec<f64> {
         let mut grid = self.prior_variances.clone();
@@ -222,7 +263,8 @@ impl LogisticRegressionCvValidParams {
             .unwrap_or_else(|| y.iter().max().map_or(0, |m| m + 1).max(2));
         self.criterion.check_classes(k)?;
         let grid = self.prior_variances();
-        let scores = path_scores(y, self.n_folds, self.seed, grid.len(), |f, fold| {
+        let folds = self.folds();
+        let curve = path_curve(y, folds, grid.len(), |r, f, fold| {
             let rows = |v: ArrayView1<'_, f64>, rows: &[usize]| v.select(Axis(0), rows);
             let (xt, yt) = (
                 x.select(Axis(0), &fold.train),
@@ -239,7 +281,7 @@ impl LogisticRegressionCvValidParams {
                     yt.view(),
                     wt.as_ref().map(|w| w.view()),
                 )
-                .map_err(|e| in_which_fit(e, &format!("fold {} of {}", f + 1, self.n_folds)))?;
+                .map_err(|e| in_which_fit(e, &folds.describe(r, f)))?;
             path.iter()
                 .map(|model| {
                     score(
@@ -252,10 +294,12 @@ impl LogisticRegressionCvValidParams {
                 })
                 .collect()
         })?;
-        let prior_variance = grid[best_index(&scores)];
+        let prior_variance = grid[self.rule.select(&curve.scores, &curve.standard_errors)?];
         Ok(PriorVarianceSelection {
             prior_variances: grid,
-            scores,
+            scores: curve.scores,
+            standard_errors: curve.standard_errors,
+            rule: self.rule,
             prior_variance,
         })
     }
@@ -373,8 +417,8 @@ impl SavedModel for LogisticRegressionCv {
 
     /// Checks the refitted model as [`LogisticRegression`]'s invariants (fields under
     /// `model.`), and the selection: a non-empty, strictly ascending grid of finite, positive
-    /// prior variances; one finite, non-negative score per grid value; and `σ̂²` the value the
-    /// scores select (the smallest score, ties to the smaller `σ²`).
+    /// prior variances; one finite, non-negative score (and, where stored, standard error) per
+    /// grid value; and `σ̂²` the value the stored rule selects from them.
     fn check_invariants(&self) -> Result<()> {
         self.model.check_invariants().map_err(|error| match error {
             Error::InvalidModel { field, reason, .. } => {
@@ -383,11 +427,8 @@ impl SavedModel for LogisticRegressionCv {
             other => other,
         })?;
         let invalid = |field: &str, reason: String| invariants::invalid(Self::KIND, field, reason);
-        let PriorVarianceSelection {
-            prior_variances: grid,
-            scores,
-            prior_variance,
-        } = &self.selection;
+        let selection = &self.selection;
+        let grid = &selection.prior_variances;
         if grid.is_empty() {
             return Err(invalid(
                 "selection.prior_variances",
@@ -412,11 +453,24 @@ impl SavedModel for LogisticRegressionCv {
         check_selection(
             Self::KIND,
             grid,
-            scores,
-            *prior_variance,
-            "selection.scores",
-            "selection.prior_variance",
+            &selection.curve(),
+            selection.rule,
+            selection.prior_variance,
+            "selection",
+            "prior_variance",
         )
+    }
+
+    fn cross_validation(&self) -> Option<CrossValidationCurve> {
+        let selection = &self.selection;
+        Some(CrossValidationCurve {
+            parameter: "prior variance σ²",
+            grid: selection.prior_variances.clone(),
+            scores: selection.scores.clone(),
+            standard_errors: selection.standard_errors.clone(),
+            rule: selection.rule.describe().into(),
+            chosen: selection.prior_variance,
+        })
     }
 
     fn fit_summary(&self) -> Option<FitSummary> {

@@ -158,3 +158,61 @@ fn bad_settings_are_errors_that_name_them() {
         "{result:?}"
     );
 }
+
+#[test]
+fn the_one_se_rule_takes_a_stronger_prior_within_one_error_of_the_best() {
+    use gendisc_data::cv::SelectionRule;
+    let (x, y) = data(120, 1.0);
+    let grid = vec![0.001, 0.01, 0.1, 1.0, 10.0];
+    let fit = |rule, repeats| {
+        LogisticRegressionCv::params()
+            .prior_variances(grid.clone())
+            .n_folds(4)
+            .n_repeats(repeats)
+            .rule(rule)
+            .check()
+            .unwrap()
+            .fit(x.view(), y.view())
+            .unwrap()
+    };
+    let minimum = fit(SelectionRule::MinimumScore, 3);
+    let one_se = fit(SelectionRule::OneStandardError, 3);
+    let selection = one_se.selection();
+    // The same folds, so the same curve; only the choice differs.
+    assert_eq!(selection.scores, minimum.selection().scores);
+    assert_eq!(selection.standard_errors.len(), grid.len());
+    let best = grid
+        .iter()
+        .position(|&v| v == minimum.prior_variance())
+        .unwrap();
+    let chosen = grid
+        .iter()
+        .position(|&v| v == one_se.prior_variance())
+        .unwrap();
+    assert!(chosen <= best);
+    assert!(selection.scores[chosen] <= selection.scores[best] + selection.standard_errors[best]);
+    if chosen > 0 {
+        assert!(
+            selection.scores[chosen - 1] > selection.scores[best] + selection.standard_errors[best]
+        );
+    }
+    // Repetitions draw further splits: another curve than one repetition's.
+    assert_ne!(
+        fit(SelectionRule::MinimumScore, 1).selection().scores,
+        selection.scores
+    );
+    // The selection survives the model file, and a tampered choice is caught.
+    let json = serde_json::to_string(&one_se).unwrap();
+    let back: LogisticRegressionCv = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.selection(), selection);
+    use gendisc_core::SavedModel;
+    back.check_invariants().unwrap();
+    let tampered = json.replace(
+        "\"rule\":\"one-standard-error\"",
+        "\"rule\":\"minimum-score\"",
+    );
+    if chosen != best {
+        let tampered: LogisticRegressionCv = serde_json::from_str(&tampered).unwrap();
+        assert!(tampered.check_invariants().is_err());
+    }
+}
