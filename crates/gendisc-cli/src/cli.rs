@@ -191,8 +191,14 @@ pub enum Estimator {
     Lda {
         #[command(flatten)]
         fit: FitCommon,
+        /// How the discriminant is computed: `svd` (scikit-learn's default; fits collinear and
+        /// constant columns, writes an `lda-svd` model without a density) or `covariance` (the
+        /// generative model with the pooled covariance inverted, an `lda` model) [default:
+        /// `svd`, or `covariance` with --shrinkage].
+        #[arg(long, value_enum)]
+        solver: Option<LdaSolverArg>,
         /// Shrink the pooled covariance toward the scaled identity by this weight in [0, 1]
-        /// [default: no shrinkage].
+        /// (the covariance solver) [default: no shrinkage].
         #[arg(long, value_name = "WEIGHT")]
         shrinkage: Option<f64>,
     },
@@ -500,6 +506,15 @@ impl CvRuleArg {
             CvRuleArg::OneSe => gendisc_data::cv::SelectionRule::OneStandardError,
         }
     }
+}
+
+/// LDA's solvers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LdaSolverArg {
+    /// Singular-value decompositions of the scaled within-class data and class means.
+    Svd,
+    /// The pooled covariance's Cholesky factor.
+    Covariance,
 }
 
 /// Logistic regression's solvers.

@@ -13,14 +13,16 @@ use gendisc_discriminative::logistic::LogisticSolver;
 use gendisc_discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
 use gendisc_gdt::{Family, Gdt, GdtCv};
 use gendisc_generative::{
-    Balls1, Balls2, BernoulliNb, CategoricalNb, CovarianceShrinkage, GaussianNb, Lda,
+    Balls1, Balls2, BernoulliNb, CategoricalNb, CovarianceShrinkage, GaussianNb, Lda, LdaSvd,
     MultinomialNb, Qda,
 };
 use gendisc_hybrid::{HybridParams, Normalization};
 use ndarray::Array1;
 use serde::Deserialize;
 
-use crate::cli::{Estimator, FitArgs, GdtFamily, HybridBase, LogisticSolverArg, PriorVarianceArg};
+use crate::cli::{
+    Estimator, FitArgs, GdtFamily, HybridBase, LdaSolverArg, LogisticSolverArg, PriorVarianceArg,
+};
 use crate::input::{self, Training};
 
 /// Every estimator: its name for `gendisc fit`, the kind of model file it writes, and what it
@@ -53,8 +55,9 @@ pub const ESTIMATORS: [(&str, &str, &str); 15] = [
     ),
     (
         "lda",
-        "lda",
-        "linear discriminant analysis: Gaussian classes, one shared covariance",
+        "lda-svd",
+        "linear discriminant analysis: Gaussian classes, one shared covariance (`lda` with \
+         --solver covariance)",
     ),
     (
         "qda",
@@ -177,11 +180,23 @@ pub fn fit(args: &FitArgs) -> Result<()> {
         Estimator::MultinomialNb { alpha, .. } => {
             save(&MultinomialNb::params().alpha(*alpha), &data, common)
         }
-        Estimator::Lda { shrinkage, .. } => save(
-            &Lda::params().shrinkage(shrinkage_of(*shrinkage)),
-            &data,
-            common,
-        ),
+        Estimator::Lda {
+            solver, shrinkage, ..
+        } => match (solver, shrinkage) {
+            (Some(LdaSolverArg::Svd), Some(_)) => bail!(
+                "--shrinkage regularises the covariance solver; the SVD solver fits collinear \
+                 and constant columns without it (give --solver covariance, or leave out \
+                 --shrinkage)"
+            ),
+            (Some(LdaSolverArg::Svd), None) | (None, None) => {
+                save(&LdaSvd::params(), &data, common)
+            }
+            (Some(LdaSolverArg::Covariance), _) | (None, Some(_)) => save(
+                &Lda::params().shrinkage(shrinkage_of(*shrinkage)),
+                &data,
+                common,
+            ),
+        },
         Estimator::Qda { regularisation, .. } => save(
             &Qda::params().regularization(regularisation.covariance_shrinkage()),
             &data,

@@ -9,7 +9,7 @@ use gendisc_core::{ConditionalModel, LabelledModel, Preprocessing, SavedModel};
 use gendisc_discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
 use gendisc_gdt::{Gdt, GdtCv};
 use gendisc_generative::{
-    Balls1, Balls2, BernoulliNb, CategoricalNb, GaussianNb, Lda, MultinomialNb, Qda,
+    Balls1, Balls2, BernoulliNb, CategoricalNb, GaussianNb, Lda, LdaSvd, MultinomialNb, Qda,
 };
 use gendisc_hybrid::Hybrid;
 use ndarray::{Array2, ArrayView2};
@@ -90,12 +90,13 @@ fn deterministic<M: SavedModel + 'static>(path: &Path) -> Result<Box<dyn Model>>
 }
 
 /// The model kinds this command reads.
-pub const KINDS: [&str; 18] = [
+pub const KINDS: [&str; 19] = [
     "gaussian-naive-bayes",
     "bernoulli-naive-bayes",
     "categorical-naive-bayes",
     "multinomial-naive-bayes",
     "lda",
+    "lda-svd",
     "qda",
     "balls1",
     "balls2",
@@ -121,6 +122,7 @@ pub fn load(path: &Path) -> Result<Box<dyn Model>> {
         "categorical-naive-bayes" => probabilistic::<CategoricalNb>(path),
         "multinomial-naive-bayes" => probabilistic::<MultinomialNb>(path),
         "lda" => probabilistic::<Lda>(path),
+        "lda-svd" => probabilistic::<LdaSvd>(path),
         "qda" => probabilistic::<Qda>(path),
         "balls1" => probabilistic::<Balls1>(path),
         "balls2" => probabilistic::<Balls2>(path),

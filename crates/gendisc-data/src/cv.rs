@@ -276,6 +276,12 @@ pub enum SelectionRule {
 }
 
 impl SelectionRule {
+    /// Whether this is the default rule, [`SelectionRule::MinimumScore`] (which model files
+    /// leave unwritten, as files from before the rule existed do).
+    pub fn is_minimum_score(&self) -> bool {
+        *self == SelectionRule::MinimumScore
+    }
+
     /// The rule in words: `"minimum score"` or `"one standard error"`.
     pub fn describe(&self) -> &'static str {
         match self {

@@ -164,10 +164,14 @@ pub struct CvSelection {
     pub scores: Vec<f64>,
     /// The standard error of each score (empty in model files written before they were
     /// recorded).
-    #[serde(default, with = "gendisc_core::model_file::non_finite::vec")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        with = "gendisc_core::model_file::non_finite::vec"
+    )]
     pub standard_errors: Vec<f64>,
     /// The rule that chose `λ̂` from the scores.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "SelectionRule::is_minimum_score")]
     pub rule: SelectionRule,
     /// The chosen `λ̂`.
     pub lambda: f64,

@@ -12,6 +12,7 @@ pub mod bernoulli_nb;
 pub mod categorical_nb;
 pub mod gaussian_nb;
 pub mod lda;
+pub mod lda_svd;
 pub mod leave_one_out;
 pub mod multinomial_nb;
 pub mod qda;
@@ -26,6 +27,7 @@ pub use common::{ClassPriors, VarianceEstimator};
 pub use gaussian::CovarianceShrinkage;
 pub use gaussian_nb::{GaussianNb, GaussianNbParams, GaussianNbValidParams, VarianceStructure};
 pub use lda::{Lda, LdaParams, LdaValidParams};
+pub use lda_svd::{LdaSvd, LdaSvdParams, LdaSvdValidParams};
 pub use leave_one_out::{LeaveOneOut, LeaveOneOutFit};
 pub use multinomial_nb::{
     sum_regions_sparse, MultinomialNb, MultinomialNbParams, MultinomialNbValidParams,

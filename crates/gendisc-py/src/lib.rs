@@ -23,7 +23,9 @@ use gendisc_core::{
 };
 use gendisc_discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
 use gendisc_gdt::{CovarianceShrinkage, Family, Gdt, GdtCv, GdtParams};
-use gendisc_generative::{Balls1, Balls2, BernoulliNb, GaussianNb, Lda, MultinomialNb, Qda};
+use gendisc_generative::{
+    Balls1, Balls2, BernoulliNb, GaussianNb, Lda, LdaSvd, MultinomialNb, Qda,
+};
 use gendisc_hybrid::{Hybrid, HybridParams, Normalization};
 
 /// A fitted model of any kind, as the estimators use it.
@@ -393,7 +395,7 @@ where
 /// the class indices `y` (int64, `0 … n_classes − 1`), optionally weighted.
 ///
 /// The kinds and their settings: `"gaussian-nb"` (`var_smoothing`), `"bernoulli-nb"` and
-/// `"multinomial-nb"` (`alpha`), `"lda"` (`shrinkage`), `"qda"` (`reg_param`, `shrinkage`),
+/// `"multinomial-nb"` (`alpha`), `"lda"` (`solver`, `shrinkage`, `tol`), `"qda"` (`reg_param`, `shrinkage`),
 /// `"balls1"` (`var_smoothing`), `"balls2"` (`var_smoothing`, `max_iter`, `tol`, `seed`),
 /// `"logistic-regression"` (`prior_variance`, `fit_intercept`, `tol`, `max_iter`),
 /// `"logistic-regression-cv"` (`prior_variances`, `n_folds`, `seed`, `fit_intercept`),
@@ -476,13 +478,39 @@ fn fit(
             fit_with(py, p, x, y, w)?
         }
         "lda" => {
-            let shrinkage = match s.get::<f64>("shrinkage")? {
-                Some(gamma) => CovarianceShrinkage::ScaledIdentity(gamma),
-                None => CovarianceShrinkage::None,
-            };
+            let solver = s
+                .get::<String>("solver")?
+                .unwrap_or_else(|| "svd".to_owned());
+            let shrinkage = s.get::<f64>("shrinkage")?;
+            let tolerance = s.get::<f64>("tol")?;
             s.finish(kind)?;
-            let p = Lda::params().n_classes(n_classes).shrinkage(shrinkage);
-            fit_with(py, p, x, y, w)?
+            match (solver.as_str(), shrinkage) {
+                ("svd", Some(_)) => {
+                    return Err(PyValueError::new_err(
+                        "shrinkage regularises the covariance; the 'svd' solver does not use \
+                         it (choose solver='lsqr' or 'eigen', as in scikit-learn)",
+                    ))
+                }
+                ("svd", None) => {
+                    let mut p = LdaSvd::params().n_classes(n_classes);
+                    if let Some(t) = tolerance {
+                        p = p.tolerance(t);
+                    }
+                    fit_with(py, p, x, y, w)?
+                }
+                ("lsqr" | "eigen", _) => {
+                    let shrinkage = shrinkage.map_or(CovarianceShrinkage::None, |gamma| {
+                        CovarianceShrinkage::ScaledIdentity(gamma)
+                    });
+                    let p = Lda::params().n_classes(n_classes).shrinkage(shrinkage);
+                    fit_with(py, p, x, y, w)?
+                }
+                (other, _) => {
+                    return Err(PyValueError::new_err(format!(
+                        "solver must be 'svd', 'lsqr' or 'eigen', got {other:?}"
+                    )))
+                }
+            }
         }
         "qda" => {
             let regularization = covariance_shrinkage(&mut s)?;
@@ -685,6 +713,7 @@ fn read_envelope(text: &str, origin: &std::path::Path) -> PyResult<ReadFile> {
         Balls1::KIND => read(text, origin, boxed::<Balls1>),
         Balls2::KIND => read(text, origin, boxed::<Balls2>),
         Lda::KIND => read(text, origin, boxed::<Lda>),
+        LdaSvd::KIND => read(text, origin, boxed::<LdaSvd>),
         Qda::KIND => read(text, origin, boxed::<Qda>),
         LogisticRegression::KIND => read(text, origin, boxed::<LogisticRegression>),
         LogisticRegressionCv::KIND => read(text, origin, boxed::<LogisticRegressionCv>),

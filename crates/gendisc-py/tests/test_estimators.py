@@ -36,11 +36,12 @@ ESTIMATORS = [
 ]
 
 
-# LDA without shrinkage needs a full-rank pooled covariance (at least d + K rows, no collinear
-# columns); these checks fit it on a few rows of many or collinear columns. scikit-learn's default
-# SVD solver fits them; gendisc's LDA needs `shrinkage` there (the tests below and the README).
+# GDT starts from the generative LDA, which without shrinkage needs a full-rank pooled covariance
+# (at least d + K rows, no collinear columns); these checks fit it on a few rows of many or
+# collinear columns. (LinearDiscriminantAnalysis's default SVD solver fits them; see the README.)
 _FULL_RANK_LDA = {
-    check: "LDA without shrinkage needs a full-rank pooled covariance; the check's data are not"
+    check: "GDT's LDA start without shrinkage needs a full-rank pooled covariance; the check's "
+    "data are not"
     for check in [
         "check_sample_weights_shape",
         "check_sample_weights_not_overwritten",
@@ -56,7 +57,6 @@ _CROSS_VALIDATED = {
 }
 
 EXPECTED_FAILURES: dict = {
-    "LinearDiscriminantAnalysis": _FULL_RANK_LDA,
     "LogisticRegressionCV": _CROSS_VALIDATED,
     "GDTCV": _CROSS_VALIDATED,
     # Balls2 needs two rows of positive weight per class for its two components; the check
@@ -92,6 +92,7 @@ def bundled(name):
         "iris": datasets.load_iris,
         "wine": datasets.load_wine,
         "breast_cancer": datasets.load_breast_cancer,
+        "digits": datasets.load_digits,
     }[name]
     return loader(return_X_y=True)
 
@@ -130,10 +131,28 @@ def test_penalised_logistic_regression_is_scikit_learns_c():
     np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), rtol=0, atol=1e-6)
 
 
+@pytest.mark.parametrize("name", ["iris", "wine", "breast_cancer", "digits"])
+def test_svd_lda_matches_scikit_learns_default(name):
+    # digits has constant pixels: the pooled covariance is singular, the SVD solver fits.
+    X, y = bundled(name)
+    ours = gendisc.LinearDiscriminantAnalysis().fit(X, y)
+    theirs = SkLDA().fit(X, y)
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), rtol=0, atol=1e-6)
+
+
+def test_svd_lda_refuses_shrinkage_and_unknown_solvers():
+    X, y = bundled("iris")
+    with pytest.raises(ValueError, match="svd"):
+        gendisc.LinearDiscriminantAnalysis(shrinkage=0.1).fit(X, y)
+    with pytest.raises(ValueError, match="solver"):
+        gendisc.LinearDiscriminantAnalysis(solver="cholesky").fit(X, y)
+
+
 @pytest.mark.parametrize("name", ["iris", "wine", "breast_cancer"])
 def test_lda_decisions_match_scikit_learn(name):
     X, y = bundled(name)
-    ours = gendisc.LinearDiscriminantAnalysis().fit(X, y)
+    ours = gendisc.LinearDiscriminantAnalysis(solver="lsqr").fit(X, y)
     theirs = SkLDA(solver="lsqr").fit(X, y)
     np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
     np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), rtol=0, atol=1e-6)
@@ -141,7 +160,7 @@ def test_lda_decisions_match_scikit_learn(name):
 
 def test_gdt_at_one_is_lda_and_trades_off_below():
     X, y = bundled("wine")
-    lda = gendisc.LinearDiscriminantAnalysis(shrinkage=0.1).fit(X, y)
+    lda = gendisc.LinearDiscriminantAnalysis(solver="lsqr", shrinkage=0.1).fit(X, y)
     generative = gendisc.GDT(lam=1.0, shrinkage=0.1).fit(X, y)
     np.testing.assert_allclose(generative.predict_proba(X), lda.predict_proba(X), atol=1e-9)
     half = gendisc.GDT(lam=0.5, shrinkage=0.1).fit(X, y)

@@ -25,6 +25,8 @@ pub use gendisc_discriminative::{LinearSvm, LogisticRegression};
 #[cfg(feature = "gdt")]
 pub use gendisc_gdt::{Family, Gdt, GdtCv};
 #[cfg(feature = "generative")]
-pub use gendisc_generative::{BernoulliNb, CategoricalNb, GaussianNb, Lda, MultinomialNb, Qda};
+pub use gendisc_generative::{
+    BernoulliNb, CategoricalNb, GaussianNb, Lda, LdaSvd, MultinomialNb, Qda,
+};
 #[cfg(feature = "hybrid")]
 pub use gendisc_hybrid::Hybrid;

@@ -966,3 +966,132 @@ fn a_header_of_repeated_numbers_suggests_no_header() {
     headerless.push("--no-header");
     run_ok(dir.path(), &headerless);
 }
+
+#[test]
+fn cross_validation_repeats_its_folds_applies_the_one_se_rule_and_prints_the_curve() {
+    let dir = temp_with(&[]);
+    let data = sample();
+    let data = data.to_str().unwrap();
+    for (estimator, parameter) in [("lr", "prior variance"), ("gdt-cv", "trade-off λ")] {
+        let mut args = vec!["fit", estimator, "--data", data];
+        if estimator == "lr" {
+            args.extend(["--prior-variance", "cv"]);
+        }
+        args.extend([
+            "--cv-folds",
+            "3",
+            "--cv-repeats",
+            "2",
+            "--cv-rule",
+            "one-se",
+            "--out",
+            "cv.json",
+        ]);
+        let report = run_ok(dir.path(), &args);
+        assert!(
+            report.contains(&format!("cross-validation of the {parameter}"))
+                && report.contains("(one standard error rule)")
+                && report.contains("← chosen")
+                && report.contains(" ± "),
+            "{report}"
+        );
+        let file: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(dir.path().join("cv.json")).unwrap()).unwrap();
+        let selection = &file["model"]["selection"];
+        assert_eq!(selection["rule"], "one-standard-error", "{estimator}");
+        assert_eq!(
+            selection["standard_errors"].as_array().unwrap().len(),
+            selection["scores"].as_array().unwrap().len()
+        );
+        run_ok(
+            dir.path(),
+            &["predict", "--model", "cv.json", "--data", data],
+        );
+    }
+    run_err(
+        dir.path(),
+        &[
+            "fit",
+            "gdt-cv",
+            "--data",
+            data,
+            "--cv-repeats",
+            "0",
+            "--out",
+            "x.json",
+        ],
+        &["n_repeats"],
+    );
+}
+
+#[test]
+fn lda_fits_constant_and_collinear_columns_with_its_default_svd_solver() {
+    let mut csv = String::from("a,b,c,d,class\n");
+    for i in 0..40 {
+        let (a, b) = ((i * 7 % 11) as f64, (i * 5 % 13) as f64);
+        let class = if a + 0.5 * b > 8.0 { "high" } else { "low" };
+        csv.push_str(&format!("{a},{b},{},3,{class}\n", a + b));
+    }
+    let dir = temp_with(&[("collinear.csv", &csv)]);
+    let report = run_ok(
+        dir.path(),
+        &["fit", "lda", "--data", "collinear.csv", "--out", "lda.json"],
+    );
+    assert!(report.contains("fitted lda-svd"), "{report}");
+    let predictions = run_ok(
+        dir.path(),
+        &[
+            "predict",
+            "--model",
+            "lda.json",
+            "--data",
+            "collinear.csv",
+            "--proba",
+        ],
+    );
+    assert_eq!(predictions.lines().count(), 41);
+    run_err(
+        dir.path(),
+        &[
+            "fit",
+            "lda",
+            "--data",
+            "collinear.csv",
+            "--solver",
+            "covariance",
+            "--out",
+            "x.json",
+        ],
+        &["not positive definite", "--shrinkage"],
+    );
+    run_err(
+        dir.path(),
+        &[
+            "fit",
+            "lda",
+            "--data",
+            "collinear.csv",
+            "--solver",
+            "svd",
+            "--shrinkage",
+            "0.1",
+            "--out",
+            "x.json",
+        ],
+        &["--shrinkage", "--solver covariance"],
+    );
+    let shrunk = run_ok(
+        dir.path(),
+        &[
+            "fit",
+            "lda",
+            "--data",
+            "collinear.csv",
+            "--shrinkage",
+            "0.1",
+            "--out",
+            "s.json",
+        ],
+    );
+    assert!(shrunk.contains("fitted lda "), "{shrunk}");
+}

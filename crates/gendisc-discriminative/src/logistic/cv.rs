@@ -172,10 +172,10 @@ pub struct PriorVarianceSelection {
     pub scores: Vec<f64>,
     /// The standard error of each score (empty in model files written before they were
     /// recorded).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub standard_errors: Vec<f64>,
     /// The rule that chose `σ̂²` from the scores.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "SelectionRule::is_minimum_score")]
     pub rule: SelectionRule,
     /// The chosen `σ̂²`.
     pub prior_variance: f64,

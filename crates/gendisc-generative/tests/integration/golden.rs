@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use gendisc_core::{ConditionalModel, Fit, Generative};
 use gendisc_generative::{
-    BernoulliNb, CategoricalNb, CovarianceShrinkage, GaussianNb, Lda, MultinomialNb, Qda,
+    BernoulliNb, CategoricalNb, CovarianceShrinkage, GaussianNb, Lda, LdaSvd, MultinomialNb, Qda,
     VarianceEstimator,
 };
 use ndarray::{Array1, Array2, ArrayView2, Axis};
@@ -281,6 +281,73 @@ fn sklearn_on_pima() {
         .slice_axis(Axis(0), ndarray::Slice::from(..train))
         .to_owned();
     check_gaussian_references(&f, x_train, &y_train, x_test);
+}
+
+// ---------------------------------------------------------------------------------------------
+// scikit-learn's LinearDiscriminantAnalysis(solver="svd")
+// ---------------------------------------------------------------------------------------------
+
+/// The SVD solver's linear scores, explained variance ratios and posteriors against
+/// scikit-learn's. Its `coef_` and `intercept_` are our coefficients for three classes and more,
+/// and the difference of our two rows for two. The discriminant directions themselves are
+/// defined up to sign, so they are compared through what they determine.
+fn check_lda_svd(
+    f: &Value,
+    x: ArrayView2<'_, f64>,
+    y: &Array1<usize>,
+    x_test: ArrayView2<'_, f64>,
+) {
+    let model = LdaSvd::params().fit(x, y.view()).unwrap();
+    let (b, c) = model.coefficients();
+    let (coef, intercept) = if b.nrows() == 2 {
+        let row = (&b.row(1) - &b.row(0)).insert_axis(Axis(0));
+        (row, Array1::from(vec![c[1] - c[0]]))
+    } else {
+        (b.to_owned(), c.to_owned())
+    };
+    assert_close(&coef, &matrix(&f["coef"]), "svd LDA coef_");
+    assert_close(&intercept, &vector(&f["intercept"]), "svd LDA intercept_");
+    assert_close(
+        model.explained_variance_ratio(),
+        &vector(&f["explained_variance_ratio"]),
+        "svd LDA explained_variance_ratio_",
+    );
+    assert_close(
+        &model.predict_proba(x_test).unwrap(),
+        &matrix(&f["predict_proba"]),
+        "svd LDA predict_proba",
+    );
+}
+
+#[test]
+fn sklearn_svd_lda_on_collinear_constant_and_full_rank_columns() {
+    let fixtures = fixture("sklearn_lda_svd.json");
+    for case in ["two_classes", "three_classes", "full_rank"] {
+        let f = &fixtures[case];
+        let (x, y, x_test) = (matrix(&f["x"]), labels(&f["y"]), matrix(&f["x_test"]));
+        check_lda_svd(f, x.view(), &y, x_test.view());
+    }
+}
+
+#[test]
+fn sklearn_svd_lda_on_pima() {
+    let Some(path) = data_file("uci/pima-indians-diabetes/pima-indians-diabetes.data") else {
+        return;
+    };
+    let records = read_records(&path);
+    let values: Vec<Vec<f64>> = records
+        .iter()
+        .map(|r| r.iter().map(|v| v.parse().unwrap()).collect())
+        .collect();
+    let x = Array2::from_shape_fn((values.len(), 8), |(i, j)| values[i][j]);
+    let y: Array1<usize> = values.iter().map(|r| r[8] as usize).collect();
+    let f = &fixture("sklearn_lda_svd.json")["pima"];
+    let train = f["train_rows"].as_u64().unwrap() as usize;
+    let (x_train, x_test) = x.view().split_at(Axis(0), train);
+    let y_train = y
+        .slice_axis(Axis(0), ndarray::Slice::from(..train))
+        .to_owned();
+    check_lda_svd(f, x_train, &y_train, x_test);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -61,7 +61,9 @@ _BY_KIND = {
     "multinomial-naive-bayes": MultinomialNB,
     "balls1": Balls1,
     "balls2": Balls2,
-    "lda": LinearDiscriminantAnalysis,
+    # The covariance solver's model; "lsqr" so that a clone refits the same model.
+    "lda": lambda: LinearDiscriminantAnalysis(solver="lsqr"),
+    "lda-svd": LinearDiscriminantAnalysis,
     "qda": QuadraticDiscriminantAnalysis,
     "logistic-regression": LogisticRegression,
     "logistic-regression-cv": LogisticRegressionCV,
@@ -80,8 +82,9 @@ def load(path):
 
     The file is checked as the command checks it. ``classes_`` are the file's labels (text);
     ``feature_names_in_`` its feature names, when it has them. The estimator's hyper-parameters
-    are its defaults (the file keeps the fitted model, not how it was asked for), so ``clone``
-    and refitting start from those. A model whose features are not the file's numeric columns as
+    are its defaults (the file keeps the fitted model, not how it was asked for; an ``lda`` file,
+    from the covariance solver, reads as ``solver="lsqr"``), so ``clone`` and refitting start
+    from those. A model whose features are not the file's numeric columns as
     they are (categories encoded, or standardised, by ``gendisc fit``) is refused: the estimators
     take numeric arrays.
     """

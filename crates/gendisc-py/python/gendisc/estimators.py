@@ -125,21 +125,30 @@ class Balls2(GendiscProbabilisticClassifier):
 
 
 class LinearDiscriminantAnalysis(GendiscProbabilisticClassifier):
-    """Gaussian classes with one shared covariance (pooled, maximum likelihood).
+    """Gaussian classes with one shared covariance.
 
     Parameters
     ----------
+    solver : {"svd", "lsqr", "eigen"}, default="svd"
+        ``"svd"`` (scikit-learn's default) computes the discriminant by singular-value
+        decompositions of the scaled within-class data and the class means: it fits collinear
+        and constant columns, and its probabilities are scikit-learn's. ``"lsqr"`` and
+        ``"eigen"`` (the same model here) invert the pooled maximum-likelihood covariance, the
+        generative model with a density; they need a full-rank covariance or ``shrinkage``.
     shrinkage : float or None, default=None
         Shrinks the covariance toward the scaled identity, ``(1 − γ) S + γ (tr S / d) I``
-        (scikit-learn's ``shrinkage`` with the ``lsqr`` or ``eigen`` solver). Needed when
-        columns are collinear or constant.
+        (scikit-learn's ``shrinkage``; not with ``"svd"``).
+    tol : float, default=1e-4
+        The ``"svd"`` solver's rank tolerance (scikit-learn's ``tol``).
     """
 
     _kind = "lda"
-    _parameters = ("shrinkage",)
+    _parameters = ("solver", "shrinkage", "tol")
 
-    def __init__(self, shrinkage=None):
+    def __init__(self, solver="svd", shrinkage=None, tol=1e-4):
+        self.solver = solver
         self.shrinkage = shrinkage
+        self.tol = tol
 
 
 class QuadraticDiscriminantAnalysis(GendiscProbabilisticClassifier):
