@@ -30,6 +30,7 @@ use gendisc_core::{ConditionalModel, Error, Result};
 use ndarray::{ArrayView1, ArrayView2};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::splits::{stratified_k_fold, Split};
@@ -197,42 +198,55 @@ impl Folds {
 /// The cross-validated curve of a path: for every fold of every repetition of `folds` over
 /// `y`, `fold_scores(repeat, fold, split)` fits the path on `split.train` and returns one
 /// held-out score per point, scored on `split.test`; the curve is their mean and standard
-/// error per point ([`CvCurve`]). The sums run fold by fold in order, so the curve is the same
-/// bits on every platform and thread count.
+/// error per point ([`CvCurve`]).
+///
+/// The folds are fitted in parallel (rayon's pool); the splits are drawn first, in order, and
+/// the sums run fold by fold in order, so the curve is the same bits on every platform and
+/// thread count.
 ///
 /// Errors: those of [`Folds::validate`] and [`stratified_k_fold`] (more folds than rows, empty
-/// `y`); [`Error::ShapeMismatch`] when a fold returns other than `n_points` scores; the first
-/// error of `fold_scores` ([`Folds::describe`] names its fold).
+/// `y`); [`Error::ShapeMismatch`] when a fold returns other than `n_points` scores; the error
+/// of `fold_scores` in the first fold, in order, that fails ([`Folds::describe`] names it).
 pub fn path_curve<'a, F>(
     y: impl Into<ArrayView1<'a, usize>>,
     folds: Folds,
     n_points: usize,
-    mut fold_scores: F,
+    fold_scores: F,
 ) -> Result<CvCurve>
 where
-    F: FnMut(usize, usize, &Split) -> Result<Vec<f64>>,
+    F: Fn(usize, usize, &Split) -> Result<Vec<f64>> + Sync,
 {
     folds.validate()?;
     let y = y.into();
     let mut rng = ChaCha8Rng::seed_from_u64(folds.seed);
-    let mut all: Vec<Vec<f64>> = Vec::with_capacity(folds.n_folds * folds.n_repeats);
+    let mut splits = Vec::with_capacity(folds.n_folds * folds.n_repeats);
     for repeat in 0..folds.n_repeats {
-        let splits = stratified_k_fold(y, folds.n_folds, &mut rng)?;
-        for (f, split) in splits.iter().enumerate() {
-            let scores = fold_scores(repeat, f, split)?;
+        for (f, split) in stratified_k_fold(y, folds.n_folds, &mut rng)?
+            .into_iter()
+            .enumerate()
+        {
+            splits.push((repeat, f, split));
+        }
+    }
+    let all: Vec<Vec<f64>> = splits
+        .par_iter()
+        .map(|(repeat, f, split)| {
+            let scores = fold_scores(*repeat, *f, split)?;
             if scores.len() != n_points {
                 return Err(Error::shape_mismatch(
                     format!(
                         "held-out scores of {} vs points of the path",
-                        folds.describe(repeat, f)
+                        folds.describe(*repeat, *f)
                     ),
                     n_points,
                     scores.len(),
                 ));
             }
-            all.push(scores);
-        }
-    }
+            Ok(scores)
+        })
+        .collect::<Vec<Result<Vec<f64>>>>()
+        .into_iter()
+        .collect::<Result<_>>()?;
     let count = all.len() as f64;
     let scores: Vec<f64> = (0..n_points)
         .map(|p| all.iter().fold(0.0, |total, fold| total + fold[p]) / count)
@@ -423,12 +437,14 @@ mod tests {
             n_repeats: 4,
             seed: 1,
         };
-        let mut seen = Vec::new();
+        let seen = std::sync::Mutex::new(Vec::new());
         let curve = path_curve(&y[..], folds, 1, |r, f, split| {
-            seen.push((r, f, split.test.clone()));
+            seen.lock().unwrap().push((r, f, split.test.clone()));
             Ok(vec![r as f64])
         })
         .unwrap();
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort();
         assert_eq!(seen.len(), 12);
         assert_eq!(curve.scores, [1.5]);
         let first: Vec<_> = seen
@@ -446,20 +462,19 @@ mod tests {
             "every repetition drew the same split"
         );
         // One repetition is the plain k-fold: the first three folds of the same seed.
-        let mut plain = Vec::new();
-        path_curve(
-            &y[..],
-            Folds {
-                n_repeats: 1,
-                ..folds
-            },
-            1,
-            |_, _, split| {
-                plain.push(split.test.clone());
-                Ok(vec![0.0])
-            },
-        )
+        let plain = std::sync::Mutex::new(Vec::new());
+        let one = Folds {
+            n_repeats: 1,
+            ..folds
+        };
+        path_curve(&y[..], one, 1, |_, f, split| {
+            plain.lock().unwrap().push((f, split.test.clone()));
+            Ok(vec![0.0])
+        })
         .unwrap();
+        let mut plain = plain.into_inner().unwrap();
+        plain.sort();
+        let plain: Vec<_> = plain.into_iter().map(|(_, test)| test).collect();
         assert_eq!(plain, first);
     }
 

@@ -9,7 +9,9 @@ mod objective;
 mod params;
 pub mod shrinkage;
 
-pub use cv::{CvCriterion, CvSelection, GdtCv, GdtCvParams, GdtCvValidParams, TABLE1_GRID};
+pub use cv::{
+    CvCriterion, CvSelection, GdtCv, GdtCvParams, GdtCvValidParams, SelectionRule, TABLE1_GRID,
+};
 pub use existence::Separation;
 pub use family::{Family, Parametrisation, Priors};
 pub use gendisc_generative::CovarianceShrinkage;

@@ -22,7 +22,7 @@ use gendisc_core::{
     ParamGuard, Preprocessing, SavedModel,
 };
 use gendisc_discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
-use gendisc_gdt::{CovarianceShrinkage, Family, Gdt, GdtCv, GdtParams};
+use gendisc_gdt::{CovarianceShrinkage, Family, Gdt, GdtCv, GdtParams, SelectionRule};
 use gendisc_generative::{
     Balls1, Balls2, BernoulliNb, GaussianNb, Lda, LdaSvd, MultinomialNb, Qda,
 };
@@ -357,6 +357,33 @@ fn covariance_shrinkage(settings: &mut Settings<'_, '_>) -> PyResult<CovarianceS
     }
 }
 
+/// How a cross-validated estimator draws its folds and chooses: `n_folds` (5), `n_repeats` (1),
+/// `seed` (0) and `rule` (`"min"` or `"one-se"`).
+struct CrossValidation {
+    n_folds: usize,
+    n_repeats: usize,
+    seed: u64,
+    rule: SelectionRule,
+}
+
+fn cross_validation(s: &mut Settings<'_, '_>) -> PyResult<CrossValidation> {
+    let rule = match s.get::<String>("rule")?.as_deref() {
+        None | Some("min") => SelectionRule::MinimumScore,
+        Some("one-se") => SelectionRule::OneStandardError,
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "rule must be 'min' or 'one-se', got {other:?}"
+            )))
+        }
+    };
+    Ok(CrossValidation {
+        n_folds: s.get("n_folds")?.unwrap_or(5),
+        n_repeats: s.get("n_repeats")?.unwrap_or(1),
+        seed: s.get("seed")?.unwrap_or(0),
+        rule,
+    })
+}
+
 /// GDT's settings but `λ`: `family`, `shrinkage`, `reg_param`, `variance_floor`.
 fn gdt_params(settings: &mut Settings<'_, '_>, n_classes: usize) -> PyResult<GdtParams> {
     let family: String = settings.get("family")?.unwrap_or_else(|| "lda".to_owned());
@@ -620,12 +647,12 @@ fn fit(
             if let Some(grid) = s.get("prior_variances")? {
                 p = p.prior_variances(grid);
             }
-            if let Some(folds) = s.get("n_folds")? {
-                p = p.n_folds(folds);
-            }
-            if let Some(seed) = s.get("seed")? {
-                p = p.seed(seed);
-            }
+            let folds = cross_validation(&mut s)?;
+            p = p
+                .n_folds(folds.n_folds)
+                .n_repeats(folds.n_repeats)
+                .seed(folds.seed)
+                .rule(folds.rule);
             s.finish(kind)?;
             fit_with(py, p, x, y, w)?
         }
@@ -643,12 +670,12 @@ fn fit(
             if let Some(grid) = s.get("grid")? {
                 p = p.grid(grid);
             }
-            if let Some(folds) = s.get("n_folds")? {
-                p = p.n_folds(folds);
-            }
-            if let Some(seed) = s.get("seed")? {
-                p = p.seed(seed);
-            }
+            let folds = cross_validation(&mut s)?;
+            p = p
+                .n_folds(folds.n_folds)
+                .n_repeats(folds.n_repeats)
+                .seed(folds.seed)
+                .rule(folds.rule);
             s.finish(kind)?;
             fit_with(py, p, x, y, w)?
         }

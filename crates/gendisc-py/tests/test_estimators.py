@@ -327,3 +327,21 @@ def test_cross_validation_reports_its_choice():
     assert gdt.cv_scores_[gdt.lam_] == min(gdt.cv_scores_.values())
     lr = gendisc.LogisticRegressionCV(prior_variances=[0.01, 1.0], n_folds=3).fit(X, y)
     assert lr.prior_variance_ in (0.01, 1.0) and len(lr.cv_scores_) == 2
+
+
+def test_repeated_folds_and_the_one_se_rule():
+    X, y = bundled("breast_cancer")
+    X = StandardScaler().fit_transform(X)
+    grid = [1e-3, 1e-2, 1e-1, 1.0, 10.0]
+    best = gendisc.LogisticRegressionCV(prior_variances=grid, n_folds=4, n_repeats=3).fit(X, y)
+    one_se = gendisc.LogisticRegressionCV(
+        prior_variances=grid, n_folds=4, n_repeats=3, rule="one-se"
+    ).fit(X, y)
+    assert one_se.cv_scores_ == best.cv_scores_
+    assert set(one_se.cv_standard_errors_) == set(grid)
+    assert one_se.prior_variance_ <= best.prior_variance_
+    bound = best.cv_scores_[best.prior_variance_] + one_se.cv_standard_errors_[best.prior_variance_]
+    assert one_se.cv_scores_[one_se.prior_variance_] <= bound
+    assert all(best.cv_scores_[v] > bound for v in grid if v < one_se.prior_variance_)
+    with pytest.raises(ValueError, match="rule"):
+        gendisc.LogisticRegressionCV(rule="smallest").fit(X, y)

@@ -215,8 +215,14 @@ class LogisticRegressionCV(GendiscProbabilisticClassifier):
         The candidate prior variances ``σ²`` (scikit-learn's ``Cs``); gendisc's grid when
         ``None``.
     n_folds : int, default=5
+    n_repeats : int, default=1
+        Repetitions of the stratified k-fold split, each drawn anew; the scores average over all
+        their folds.
     seed : int, default=0
         The seed of the fold split.
+    rule : {"min", "one-se"}, default="min"
+        ``"min"`` takes the smallest mean score; ``"one-se"`` the smallest ``σ²`` (strongest
+        prior) within one standard error of it.
     fit_intercept : bool, default=True
 
     Attributes
@@ -225,15 +231,21 @@ class LogisticRegressionCV(GendiscProbabilisticClassifier):
         The chosen prior variance.
     cv_scores_ : dict
         The cross-validated score (mean held-out log loss) of each candidate.
+    cv_standard_errors_ : dict
+        The standard error of each score.
     """
 
     _kind = "logistic-regression-cv"
-    _parameters = ("prior_variances", "n_folds", "seed", "fit_intercept")
+    _parameters = ("prior_variances", "n_folds", "n_repeats", "seed", "rule", "fit_intercept")
 
-    def __init__(self, prior_variances=None, n_folds=5, seed=0, fit_intercept=True):
+    def __init__(
+        self, prior_variances=None, n_folds=5, n_repeats=1, seed=0, rule="min", fit_intercept=True
+    ):
         self.prior_variances = prior_variances
         self.n_folds = n_folds
+        self.n_repeats = n_repeats
         self.seed = seed
+        self.rule = rule
         self.fit_intercept = fit_intercept
 
     def _set_summary(self):
@@ -241,6 +253,9 @@ class LogisticRegressionCV(GendiscProbabilisticClassifier):
         selection = json.loads(self._model.to_json())["selection"]
         self.prior_variance_ = selection["prior_variance"]
         self.cv_scores_ = dict(zip(selection["prior_variances"], selection["scores"]))
+        self.cv_standard_errors_ = dict(
+            zip(selection["prior_variances"], selection.get("standard_errors", []))
+        )
 
     def _native_parameters(self) -> dict:
         parameters = super()._native_parameters()
@@ -386,8 +401,13 @@ class GDTCV(GendiscProbabilisticClassifier):
         The candidate values of ``λ`` (the paper's Table 1 grid, 1 to 0 by quarters, when
         ``None``); ties go to the larger ``λ``.
     n_folds : int, default=5
+    n_repeats : int, default=1
+        Repetitions of the stratified k-fold split, each drawn anew.
     seed : int, default=0
         The seed of the fold split.
+    rule : {"min", "one-se"}, default="min"
+        ``"min"`` takes the smallest mean error; ``"one-se"`` the largest ``λ`` (the most
+        generative) within one standard error of it.
     shrinkage, reg_param, variance_floor
         As for :class:`GDT`.
 
@@ -397,17 +417,31 @@ class GDTCV(GendiscProbabilisticClassifier):
         The chosen ``λ``.
     cv_scores_ : dict
         The cross-validated error of each ``λ`` of the grid.
+    cv_standard_errors_ : dict
+        The standard error of each score.
     """
 
     _kind = "gdt-cv"
-    _parameters = ("family", "grid", "n_folds", "seed", "shrinkage", "reg_param", "variance_floor")
+    _parameters = (
+        "family",
+        "grid",
+        "n_folds",
+        "n_repeats",
+        "seed",
+        "rule",
+        "shrinkage",
+        "reg_param",
+        "variance_floor",
+    )
 
     def __init__(
         self,
         family="lda",
         grid=None,
         n_folds=5,
+        n_repeats=1,
         seed=0,
+        rule="min",
         shrinkage=None,
         reg_param=None,
         variance_floor=None,
@@ -415,7 +449,9 @@ class GDTCV(GendiscProbabilisticClassifier):
         self.family = family
         self.grid = grid
         self.n_folds = n_folds
+        self.n_repeats = n_repeats
         self.seed = seed
+        self.rule = rule
         self.shrinkage = shrinkage
         self.reg_param = reg_param
         self.variance_floor = variance_floor
@@ -426,6 +462,9 @@ class GDTCV(GendiscProbabilisticClassifier):
         self.lam_ = selection["lambda"]
         # float(): a score that is not finite is written as the text "inf" or "NaN".
         self.cv_scores_ = {lam: float(v) for lam, v in zip(selection["grid"], selection["scores"])}
+        self.cv_standard_errors_ = {
+            lam: float(v) for lam, v in zip(selection["grid"], selection.get("standard_errors", []))
+        }
 
     def _native_parameters(self) -> dict:
         parameters = super()._native_parameters()
