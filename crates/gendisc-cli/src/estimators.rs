@@ -542,8 +542,18 @@ where
             } else {
                 ""
             };
+            let named = match &e {
+                gendisc_core::Error::NotPositiveDefinite { columns, .. } if !columns.is_empty() => {
+                    let names: Vec<&str> = columns
+                        .iter()
+                        .filter_map(|&j| data.feature_names.get(j).map(String::as_str))
+                        .collect();
+                    format!("; the columns: {}", names.join(", "))
+                }
+                _ => String::new(),
+            };
             anyhow::Error::new(e).context(format!(
-                "cannot fit {kind} on {}{hint}",
+                "cannot fit {kind} on {}{named}{hint}",
                 common.data.data.display()
             ))
         })?

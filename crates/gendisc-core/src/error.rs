@@ -116,6 +116,11 @@ pub enum Error {
         what: String,
         /// Extra context, e.g. the failing pivot.
         detail: Option<String>,
+        /// For a covariance or cross-product of the input columns: the 0-based positions of the
+        /// columns that make it singular (constant ones, or a linearly dependent set), when
+        /// they were found; empty otherwise. A caller that knows the columns' names can name
+        /// them.
+        columns: Vec<usize>,
     },
 
     /// A failure inside a linear-algebra backend that is not one of the cases above.

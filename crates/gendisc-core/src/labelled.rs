@@ -252,9 +252,14 @@ fn name_the_class<L: Ord + Clone + Debug>(error: Error, labels: &ClassLabels<L>)
                 }),
             }
         }
-        Error::NotPositiveDefinite { what, detail } => Error::NotPositiveDefinite {
+        Error::NotPositiveDefinite {
+            what,
+            detail,
+            columns,
+        } => Error::NotPositiveDefinite {
             what: with_labels(&what, labels),
             detail,
+            columns,
         },
         Error::TooFewRows {
             what,

@@ -28,6 +28,7 @@ impl Cholesky {
         let l = backend::cholesky_lower(a).map_err(|detail| Error::NotPositiveDefinite {
             what: what.into(),
             detail: Some(detail),
+            columns: Vec::new(),
         })?;
         // Backends differ on a matrix that is singular in exact arithmetic: round-off leaves a
         // pivot of either sign, which one backend refuses and the other accepts. Judge both the
@@ -45,6 +46,7 @@ impl Cholesky {
                     l[[i, i]],
                     a[[i, i]]
                 )),
+                columns: Vec::new(),
             });
         }
         Ok(Self { l })

@@ -101,15 +101,71 @@ pub(crate) fn factorise(
     remedy: &str,
 ) -> Result<Cholesky> {
     Cholesky::new(covariance, what).map_err(|e| match e {
-        Error::NotPositiveDefinite { what, detail } => Error::NotPositiveDefinite {
-            what,
-            detail: Some(match detail {
-                Some(d) => format!("{d}; {remedy}"),
-                None => remedy.to_string(),
-            }),
-        },
+        Error::NotPositiveDefinite { what, detail, .. } => {
+            let (diagnosis, columns) = singular_columns(covariance);
+            Error::NotPositiveDefinite {
+                what,
+                detail: Some(
+                    [detail, diagnosis, Some(remedy.to_string())]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                ),
+                columns,
+            }
+        }
         other => other,
     })
+}
+
+/// Which columns make a singular covariance singular: those without spread (a diagonal entry
+/// at most `10⁻¹²` of the largest), else the columns that carry the eigenvector of the
+/// correlation matrix's smallest eigenvalue (loadings at least a tenth of the largest), a
+/// linearly dependent set. Returns the sentence that says so and the 0-based positions; `None`
+/// and none when neither test finds them.
+fn singular_columns(covariance: ArrayView2<'_, f64>) -> (Option<String>, Vec<usize>) {
+    let diagonal = covariance.diag();
+    let largest = diagonal.fold(0.0f64, |m, &v| m.max(v));
+    let constant: Vec<usize> = (0..diagonal.len())
+        .filter(|&j| diagonal[j] <= 1e-12 * largest)
+        .collect();
+    if !constant.is_empty() {
+        return (
+            Some(format!(
+                "the input column(s) at 0-based position(s) {} have no spread",
+                positions(&constant)
+            )),
+            constant,
+        );
+    }
+    let scale = diagonal.mapv(f64::sqrt);
+    let correlation = Array2::from_shape_fn(covariance.dim(), |(i, j)| {
+        covariance[[i, j]] / (scale[i] * scale[j])
+    });
+    let Ok(eigen) = gendisc_core::linalg::eigh(correlation.view()) else {
+        return (None, Vec::new());
+    };
+    let direction = eigen.eigenvectors.column(0);
+    let top = direction.fold(0.0f64, |m, &v| m.max(v.abs()));
+    let dependent: Vec<usize> = (0..direction.len())
+        .filter(|&j| direction[j].abs() >= 0.1 * top)
+        .collect();
+    (
+        Some(format!(
+            "the input columns at 0-based positions {} are (nearly) linearly dependent",
+            positions(&dependent)
+        )),
+        dependent,
+    )
+}
+
+fn positions(columns: &[usize]) -> String {
+    columns
+        .iter()
+        .map(|j| j.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `log N(x_i; μ, Σ) = −½ [d ln 2π + ln |Σ| + (x_i − μ)ᵀ Σ⁻¹ (x_i − μ)]` for every row, with

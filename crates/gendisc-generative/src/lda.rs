@@ -410,6 +410,32 @@ mod tests {
     }
 
     #[test]
+    fn a_singular_covariance_names_its_columns() {
+        let (x, y) = data();
+        let n = x.nrows();
+        let constant = ndarray::concatenate![
+            Axis(1),
+            x,
+            Array2::from_elem((n, 1), 5.0),
+            x.column(0).insert_axis(Axis(1))
+        ];
+        let columns = |x: &Array2<f64>| match Lda::params().fit(x.view(), y.view()) {
+            Err(Error::NotPositiveDefinite {
+                columns, detail, ..
+            }) => {
+                assert!(detail.unwrap().contains("0-based position"));
+                columns
+            }
+            other => panic!("{other:?}"),
+        };
+        let d = x.ncols();
+        assert_eq!(columns(&constant), vec![d]);
+        // Without the constant column, the copy of column 0 is the dependence.
+        let copy = ndarray::concatenate![Axis(1), x, x.column(0).insert_axis(Axis(1))];
+        assert_eq!(columns(&copy), vec![0, d]);
+    }
+
+    #[test]
     fn singular_covariance_needs_shrinkage() {
         // The second feature is twice the first: the pooled covariance is singular.
         let x = array![

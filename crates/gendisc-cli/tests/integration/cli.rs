@@ -1095,3 +1095,26 @@ fn lda_fits_constant_and_collinear_columns_with_its_default_svd_solver() {
     );
     assert!(shrunk.contains("fitted lda "), "{shrunk}");
 }
+
+#[test]
+fn a_singular_covariance_names_the_columns_behind_it() {
+    let mut csv = String::from("width,height,colour,class\n");
+    for i in 0..30 {
+        csv.push_str(&format!("{},{},4,{}\n", i % 7, i % 5, i % 2));
+    }
+    let dir = temp_with(&[("constant.csv", &csv)]);
+    for estimator in ["qda", "gdt"] {
+        run_err(
+            dir.path(),
+            &[
+                "fit",
+                estimator,
+                "--data",
+                "constant.csv",
+                "--out",
+                "x.json",
+            ],
+            &["the columns: colour", "--shrinkage"],
+        );
+    }
+}

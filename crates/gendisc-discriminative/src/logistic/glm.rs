@@ -225,6 +225,7 @@ pub(crate) fn glm_irls(
                         "at IRLS iteration {iteration}: the columns of x (with the intercept) \
                          are collinear on the rows of positive weight"
                     )),
+                    columns: Vec::new(),
                 },
                 other => other,
             });
