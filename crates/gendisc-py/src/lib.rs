@@ -24,7 +24,7 @@ use gendisc_core::{
 use gendisc_discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
 use gendisc_gdt::{CovarianceShrinkage, Family, Gdt, GdtCv, GdtParams, SelectionRule};
 use gendisc_generative::{
-    Balls1, Balls2, BernoulliNb, GaussianNb, Lda, LdaSvd, MultinomialNb, Qda,
+    Balls1, Balls2, BernoulliNb, CategoricalNb, GaussianNb, Lda, LdaSvd, MultinomialNb, Qda,
 };
 use gendisc_hybrid::{Hybrid, HybridParams, Normalization};
 
@@ -479,6 +479,40 @@ fn fit(
                 fit_with(py, alpha.map_or(p.clone(), |a| p.alpha(a)), x, y, w)?
             }
         }
+        "categorical-nb" => {
+            let alpha: Option<f64> = s.get("alpha")?;
+            let minimum = match s.get::<Bound<'_, PyAny>>("min_categories")? {
+                None => vec![0; x.ncols()],
+                Some(value) => match value.extract::<usize>() {
+                    Ok(m) => vec![m; x.ncols()],
+                    Err(_) => value.extract::<Vec<usize>>().map_err(|_| {
+                        PyTypeError::new_err("min_categories must be an int or one int per feature")
+                    })?,
+                },
+            };
+            s.finish(kind)?;
+            if minimum.len() != x.ncols() {
+                return Err(PyValueError::new_err(format!(
+                    "min_categories has {} values for {} features",
+                    minimum.len(),
+                    x.ncols()
+                )));
+            }
+            // scikit-learn's n_categories_: one more than the largest code seen, or the minimum.
+            let n_levels = x
+                .columns()
+                .into_iter()
+                .zip(&minimum)
+                .map(|(column, &m)| {
+                    let largest = column.fold(0.0f64, |a, &v| a.max(v));
+                    (largest as usize + 1).max(m)
+                })
+                .collect();
+            let p = CategoricalNb::params()
+                .n_classes(n_classes)
+                .n_levels(n_levels);
+            fit_with(py, alpha.map_or(p.clone(), |a| p.alpha(a)), x, y, w)?
+        }
         "balls1" => {
             let mut p = Balls1::params().n_classes(n_classes);
             if let Some(v) = s.get("var_smoothing")? {
@@ -737,6 +771,7 @@ fn read_envelope(text: &str, origin: &std::path::Path) -> PyResult<ReadFile> {
         GaussianNb::KIND => read(text, origin, boxed::<GaussianNb>),
         BernoulliNb::KIND => read(text, origin, boxed::<BernoulliNb>),
         MultinomialNb::KIND => read(text, origin, boxed::<MultinomialNb>),
+        CategoricalNb::KIND => read(text, origin, boxed::<CategoricalNb>),
         Balls1::KIND => read(text, origin, boxed::<Balls1>),
         Balls2::KIND => read(text, origin, boxed::<Balls2>),
         Lda::KIND => read(text, origin, boxed::<Lda>),

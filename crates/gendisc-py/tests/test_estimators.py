@@ -27,6 +27,7 @@ ESTIMATORS = [
     gendisc.GDT(family="qda", lam=0.25, reg_param=0.01),
     gendisc.BernoulliNB(),
     gendisc.MultinomialNB(),
+    gendisc.CategoricalNB(),
     gendisc.Balls1(),
     gendisc.Balls2(),
     gendisc.LogisticRegressionCV(prior_variances=[0.1, 1.0, 10.0], n_folds=3),
@@ -345,3 +346,23 @@ def test_repeated_folds_and_the_one_se_rule():
     assert all(best.cv_scores_[v] > bound for v in grid if v < one_se.prior_variance_)
     with pytest.raises(ValueError, match="rule"):
         gendisc.LogisticRegressionCV(rule="smallest").fit(X, y)
+
+
+def test_categorical_nb_matches_scikit_learn():
+    from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
+
+    rng = np.random.default_rng(3)
+    levels = [2, 3, 5, 4]
+    y = rng.integers(0, 3, size=200)
+    X = np.column_stack([(rng.integers(0, n, size=200) + y * (j % 2)) % n for j, n in enumerate(levels)])
+    X_test = np.column_stack([rng.integers(0, n, size=40) for n in levels])
+    for alpha, minimum in [(1.0, None), (0.5, 6), (1.0, [3, 3, 6, 4])]:
+        ours = gendisc.CategoricalNB(alpha=alpha, min_categories=minimum).fit(X, y)
+        theirs = SkCategoricalNB(alpha=alpha, min_categories=minimum).fit(X, y)
+        np.testing.assert_allclose(
+            ours.predict_proba(X_test), theirs.predict_proba(X_test), rtol=0, atol=1e-10
+        )
+    with pytest.raises(ValueError):
+        gendisc.CategoricalNB().fit(X, y).predict(X_test + 10)
+    with pytest.raises(ValueError, match="Negative"):
+        gendisc.CategoricalNB().fit(X - 1, y)

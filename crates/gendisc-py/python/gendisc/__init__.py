@@ -3,7 +3,8 @@
 The estimators fit in Rust (the gendisc crates) and behave as scikit-learn classifiers:
 ``fit``/``predict``/``predict_proba``, pipelines, grid search, ``clone`` and pickling.
 
-* :class:`GaussianNB`, :class:`BernoulliNB`, :class:`MultinomialNB` — naive Bayes;
+* :class:`GaussianNB`, :class:`BernoulliNB`, :class:`MultinomialNB`, :class:`CategoricalNB` —
+  naive Bayes;
 * :class:`Balls1`, :class:`Balls2` — one spherical Gaussian, or a mixture of two, per class;
 * :class:`LinearDiscriminantAnalysis`, :class:`QuadraticDiscriminantAnalysis` — Gaussian
   classes with a shared or a per-class covariance;
@@ -32,6 +33,7 @@ from .estimators import (
     LogisticRegression,
     LogisticRegressionCV,
     MultinomialNB,
+    CategoricalNB,
     QuadraticDiscriminantAnalysis,
 )
 
@@ -51,6 +53,7 @@ __all__ = [
     "LogisticRegression",
     "LogisticRegressionCV",
     "MultinomialNB",
+    "CategoricalNB",
     "QuadraticDiscriminantAnalysis",
 ]
 
@@ -59,6 +62,7 @@ _BY_KIND = {
     "gaussian-naive-bayes": GaussianNB,
     "bernoulli-naive-bayes": BernoulliNB,
     "multinomial-naive-bayes": MultinomialNB,
+    "categorical-naive-bayes": CategoricalNB,
     "balls1": Balls1,
     "balls2": Balls2,
     # The covariance solver's model; "lsqr" so that a clone refits the same model.

@@ -83,6 +83,50 @@ class MultinomialNB(GendiscProbabilisticClassifier):
         return tags
 
 
+class CategoricalNB(GendiscProbabilisticClassifier):
+    """Categorical naive Bayes: each feature a category code ``0, 1, …``, independent within
+    each class (scikit-learn's ``CategoricalNB``).
+
+    As scikit-learn does, the codes are read as integers (a fractional value is truncated) and
+    must be non-negative; a code beyond those the model knows is an error at predict.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        The pseudo-count of each category (1: Laplace smoothing).
+    min_categories : int, list of int or None, default=None
+        The least number of categories of each feature (one value for all, or one per feature);
+        a feature has at least one more than its largest code in training.
+    """
+
+    _kind = "categorical-nb"
+    _parameters = ("alpha", "min_categories")
+
+    def __init__(self, alpha=1.0, min_categories=None):
+        self.alpha = alpha
+        self.min_categories = min_categories
+
+    def _native_parameters(self) -> dict:
+        parameters = super()._native_parameters()
+        minimum = parameters["min_categories"]
+        if minimum is not None and not np.isscalar(minimum):
+            parameters["min_categories"] = [int(m) for m in minimum]
+        elif minimum is not None:
+            parameters["min_categories"] = int(minimum)
+        return parameters
+
+    def _features(self, X):
+        check_non_negative(X, "CategoricalNB (input X)")
+        return np.floor(X)
+
+    def __sklearn_tags__(self):
+        # As scikit-learn's CategoricalNB: codes are non-negative.
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True
+        tags.classifier_tags.poor_score = True
+        return tags
+
+
 class Balls1(GendiscProbabilisticClassifier):
     """A spherical Gaussian per class (Bouchard and Triggs' "Balls1").
 
