@@ -264,23 +264,30 @@ fn sklearn_multinomial_nb_dense_and_sparse() {
 
 #[test]
 fn sklearn_on_pima() {
-    let Some(path) = data_file("uci/pima-indians-diabetes/pima-indians-diabetes.data") else {
-        return;
-    };
-    let records = read_records(&path);
-    let values: Vec<Vec<f64>> = records
+    let f = fixture("sklearn_pima.json");
+    if let Some((x_train, y_train, x_test)) = pima_split(&f) {
+        check_gaussian_references(&f, x_train.view(), &y_train, x_test.view());
+    }
+}
+
+/// Pima split as a fixture's `train_rows` says (training rows first, then the test rows), or
+/// `None` (with a note) without the data.
+fn pima_split(f: &Value) -> Option<(Array2<f64>, Array1<usize>, Array2<f64>)> {
+    let path = data_file("uci/pima-indians-diabetes/pima-indians-diabetes.data")?;
+    let values: Vec<Vec<f64>> = read_records(&path)
         .iter()
         .map(|r| r.iter().map(|v| v.parse().unwrap()).collect())
         .collect();
     let x = Array2::from_shape_fn((values.len(), 8), |(i, j)| values[i][j]);
     let y: Array1<usize> = values.iter().map(|r| r[8] as usize).collect();
-    let f = fixture("sklearn_pima.json");
     let train = f["train_rows"].as_u64().unwrap() as usize;
     let (x_train, x_test) = x.view().split_at(Axis(0), train);
-    let y_train = y
-        .slice_axis(Axis(0), ndarray::Slice::from(..train))
-        .to_owned();
-    check_gaussian_references(&f, x_train, &y_train, x_test);
+    Some((
+        x_train.to_owned(),
+        y.slice_axis(Axis(0), ndarray::Slice::from(..train))
+            .to_owned(),
+        x_test.to_owned(),
+    ))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -331,23 +338,10 @@ fn sklearn_svd_lda_on_collinear_constant_and_full_rank_columns() {
 
 #[test]
 fn sklearn_svd_lda_on_pima() {
-    let Some(path) = data_file("uci/pima-indians-diabetes/pima-indians-diabetes.data") else {
-        return;
-    };
-    let records = read_records(&path);
-    let values: Vec<Vec<f64>> = records
-        .iter()
-        .map(|r| r.iter().map(|v| v.parse().unwrap()).collect())
-        .collect();
-    let x = Array2::from_shape_fn((values.len(), 8), |(i, j)| values[i][j]);
-    let y: Array1<usize> = values.iter().map(|r| r[8] as usize).collect();
     let f = &fixture("sklearn_lda_svd.json")["pima"];
-    let train = f["train_rows"].as_u64().unwrap() as usize;
-    let (x_train, x_test) = x.view().split_at(Axis(0), train);
-    let y_train = y
-        .slice_axis(Axis(0), ndarray::Slice::from(..train))
-        .to_owned();
-    check_lda_svd(f, x_train, &y_train, x_test);
+    if let Some((x_train, y_train, x_test)) = pima_split(f) {
+        check_lda_svd(f, x_train.view(), &y_train, x_test.view());
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -457,22 +451,10 @@ fn e1071_bernoulli_is_laplace_on_two_levels() {
 
 #[test]
 fn e1071_on_pima() {
-    let Some(path) = data_file("uci/pima-indians-diabetes/pima-indians-diabetes.data") else {
-        return;
-    };
-    let values: Vec<Vec<f64>> = read_records(&path)
-        .iter()
-        .map(|r| r.iter().map(|v| v.parse().unwrap()).collect())
-        .collect();
-    let x = Array2::from_shape_fn((values.len(), 8), |(i, j)| values[i][j]);
-    let y: Array1<usize> = values.iter().map(|r| r[8] as usize).collect();
     let f = fixture("e1071_pima.json");
-    let train = f["train_rows"].as_u64().unwrap() as usize;
-    let (x_train, x_test) = x.view().split_at(Axis(0), train);
-    let y_train = y
-        .slice_axis(Axis(0), ndarray::Slice::from(..train))
-        .to_owned();
-    check_e1071_gaussian(&f, x_train, &y_train, x_test);
+    if let Some((x_train, y_train, x_test)) = pima_split(&f) {
+        check_e1071_gaussian(&f, x_train.view(), &y_train, x_test.view());
+    }
 }
 
 #[test]
