@@ -244,6 +244,8 @@ where
             }
             Ok(scores)
         })
+        // Collected in order first: rayon's own collect into a `Result` may return any fold's
+        // error, and the documented one is the first.
         .collect::<Vec<Result<Vec<f64>>>>()
         .into_iter()
         .collect::<Result<_>>()?;
@@ -355,7 +357,8 @@ pub fn in_which_fit(error: Error, fit: &str) -> Error {
 pub fn check_selection(
     kind: &str,
     grid: &[f64],
-    curve: &CvCurve,
+    scores: &[f64],
+    standard_errors: &[f64],
     rule: SelectionRule,
     chosen: f64,
     prefix: &str,
@@ -365,8 +368,8 @@ pub fn check_selection(
         gendisc_core::model_file::invariants::invalid(kind, &format!("{prefix}.{field}"), reason)
     };
     let columns = [
-        ("scores", &curve.scores, false),
-        ("standard_errors", &curve.standard_errors, true),
+        ("scores", scores, false),
+        ("standard_errors", standard_errors, true),
     ];
     for (field, values, optional) in columns {
         if optional && values.is_empty() && rule == SelectionRule::MinimumScore {
@@ -396,7 +399,7 @@ pub fn check_selection(
     if grid.is_empty() {
         return Ok(());
     }
-    let selected = grid[rule.select(&curve.scores, &curve.standard_errors)?];
+    let selected = grid[rule.select(scores, standard_errors)?];
     if chosen != selected {
         return Err(invalid(
             chosen_field,

@@ -20,7 +20,7 @@ use gendisc_core::{
     Classifier, Error, Fit, FitSummary, FitWeighted, Generative, ParamGuard, Result, SavedModel,
 };
 // The criterion and its held-out score are shared with every path cross-validation.
-use gendisc_data::cv::{check_selection, in_which_fit, path_curve, CvCurve, Folds};
+use gendisc_data::cv::{check_selection, in_which_fit, path_curve, Folds};
 pub use gendisc_data::cv::{score, CvCriterion, SelectionRule};
 
 use crate::family::Family;
@@ -175,16 +175,6 @@ pub struct CvSelection {
     pub rule: SelectionRule,
     /// The chosen `λ̂`.
     pub lambda: f64,
-}
-
-impl CvSelection {
-    /// The curve: scores and standard errors.
-    pub fn curve(&self) -> CvCurve {
-        CvCurve {
-            scores: self.scores.clone(),
-            standard_errors: self.standard_errors.clone(),
-        }
-    }
 }
 
 impl GdtCvValidParams {
@@ -436,7 +426,8 @@ impl SavedModel for GdtCv {
         check_selection(
             Self::KIND,
             grid,
-            &selection.curve(),
+            &selection.scores,
+            &selection.standard_errors,
             selection.rule,
             *lambda,
             "selection",

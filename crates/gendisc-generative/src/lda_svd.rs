@@ -125,10 +125,14 @@ impl ParamGuard for LdaSvdParams {
 }
 
 /// A fitted SVD linear discriminant analysis; see the [module documentation](self).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(try_from = "LdaSvdParts", into = "LdaSvdParts")]
 pub struct LdaSvd {
     parts: LdaSvdParts,
+    /// `B`, `K × d`, and `c`, length `K`: derived from the parts ([`linear_scores`]), never
+    /// stored, so a model file cannot hold scores that disagree with its means and directions.
+    coefficients: Array2<f64>,
+    intercepts: Array1<f64>,
 }
 
 /// The serialised form of [`LdaSvd`].
@@ -143,19 +147,26 @@ struct LdaSvdParts {
     scalings: Array2<f64>,
     /// The share of the between-class variance along each discriminant direction.
     explained_variance_ratio: Array1<f64>,
-    /// `B`, `K × d`.
-    coefficients: Array2<f64>,
-    /// `c`, length `K`.
-    intercepts: Array1<f64>,
 }
 
 impl TryFrom<LdaSvdParts> for LdaSvd {
     type Error = Error;
 
+    /// Checks the parts ([`LdaSvd::check_invariants`]) and derives the linear scores.
     fn try_from(parts: LdaSvdParts) -> Result<Self> {
-        let model = Self { parts };
-        model.check_invariants()?;
-        Ok(model)
+        check_parts(&parts)?;
+        let (coefficients, intercepts) = linear_scores(&parts);
+        Ok(Self {
+            parts,
+            coefficients,
+            intercepts,
+        })
+    }
+}
+
+impl PartialEq for LdaSvd {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts == other.parts
     }
 }
 
@@ -169,53 +180,48 @@ impl SavedModel for LdaSvd {
     const KIND: &'static str = "lda-svd";
 
     /// `means` is a finite `K × d` matrix and the class priors and weights are those of `K`
-    /// classes; `scalings` is a finite `d × r` matrix with `r ≤ min(d, K − 1)`, one explained
-    /// variance ratio in `[0, 1]` per direction found; `coefficients` a finite `K × d` matrix
-    /// and `intercepts` `K` finite values.
+    /// classes; `scalings` is a finite `d × r` matrix with `r ≤ min(d, K − 1)`, and each
+    /// explained variance ratio lies in `[0, 1]`. (The linear scores are derived from these.)
     fn check_invariants(&self) -> Result<()> {
-        let kind = Self::KIND;
-        let p = &self.parts;
-        check_means_and_classes(
-            kind,
-            Unit::default(),
-            &p.means,
-            &p.log_prior,
-            &p.class_weight,
-        )?;
-        let (k, d) = p.means.dim();
-        let r = p.scalings.ncols();
-        shape(kind, "scalings", &p.scalings, &[d, r])?;
-        if r > d.min(k.saturating_sub(1)) {
-            return Err(invalid(
-                kind,
-                "scalings",
-                format!("{r} directions, more than min(d, K − 1) = {}", d.min(k - 1)),
-            ));
-        }
-        if let Some(v) = p
-            .explained_variance_ratio
-            .iter()
-            .find(|v| !(0.0..=1.0).contains(*v))
-        {
-            return Err(invalid(
-                kind,
-                "explained_variance_ratio",
-                format!("{v} is not in [0, 1]"),
-            ));
-        }
-        shape(kind, "coefficients", &p.coefficients, &[k, d])?;
-        shape(kind, "intercepts", &p.intercepts, &[k])?;
-        for (field, finite) in [
-            ("scalings", p.scalings.iter().all(|v| v.is_finite())),
-            ("coefficients", p.coefficients.iter().all(|v| v.is_finite())),
-            ("intercepts", p.intercepts.iter().all(|v| v.is_finite())),
-        ] {
-            if !finite {
-                return Err(invalid(kind, field, "a value is not finite"));
-            }
-        }
-        Ok(())
+        check_parts(&self.parts)
     }
+}
+
+/// The invariants of [`LdaSvd::check_invariants`].
+fn check_parts(p: &LdaSvdParts) -> Result<()> {
+    let kind = LdaSvd::KIND;
+    check_means_and_classes(
+        kind,
+        Unit::default(),
+        &p.means,
+        &p.log_prior,
+        &p.class_weight,
+    )?;
+    let (k, d) = p.means.dim();
+    let r = p.scalings.ncols();
+    shape(kind, "scalings", &p.scalings, &[d, r])?;
+    if r > d.min(k.saturating_sub(1)) {
+        return Err(invalid(
+            kind,
+            "scalings",
+            format!("{r} directions, more than min(d, K − 1) = {}", d.min(k - 1)),
+        ));
+    }
+    if let Some(v) = p
+        .explained_variance_ratio
+        .iter()
+        .find(|v| !(0.0..=1.0).contains(*v))
+    {
+        return Err(invalid(
+            kind,
+            "explained_variance_ratio",
+            format!("{v} is not in [0, 1]"),
+        ));
+    }
+    if !p.scalings.iter().all(|v| v.is_finite()) {
+        return Err(invalid(kind, "scalings", "a value is not finite"));
+    }
+    Ok(())
 }
 
 impl LdaSvd {
@@ -249,13 +255,13 @@ impl LdaSvd {
     /// The linear scores `η = B x + c` behind the posterior: `(B, c)`, `K × d` and `K`. For two
     /// classes, scikit-learn's `coef_` and `intercept_` are the differences of the two rows.
     pub fn coefficients(&self) -> (ArrayView2<'_, f64>, ArrayView1<'_, f64>) {
-        (self.parts.coefficients.view(), self.parts.intercepts.view())
+        (self.coefficients.view(), self.intercepts.view())
     }
 
     fn scores(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         check_prediction(x, self.n_features())?;
-        let mut scores = x.dot(&self.parts.coefficients.t());
-        scores += &self.parts.intercepts.view().insert_axis(Axis(0));
+        let mut scores = x.dot(&self.coefficients.t());
+        scores += &self.intercepts.view().insert_axis(Axis(0));
         Ok(scores)
     }
 
@@ -329,13 +335,12 @@ impl LdaSvd {
         }
 
         // 3. The between-class directions in the whitened space.
-        let centre = prior.dot(&means);
         let between_factor = if n_classes > 1 {
             1.0 / (n_classes - 1) as f64
         } else {
             1.0
         };
-        let mut weighted_means = &means - &centre.view().insert_axis(Axis(0));
+        let mut weighted_means = offsets(&means, &prior);
         for (k, mut row) in weighted_means.outer_iter_mut().enumerate() {
             row *= (total * prior[k] * between_factor).sqrt();
         }
@@ -361,24 +366,34 @@ impl LdaSvd {
             (whitening.dot(&between.vectors.slice(s![.., ..r])), ratio)
         };
 
-        // 4. The linear scores.
-        let offsets = &means - &centre.view().insert_axis(Axis(0));
-        let projected_means = offsets.dot(&scalings);
-        let coefficients = projected_means.dot(&scalings.t());
-        let intercepts = Array1::from_shape_fn(n_classes, |k| {
-            -0.5 * projected_means.row(k).dot(&projected_means.row(k)) + log_prior[k]
-                - coefficients.row(k).dot(&centre)
-        });
+        // 4. The linear scores, derived in `try_from`.
         Self::try_from(LdaSvdParts {
             means,
             log_prior,
             class_weight: Array1::from(summary.class_weight),
             scalings,
             explained_variance_ratio,
-            coefficients,
-            intercepts,
         })
     }
+}
+
+/// `μ_k − x̄` for every class, `x̄ = Σ_k π_k μ_k`.
+fn offsets(means: &Array2<f64>, prior: &Array1<f64>) -> Array2<f64> {
+    means - &prior.dot(means).insert_axis(Axis(0))
+}
+
+/// Step 4 of the module documentation: `B = M A Aᵀ` and
+/// `c_k = −½ ‖Aᵀ(μ_k − x̄)‖² + log π_k − B_k · x̄`, with `M` the rows `μ_k − x̄`.
+fn linear_scores(p: &LdaSvdParts) -> (Array2<f64>, Array1<f64>) {
+    let prior = p.log_prior.mapv(f64::exp);
+    let centre = prior.dot(&p.means);
+    let projected_means = offsets(&p.means, &prior).dot(&p.scalings);
+    let coefficients = projected_means.dot(&p.scalings.t());
+    let intercepts = Array1::from_shape_fn(p.means.nrows(), |k| {
+        -0.5 * projected_means.row(k).dot(&projected_means.row(k)) + p.log_prior[k]
+            - coefficients.row(k).dot(&centre)
+    });
+    (coefficients, intercepts)
 }
 
 /// The singular values of a matrix `M` (descending) and its right singular vectors (columns).

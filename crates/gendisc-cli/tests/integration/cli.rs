@@ -1033,10 +1033,13 @@ fn lda_fits_constant_and_collinear_columns_with_its_default_svd_solver() {
         csv.push_str(&format!("{a},{b},{},3,{class}\n", a + b));
     }
     let dir = temp_with(&[("collinear.csv", &csv)]);
-    let report = run_ok(
-        dir.path(),
-        &["fit", "lda", "--data", "collinear.csv", "--out", "lda.json"],
-    );
+    // `gendisc fit lda` on the file with `extra` flags, into `out`.
+    let fit = |extra: &[&'static str], out: &'static str| {
+        let mut args = vec!["fit", "lda", "--data", "collinear.csv", "--out", out];
+        args.extend_from_slice(extra);
+        args
+    };
+    let report = run_ok(dir.path(), &fit(&[], "lda.json"));
     assert!(report.contains("fitted lda-svd"), "{report}");
     let predictions = run_ok(
         dir.path(),
@@ -1052,47 +1055,15 @@ fn lda_fits_constant_and_collinear_columns_with_its_default_svd_solver() {
     assert_eq!(predictions.lines().count(), 41);
     run_err(
         dir.path(),
-        &[
-            "fit",
-            "lda",
-            "--data",
-            "collinear.csv",
-            "--solver",
-            "covariance",
-            "--out",
-            "x.json",
-        ],
+        &fit(&["--solver", "covariance"], "x.json"),
         &["not positive definite", "--shrinkage"],
     );
     run_err(
         dir.path(),
-        &[
-            "fit",
-            "lda",
-            "--data",
-            "collinear.csv",
-            "--solver",
-            "svd",
-            "--shrinkage",
-            "0.1",
-            "--out",
-            "x.json",
-        ],
+        &fit(&["--solver", "svd", "--shrinkage", "0.1"], "x.json"),
         &["--shrinkage", "--solver covariance"],
     );
-    let shrunk = run_ok(
-        dir.path(),
-        &[
-            "fit",
-            "lda",
-            "--data",
-            "collinear.csv",
-            "--shrinkage",
-            "0.1",
-            "--out",
-            "s.json",
-        ],
-    );
+    let shrunk = run_ok(dir.path(), &fit(&["--shrinkage", "0.1"], "s.json"));
     assert!(shrunk.contains("fitted lda "), "{shrunk}");
 }
 

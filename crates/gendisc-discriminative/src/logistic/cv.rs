@@ -18,7 +18,7 @@ use gendisc_core::{
     ParamGuard, Result, SavedModel,
 };
 use gendisc_data::cv::{
-    check_selection, in_which_fit, path_curve, score, CvCriterion, CvCurve, Folds, SelectionRule,
+    check_selection, in_which_fit, path_curve, score, CvCriterion, Folds, SelectionRule,
 };
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
@@ -179,16 +179,6 @@ pub struct PriorVarianceSelection {
     pub rule: SelectionRule,
     /// The chosen `σ̂²`.
     pub prior_variance: f64,
-}
-
-impl PriorVarianceSelection {
-    /// The curve: scores and standard errors.
-    pub fn curve(&self) -> CvCurve {
-        CvCurve {
-            scores: self.scores.clone(),
-            standard_errors: self.standard_errors.clone(),
-        }
-    }
 }
 
 impl LogisticRegressionCvValidParams {
@@ -453,7 +443,8 @@ impl SavedModel for LogisticRegressionCv {
         check_selection(
             Self::KIND,
             grid,
-            &selection.curve(),
+            &selection.scores,
+            &selection.standard_errors,
             selection.rule,
             selection.prior_variance,
             "selection",

@@ -357,10 +357,7 @@ impl LogisticRegressionValidParams {
                             self.prior_variance
                                 .map_or(0.0, |v| 1.0 / (v * total_weight)),
                         );
-                        let standardised = InStandardisedCoordinates {
-                            objective,
-                            coordinates: &coordinates,
-                        };
+                        let standardised = InStandardisedCoordinates::new(objective, &coordinates);
                         let phi = coordinates.to_standardised(start.view());
                         let solution = minimize(&standardised, phi.view())?;
                         Solution {

@@ -33,6 +33,8 @@
 //! `b_0 = 0` and leaves every softmax unchanged, so class 0 is centred like the others and
 //! its pulled-back gradient carries the shift's terms.
 
+use std::cell::RefCell;
+
 use gendisc_optim::Objective;
 use ndarray::{Array1, ArrayView1, ArrayView2, ArrayViewMut1};
 
@@ -95,8 +97,14 @@ impl StandardisedCoordinates {
 
     /// `θ = T φ`.
     pub(crate) fn to_coefficients(&self, phi: ArrayView1<'_, f64>) -> Array1<f64> {
-        let (d, width) = (self.scales.len(), self.width());
         let mut theta = Array1::zeros(phi.len());
+        self.write_coefficients(phi, theta.view_mut());
+        theta
+    }
+
+    /// `θ = T φ` into `theta` (every entry is written).
+    fn write_coefficients(&self, phi: ArrayView1<'_, f64>, mut theta: ArrayViewMut1<'_, f64>) {
+        let (d, width) = (self.scales.len(), self.width());
         for k in 0..self.predictors {
             let row = k * width;
             let mut shift = 0.0;
@@ -117,7 +125,6 @@ impl StandardisedCoordinates {
                 theta[k * width + d] -= b0;
             }
         }
-        theta
     }
 
     /// `φ = T⁻¹ θ` (for `θ` with `b_0 = 0` where the intercept is the reference).
@@ -185,8 +192,21 @@ pub(crate) enum Reference {
 
 /// An objective over `θ` seen in the standardised coordinates `φ`: `g(φ) = f(T φ)`.
 pub(crate) struct InStandardisedCoordinates<'a, O: ?Sized> {
-    pub(crate) objective: &'a O,
-    pub(crate) coordinates: &'a StandardisedCoordinates,
+    objective: &'a O,
+    coordinates: &'a StandardisedCoordinates,
+    /// `θ` and `∇_θ f`, reused across evaluations: a solver evaluates thousands of times.
+    buffers: RefCell<(Array1<f64>, Array1<f64>)>,
+}
+
+impl<'a, O: Objective + ?Sized> InStandardisedCoordinates<'a, O> {
+    pub(crate) fn new(objective: &'a O, coordinates: &'a StandardisedCoordinates) -> Self {
+        let n = objective.dim();
+        Self {
+            objective,
+            coordinates,
+            buffers: RefCell::new((Array1::zeros(n), Array1::zeros(n))),
+        }
+    }
 }
 
 impl<O: Objective + ?Sized> Objective for InStandardisedCoordinates<'_, O> {
@@ -195,8 +215,9 @@ impl<O: Objective + ?Sized> Objective for InStandardisedCoordinates<'_, O> {
     }
 
     fn value(&self, phi: ArrayView1<'_, f64>) -> f64 {
-        self.objective
-            .value(self.coordinates.to_coefficients(phi).view())
+        let (theta, _) = &mut *self.buffers.borrow_mut();
+        self.coordinates.write_coefficients(phi, theta.view_mut());
+        self.objective.value(theta.view())
     }
 
     fn value_and_gradient(
@@ -204,8 +225,8 @@ impl<O: Objective + ?Sized> Objective for InStandardisedCoordinates<'_, O> {
         phi: ArrayView1<'_, f64>,
         gradient: ArrayViewMut1<'_, f64>,
     ) -> f64 {
-        let theta = self.coordinates.to_coefficients(phi);
-        let mut gradient_theta = Array1::zeros(theta.len());
+        let (theta, gradient_theta) = &mut *self.buffers.borrow_mut();
+        self.coordinates.write_coefficients(phi, theta.view_mut());
         let value = self
             .objective
             .value_and_gradient(theta.view(), gradient_theta.view_mut());
@@ -256,10 +277,7 @@ mod tests {
                 assert!((a - b).abs() < 1e-12, "{a} vs {b}");
             }
             let f = Quadratic(Array1::from_shape_fn(n, |i| 1.0 + i as f64));
-            let g = InStandardisedCoordinates {
-                objective: &f,
-                coordinates: &coordinates,
-            };
+            let g = InStandardisedCoordinates::new(&f, &coordinates);
             let gradient = g.gradient(phi.view());
             for i in 0..n {
                 let h = 1e-6;
