@@ -4,7 +4,7 @@ use gendisc_core::validate::{
     check_finite_matrix, check_finite_sparse, check_finite_vector, check_labels,
 };
 use gendisc_core::FitSummary;
-use gendisc_core::{Error, Fit, Result};
+use gendisc_core::{Convergence, Error, Fit, Result};
 use gendisc_optim::{Affine, Socp, SocpStatus};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use sprs::CsMatView;
@@ -73,19 +73,27 @@ pub struct FitReport {
     pub status: FitStatus,
 }
 
+/// The alternation's status, except that a converged alternation with a step-1 program that
+/// Clarabel solved only to its reduced tolerances (it stopped for insufficient progress) is
+/// [`Stalled`](FitStatus::Stalled): converged means every program was solved to the full
+/// tolerances too.
+impl Convergence for FitReport {
+    fn status(&self) -> FitStatus {
+        let every_program_solved = self
+            .iterations
+            .iter()
+            .all(|i| i.socp_status == SocpStatus::Solved);
+        match self.status {
+            FitStatus::Converged if !every_program_solved => FitStatus::Stalled,
+            status => status,
+        }
+    }
+}
+
 impl FitReport {
     /// Number of alternations.
     pub fn n_iterations(&self) -> usize {
         self.iterations.len()
-    }
-    /// True when the alternation met its tolerance and every step-1 program was solved to
-    /// Clarabel's full tolerances.
-    pub fn converged(&self) -> bool {
-        self.status == FitStatus::Converged
-            && self
-                .iterations
-                .iter()
-                .all(|i| i.socp_status == SocpStatus::Solved)
     }
     /// The report as a model file records it.
     pub fn summary(&self) -> FitSummary {
@@ -107,7 +115,7 @@ impl FitReport {
             format!("; {reduced} step-1 programs met only Clarabel's reduced tolerances")
         };
         FitSummary {
-            converged: self.converged(),
+            converged: self.is_converged(),
             iterations: n,
             status: format!(
                 "{ending}: last relative change {change:.3e}, objective {:.6e}{socp}",

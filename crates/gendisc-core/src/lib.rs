@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod convergence;
 pub mod error;
 pub mod labelled;
 pub mod labels;
@@ -9,6 +10,7 @@ pub mod numerics;
 pub mod traits;
 pub mod validate;
 
+pub use convergence::Convergence;
 pub use error::{Error, Result};
 pub use labelled::LabelledModel;
 pub use labels::ClassLabels;

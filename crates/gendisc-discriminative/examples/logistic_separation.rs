@@ -3,7 +3,7 @@
 //!
 //! `cargo run -p gendisc-discriminative --example logistic_separation`
 
-use gendisc_core::Fit;
+use gendisc_core::{Convergence, Fit};
 use gendisc_discriminative::logistic::{LogisticRegression, LogisticSolver};
 use ndarray::array;
 
@@ -31,10 +31,10 @@ fn main() -> gendisc_core::Result<()> {
         .prior_variance(10.0)
         .fit(x.view(), y.view())?;
     println!(
-        "with prior σ² = 10: slope {:.3}, intercept {:.3}, reliable: {}",
+        "with prior σ² = 10: slope {:.3}, intercept {:.3}, converged: {}",
         model.coefficients()[[0, 0]],
         model.intercept()[0],
-        model.report().is_reliable()
+        model.report().is_converged()
     );
     Ok(())
 }

@@ -40,8 +40,8 @@ use gendisc_core::validate::{
     check_finite_matrix, check_finite_sparse, check_labels, check_prediction_matrix,
     check_sparse_prediction_matrix,
 };
-use gendisc_core::{Error, ParamGuard, Result};
-use gendisc_optim::{Affine, Socp, SocpSettings};
+use gendisc_core::{Convergence, Error, ParamGuard, Result};
+use gendisc_optim::{Affine, Socp, SocpSettings, Status};
 use ndarray::{Array1, ArrayView1, ArrayView2};
 use sprs::{CsMat, CsMatView};
 
@@ -95,7 +95,7 @@ impl MultiTaskSolver {
 ///
 /// Both solvers have an iteration cap. The interior-point solver that reaches its cap fails
 /// with [`Error::NotConverged`]. Dual coordinate descent that reaches `max_iter` returns the
-/// model where it stopped, with [`MultiTaskSvm::converged`] false, unless
+/// model where it stopped, with [`is_converged`](Convergence::is_converged) false, unless
 /// [`require_convergence`](Self::require_convergence) is set.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MultiTaskSvmParams(MultiTaskSvmValidParams);
@@ -150,7 +150,7 @@ impl MultiTaskSvmParams {
     }
     /// Whether stopping at the iteration cap is an error (default `false`). The interior-point
     /// solver always fails at its cap; dual coordinate descent otherwise returns the model
-    /// where it stopped, with [`MultiTaskSvm::converged`] false, and with `true` fails with
+    /// where it stopped, with [`is_converged`](Convergence::is_converged) false, and with `true` fails with
     /// [`Error::NotConverged`] instead.
     pub fn require_convergence(mut self, require: bool) -> Self {
         self.0.require_convergence = require;
@@ -363,7 +363,7 @@ impl MultiTaskSvmValidParams {
             objective: sol.objective,
             iterations: sol.iterations,
             // The interior-point solver fails rather than return an unconverged point.
-            converged: true,
+            status: Status::Converged,
         })
     }
 
@@ -418,7 +418,7 @@ impl MultiTaskSvmValidParams {
             intercepts,
             objective: 0.0,
             iterations: svm.reports()[0].iterations.min(u32::MAX as usize) as u32,
-            converged: svm.converged(),
+            status: svm.status(),
         };
         model.objective = model.objective_on(tasks, self.c1, self.c2);
         Ok(model)
@@ -473,7 +473,7 @@ pub struct MultiTaskSvm {
     intercepts: Vec<f64>,
     objective: f64,
     iterations: u32,
-    converged: bool,
+    status: Status,
 }
 
 impl MultiTaskSvm {
@@ -507,12 +507,6 @@ impl MultiTaskSvm {
     /// iterations.
     pub fn iterations(&self) -> u32 {
         self.iterations
-    }
-    /// Whether the solver met its stopping criterion. Always `true` for the interior-point
-    /// solver, which fails rather than stop short; `false` when dual coordinate descent reached
-    /// `max_iter` first (see [`MultiTaskSvmParams::require_convergence`]).
-    pub fn converged(&self) -> bool {
-        self.converged
     }
     /// `w_tᵀx_i + b_t` for every row of `x`.
     pub fn decision_function(&self, task: usize, x: ArrayView2<'_, f64>) -> Result<Array1<f64>> {
@@ -592,6 +586,15 @@ impl MultiTaskSvm {
             });
         }
         Ok(())
+    }
+}
+
+/// Always [`Converged`](Status::Converged) for the interior-point solver, which fails rather
+/// than stop short; [`MaxIterations`](Status::MaxIterations) when dual coordinate descent
+/// reached `max_iter` first (see [`MultiTaskSvmParams::require_convergence`]).
+impl Convergence for MultiTaskSvm {
+    fn status(&self) -> Status {
+        self.status
     }
 }
 

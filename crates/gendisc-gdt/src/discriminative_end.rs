@@ -26,7 +26,7 @@ use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayVie
 use gendisc_core::linalg::{cholesky, Cholesky};
 use gendisc_core::numerics::log_softmax_in_place;
 use gendisc_core::Result;
-use gendisc_optim::{Method, Minimizer, Objective, Solution, TwiceDifferentiable};
+use gendisc_optim::{Convergence, Method, Minimizer, Objective, Solution, TwiceDifferentiable};
 
 use crate::existence::induced_features;
 use crate::family::{Family, Parametrisation, Priors};

@@ -8,7 +8,7 @@ use gendisc_core::linalg::{cholesky, inverse_spd};
 use gendisc_core::model_file::invariants;
 use gendisc_core::validate::{check_labels, check_training_matrix, check_weights, class_totals};
 use gendisc_core::{
-    Classifier, Error, Fit, FitSummary, FitWeighted, Generative, Result, SavedModel,
+    Classifier, Convergence, Error, Fit, FitSummary, FitWeighted, Generative, Result, SavedModel,
 };
 use gendisc_generative::{
     Balls1, Balls2, Balls2Report, ClassPriors, CovarianceShrinkage, GaussianNb, Lda, Qda,
@@ -32,7 +32,8 @@ pub struct GdtReport {
     pub lambda: f64,
     /// Why the optimiser stopped: [`Status::Converged`] when the gradient criterion holds
     /// (also for the closed-form `λ = 1` fit), [`Status::NoFiniteMinimiser`] at `λ = 0` on
-    /// separated rows (see [`separation`](Self::separation)).
+    /// separated rows (see [`separation`](Self::separation)). The fit's own status, which
+    /// also speaks for the generative start at `λ = 1`, is [`Convergence::status`].
     pub status: Status,
     /// Iterations of the optimiser (0 at `λ = 1`, where the generative fit is returned as it
     /// is, and where no finite maximiser exists).
@@ -69,12 +70,23 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
-impl GdtReport {
-    /// True when both the generative start and the optimiser converged.
-    pub fn converged(&self) -> bool {
-        self.status.is_converged() && self.start_converged
+/// The optimiser's status — at `λ = 1`, where the estimator is the generative fit itself, that
+/// fit's: [`MaxIterations`](Status::MaxIterations) when Balls2's EM stopped at its cap. At
+/// `λ < 1` a fit that met the gradient criterion has converged to a stationary point of `L_λ`
+/// whatever its start; a start whose EM stopped at its cap is a warning of the
+/// [summary](GdtReport::summary) (and an error with
+/// [`require_convergence`](crate::GdtParams::require_convergence)), not a status.
+impl Convergence for GdtReport {
+    fn status(&self) -> Status {
+        if self.lambda == 1.0 && !self.start_converged {
+            Status::MaxIterations
+        } else {
+            self.status
+        }
     }
+}
 
+impl GdtReport {
     /// True when the fit proved that no finite maximiser exists (at `λ = 0` on separated
     /// rows).
     pub fn has_no_maximiser(&self) -> bool {
@@ -100,7 +112,11 @@ impl GdtReport {
             ),
             None => format!(
                 "{} at λ = {} after {} iterations: gradient norm {:.3e}, objective {:.6e}",
-                self.status, self.lambda, self.iterations, self.gradient_norm, self.objective
+                self.status(),
+                self.lambda,
+                self.iterations,
+                self.gradient_norm,
+                self.objective
             ),
         };
         let mut warnings = Vec::new();
@@ -109,7 +125,7 @@ impl GdtReport {
                 .push("the generative start (Balls2's EM) stopped at its iteration cap".to_owned());
         }
         FitSummary {
-            converged: self.converged(),
+            converged: self.is_converged(),
             iterations: self.iterations,
             status,
             warnings,
@@ -289,7 +305,7 @@ impl Gdt {
     /// The default hyper-parameters for `family`, to be adjusted and fitted.
     ///
     /// ```
-    /// use gendisc_core::{Classifier, Fit};
+    /// use gendisc_core::{Classifier, Convergence, Fit};
     /// use gendisc_gdt::{Family, Gdt};
     /// use ndarray::array;
     ///
@@ -297,7 +313,7 @@ impl Gdt {
     ///                [2.0, 1.8], [1.6, 2.3], [2.4, 2.1], [1.9, 1.5]];
     /// let y = array![0, 0, 0, 0, 1, 1, 1, 1];
     /// let model = Gdt::params(Family::Balls1).lambda(0.5).fit(x.view(), y.view())?;
-    /// assert!(model.report().converged());
+    /// assert!(model.report().is_converged());
     /// assert_eq!(model.predict(x.view())?, y);
     /// # Ok::<(), gendisc_core::Error>(())
     /// ```
@@ -597,7 +613,7 @@ pub(crate) fn generative_start(
                 m.means().view(),
                 m.variances().view(),
             );
-            (theta, m.report().converged())
+            (theta, m.report().is_converged())
         }
         Family::SharedDiagonal => {
             let m = fit_maybe_weighted(

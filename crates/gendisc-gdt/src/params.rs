@@ -106,7 +106,7 @@ pub fn paper_conjugate_gradient_settings() -> ConjugateGradientSettings {
 /// the training rows are separated it does not, and the fit ends at once as
 /// [`Status::NoFiniteMinimiser`] with the certificate in its report. By default a fit that did
 /// not converge is still returned, and [`Gdt::report`](crate::Gdt::report) says so
-/// ([`GdtReport::converged`](crate::GdtReport::converged) is false); with
+/// ([`is_converged`](gendisc_core::Convergence::is_converged) false); with
 /// `require_convergence(true)` it is an error instead.
 ///
 /// [`Status::Converged`]: gendisc_optim::Status::Converged

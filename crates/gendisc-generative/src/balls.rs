@@ -22,6 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
 
+use gendisc_core::convergence::{Convergence, Status};
 use gendisc_core::model_file::invariants::{finite, invalid, log_distribution, shape};
 use gendisc_core::numerics::log_sum_exp;
 use gendisc_core::{Classifier, Error, FitSummary, Generative, ParamGuard, Result, SavedModel};
@@ -464,10 +465,20 @@ pub struct Balls2Report {
     pub classes: Vec<EmReport>,
 }
 
-impl Balls2Report {
-    /// True when EM converged for every class.
-    pub fn converged(&self) -> bool {
-        self.classes.iter().all(|c| c.converged)
+/// EM stops on the gain of its log-likelihood (a [`Criterion::RelativeChange`]) or at its
+/// iteration cap: [`Converged`](Status::Converged) or [`MaxIterations`](Status::MaxIterations).
+///
+/// [`Criterion::RelativeChange`]: gendisc_core::convergence::Criterion::RelativeChange
+impl Convergence for EmReport {
+    fn status(&self) -> Status {
+        Status::met_or_capped(self.converged)
+    }
+}
+
+/// Converged when EM converged for every class; else the first unconverged class's status.
+impl Convergence for Balls2Report {
+    fn status(&self) -> Status {
+        Status::of_parts(self.classes.iter().map(Convergence::status))
     }
 }
 
@@ -510,7 +521,7 @@ impl Balls2Report {
 /// `var_smoothing` (say `1e-3`) rules it out.
 ///
 /// ```
-/// use gendisc_core::{Classifier, Fit};
+/// use gendisc_core::{Classifier, Convergence, Fit};
 /// use gendisc_generative::Balls2;
 /// use ndarray::array;
 ///
@@ -519,7 +530,7 @@ impl Balls2Report {
 ///                [0.0, 0.0], [0.2, 0.1], [-0.1, 0.2]];
 /// let y = array![0, 0, 0, 0, 0, 0, 1, 1, 1];
 /// let model = Balls2::params().seed(3).fit(x.view(), y.view()).unwrap();
-/// assert!(model.report().converged());
+/// assert!(model.report().is_converged());
 /// assert_eq!(model.predict(x.view()).unwrap(), y);
 /// ```
 ///
@@ -1197,7 +1208,7 @@ mod tests {
         let y = array![0, 0, 0, 0, 0, 0, 1, 1];
         let capped = Balls2::params().max_iterations(1).tolerance(0.0);
         let m = capped.clone().fit(x.view(), y.view()).unwrap();
-        assert!(!m.report().converged());
+        assert!(!m.report().is_converged());
         let summary = m.fit_summary().unwrap();
         assert!(!summary.converged && summary.iterations == 1, "{summary:?}");
         assert!(summary.status.contains("iteration cap"), "{summary:?}");
@@ -1214,7 +1225,7 @@ mod tests {
             .require_convergence(true)
             .fit(x.view(), y.view())
             .unwrap();
-        assert!(m.report().converged() && m.fit_summary().unwrap().converged);
+        assert!(m.report().is_converged() && m.fit_summary().unwrap().converged);
     }
 
     #[test]

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use gendisc_core::numerics::{normalise_log_weights, power_of_two_scale, unscale_shifted};
 use gendisc_core::validate::check_finite_vector;
-use gendisc_core::{Classifier, ConditionalModel, Error, FactorisedGenerative, Fit, Result};
+use gendisc_core::{
+    Classifier, ConditionalModel, Convergence, Error, FactorisedGenerative, Fit, Result,
+};
 use gendisc_optim::Status;
 
 use crate::params::{check_regions, HybridParams, Intercept, Normalization, ThetaSolver};
@@ -16,8 +18,10 @@ use crate::params::{check_regions, HybridParams, Intercept, Normalization, Theta
 pub struct HybridReport {
     /// The solver that ran ([`ThetaSolver::Auto`] resolved).
     pub solver: ThetaSolver,
-    /// Whether the solver's stopping criterion was met. On separated data an unpenalised fit
-    /// may well report convergence: see [`separated`](Self::separated).
+    /// Why the solver stopped. On separated data the solver may well meet its criterion at
+    /// weights on their way to infinity: the fit's own status, [`Convergence::status`], is
+    /// then [`Status::NoFiniteMinimiser`] (see [`separated`](Self::separated)); ask it whether
+    /// the fit converged.
     pub status: Status,
     /// Iterations of the solver (Newton steps, or glm's IRLS iterations); 0 when nothing was
     /// left to fit (every region aliased and the intercept closed-form or fixed).
@@ -50,10 +54,13 @@ pub struct HybridReport {
     pub leave_one_out: bool,
 }
 
-impl HybridReport {
-    /// Converged, not separated and not saturated: the returned `θ` is the estimate.
-    pub fn is_reliable(&self) -> bool {
-        self.status.is_converged() && !self.separated && !self.saturated
+impl Convergence for HybridReport {
+    fn status(&self) -> Status {
+        if self.separated {
+            Status::NoFiniteMinimiser
+        } else {
+            self.status
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 //! naive Bayes is `"sparse-hybrid"`.
 
 use gendisc_core::model_file::invariants::{finite, invalid};
-use gendisc_core::{Error, FitSummary, Generative, Result, SavedModel};
+use gendisc_core::{Convergence, Error, FitSummary, Generative, Result, SavedModel};
 use gendisc_generative::{BernoulliNb, CategoricalNb, GaussianNb, MultinomialNb};
 use ndarray::Array1;
 
@@ -194,7 +194,9 @@ fn check_weights(
 fn summary(report: &HybridReport) -> FitSummary {
     let mut status = format!(
         "{:?} solver: {}, gradient norm {:e}",
-        report.solver, report.status, report.gradient_norm
+        report.solver,
+        report.status(),
+        report.gradient_norm
     );
     if report.leave_one_out {
         status.push_str(", on leave-one-out features");
@@ -206,7 +208,7 @@ fn summary(report: &HybridReport) -> FitSummary {
         ));
     }
     FitSummary {
-        converged: report.status.is_converged(),
+        converged: report.is_converged(),
         iterations: report.iterations,
         status,
         warnings: gendisc_discriminative::logistic::separation_warnings(

@@ -15,8 +15,8 @@
 //! ```
 
 pub use gendisc_core::{
-    ClassLabels, Classifier, ConditionalModel, Error, FactorisedGenerative, Fit, FitWeighted,
-    Generative, LabelledModel, ParamGuard, Result, SavedModel,
+    ClassLabels, Classifier, ConditionalModel, Convergence, Error, FactorisedGenerative, Fit,
+    FitWeighted, Generative, LabelledModel, ParamGuard, Result, SavedModel,
 };
 pub use ndarray::{array, Array1, Array2, ArrayView1, ArrayView2, Axis};
 

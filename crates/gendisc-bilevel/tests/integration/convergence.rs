@@ -3,7 +3,7 @@
 //! when convergence is required.
 
 use gendisc_bilevel::{BilevelClassifier, BilevelParams, FitStatus, GenerativePrior};
-use gendisc_core::{Error, Fit};
+use gendisc_core::{Convergence, Error, Fit};
 use gendisc_optim::{SocpSettings, SocpStatus};
 use ndarray::{Array1, Array2};
 use rand::SeedableRng;
@@ -54,7 +54,7 @@ fn the_alternation_at_its_cap_is_an_error_only_when_convergence_is_required() {
     let report = model.report();
     assert_eq!(report.status, FitStatus::MaxIterations);
     assert_eq!(report.n_iterations(), 2);
-    assert!(!report.converged());
+    assert!(!report.is_converged());
     let last_change = report.iterations[1].change;
     assert!(last_change > 1e-15, "{last_change}");
 
@@ -78,7 +78,7 @@ fn requiring_convergence_changes_no_fit_that_converges() {
     for seed in 1..4 {
         let (x, y) = data(10, seed);
         let free = params().fit(x.view(), y.view()).unwrap();
-        assert!(free.report().converged());
+        assert!(free.report().is_converged());
         let strict = params()
             .require_convergence(true)
             .fit(x.view(), y.view())
@@ -120,7 +120,7 @@ fn a_step_1_program_stopped_at_clarabels_cap_is_an_error_when_convergence_is_req
                 continue;
             }
             reduced += 1;
-            assert!(!model.report().converged());
+            assert!(!model.report().is_converged());
             let (what, iterations, detail) = not_converged(strict);
             assert!(
                 what.contains("Clarabel on the step-1 program of bilevel alternation 1"),

@@ -55,7 +55,8 @@
 //!
 //! Every solver may instead stop at its iteration cap: the fit then returns the coefficients
 //! where it stopped, with [`FitReport::status`] `MaxIterations` (and so
-//! [`FitReport::is_reliable`] false). [`LogisticRegressionParams::require_convergence`] makes
+//! [`is_converged`](gendisc_core::Convergence::is_converged) false).
+//! [`LogisticRegressionParams::require_convergence`] makes
 //! that an [`Error::NotConverged`](gendisc_core::Error::NotConverged) instead.
 //!
 //! # Separation
@@ -66,7 +67,10 @@
 //! exist (Albert & Anderson 1984). An unpenalised fit on such data **does not fail**: the
 //! solver stops where its criterion says (Newton: when the gradient vanishes numerically; glm:
 //! when the deviance stops changing) — never in an endless loop, never with NaN — and the fit
-//! report sets [`FitReport::separated`]. Its coefficients are then meaningful in direction
+//! report sets [`FitReport::separated`]; the fit's status
+//! ([`Convergence::status`](gendisc_core::Convergence::status)) is then
+//! [`NoFiniteMinimiser`](gendisc_optim::Status::NoFiniteMinimiser): it did not converge,
+//! because there is nothing to converge to. Its coefficients are then meaningful in direction
 //! only. **The remedy is a prior**: any finite `σ²` makes the estimate exist and be unique.
 //!
 //! Separation is detected by two certificates (see `separation.rs`): the fitted linear
@@ -78,14 +82,14 @@
 //! # Example
 //!
 //! ```
-//! use gendisc_core::{Classifier, ConditionalModel, Fit};
+//! use gendisc_core::{Classifier, ConditionalModel, Convergence, Fit};
 //! use gendisc_discriminative::logistic::LogisticRegression;
 //! use ndarray::array;
 //!
 //! let x = array![[0.5], [1.0], [1.5], [2.0], [2.5], [3.0], [3.5], [4.0]];
 //! let y = array![0, 0, 1, 0, 1, 0, 1, 1];
 //! let model = LogisticRegression::params().fit(x.view(), y.view())?;
-//! assert!(model.report().is_reliable());
+//! assert!(model.report().is_converged() && !model.report().saturated);
 //! let p = model.predict_proba(array![[0.0], [5.0]].view())?;
 //! assert!(p[[0, 1]] < 0.5 && p[[1, 1]] > 0.5);
 //! # Ok::<(), gendisc_core::Error>(())

@@ -4,8 +4,8 @@ use gendisc_core::model_file::invariants;
 use gendisc_core::numerics::{power_of_two_scale, unscale_shifted};
 use gendisc_core::validate::check_prediction_matrix;
 use gendisc_core::{
-    argmax_rows, log_posterior_from_scores, Classifier, ConditionalModel, Error, FitSummary,
-    Result, SavedModel,
+    argmax_rows, log_posterior_from_scores, Classifier, ConditionalModel, Convergence, Error,
+    FitSummary, Result, SavedModel,
 };
 use gendisc_optim::Status;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
@@ -23,8 +23,10 @@ use gendisc_core::validate::check_sparse_prediction_matrix;
 pub struct FitReport {
     /// The solver that ran ([`LogisticSolver::Auto`] resolved).
     pub solver: LogisticSolver,
-    /// Whether the stopping criterion was met. On separated data an unpenalised fit may well
-    /// report convergence: see [`separated`](Self::separated).
+    /// Why the solver stopped. On separated data the solver may well meet its criterion at
+    /// coefficients on their way to infinity: the fit's own status,
+    /// [`Convergence::status`], is then [`Status::NoFiniteMinimiser`] (see
+    /// [`separated`](Self::separated)); ask it whether the fit converged.
     pub status: Status,
     /// Iterations (Newton steps, quasi-Newton or CG line searches, IRLS iterations — glm's
     /// `iter` for [`LogisticSolver::GlmIrls`]).
@@ -57,11 +59,14 @@ pub struct FitReport {
     pub saturated: bool,
 }
 
-impl FitReport {
-    /// `status == Converged`, not separated and not saturated: the returned coefficients are
-    /// the estimate.
-    pub fn is_reliable(&self) -> bool {
-        self.status.is_converged() && !self.separated && !self.saturated
+impl Convergence for FitReport {
+    /// [`Status::NoFiniteMinimiser`] on separated data, else the solver's status.
+    fn status(&self) -> Status {
+        if self.separated {
+            Status::NoFiniteMinimiser
+        } else {
+            self.status
+        }
     }
 }
 
@@ -386,10 +391,12 @@ impl SavedModel for LogisticRegression {
         let report = &self.report;
         let status = format!(
             "{:?} solver: {}, gradient norm {:e}",
-            report.solver, report.status, report.gradient_norm
+            report.solver,
+            report.status(),
+            report.gradient_norm
         );
         Some(FitSummary {
-            converged: report.status.is_converged(),
+            converged: report.is_converged(),
             iterations: report.iterations,
             status,
             warnings: separation_warnings(report.separated, report.saturated),

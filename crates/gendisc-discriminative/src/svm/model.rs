@@ -2,7 +2,7 @@
 
 use gendisc_core::model_file::invariants;
 use gendisc_core::validate::check_prediction_matrix;
-use gendisc_core::{argmax_rows, Classifier, Error, FitSummary, Result, SavedModel};
+use gendisc_core::{argmax_rows, Classifier, Convergence, Error, FitSummary, Result, SavedModel};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 use sprs::CsMatView;
@@ -34,14 +34,14 @@ impl LinearSvm {
     /// The default hyper-parameters, to be refined with the builder and then fitted.
     ///
     /// ```
-    /// use gendisc_core::{Classifier, Fit};
+    /// use gendisc_core::{Classifier, Convergence, Fit};
     /// use gendisc_discriminative::svm::LinearSvm;
     /// use ndarray::array;
     ///
     /// let x = array![[0.0, 0.0], [0.0, 1.0], [2.0, 2.0], [2.0, 3.0]];
     /// let y = array![0, 0, 1, 1];
     /// let svm = LinearSvm::params().c(10.0).tol(1e-8).fit(x.view(), y.view())?;
-    /// assert!(svm.converged());
+    /// assert!(svm.is_converged());
     /// assert_eq!(svm.predict(x.view())?.to_vec(), vec![0, 0, 1, 1]);
     /// # Ok::<(), gendisc_core::Error>(())
     /// ```
@@ -77,11 +77,6 @@ impl LinearSvm {
     /// The solver report of each binary problem, in the order of [`coef`](Self::coef)'s rows.
     pub fn reports(&self) -> &[FitReport] {
         &self.reports
-    }
-
-    /// Whether every binary problem met its stopping criterion.
-    pub fn converged(&self) -> bool {
-        self.reports.iter().all(FitReport::converged)
     }
 
     /// `f(x_i) = w · x_i + b` for two classes; positive means class 1. Fails with
@@ -272,11 +267,18 @@ impl SavedModel for LinearSvm {
             })
             .collect();
         Some(FitSummary {
-            converged: self.converged(),
+            converged: self.is_converged(),
             iterations: self.reports.iter().map(|r| r.iterations).sum(),
             status: problems.join("; "),
             warnings: Vec::new(),
         })
+    }
+}
+
+/// Converged when every binary problem converged; else the first unconverged problem's status.
+impl Convergence for LinearSvm {
+    fn status(&self) -> FitStatus {
+        FitStatus::of_parts(self.reports.iter().map(|report| report.status))
     }
 }
 

@@ -74,7 +74,7 @@ pub enum Margin {
 ///
 /// A soft-margin fit may stop at `max_iter` before `tol` is met: it then returns the model,
 /// each binary problem's [`FitReport`](super::FitReport) saying so
-/// ([`LinearSvm::converged`](super::LinearSvm::converged) is false), unless
+/// ([`is_converged`](gendisc_core::Convergence::is_converged) is false), unless
 /// [`require_convergence`](Self::require_convergence) is set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LinearSvmParams(LinearSvmValidParams);
@@ -175,7 +175,7 @@ impl LinearSvmParams {
     ///
     /// By default a binary problem that reaches `max_iter` before its projected-gradient
     /// spread falls to `tol` keeps the weights where it stopped, and only its
-    /// [`FitReport`](super::FitReport) (and [`LinearSvm::converged`](super::LinearSvm::converged))
+    /// [`FitReport`](super::FitReport) (and [`is_converged`](gendisc_core::Convergence::is_converged))
     /// says so. With `true` the fit fails instead with [`Error::NotConverged`], naming the
     /// problem, its iterations and its duality gap. (A hard margin that reaches `max_iter`
     /// undecided is always an error: see [`Margin::Hard`].)

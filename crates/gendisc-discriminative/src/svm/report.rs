@@ -59,9 +59,10 @@ impl FitReport {
     pub fn weight_error_bound(&self) -> f64 {
         (2.0 * self.duality_gap.max(0.0)).sqrt()
     }
+}
 
-    /// Whether the solver met its stopping criterion.
-    pub fn converged(&self) -> bool {
-        self.status == FitStatus::Converged
+impl gendisc_core::Convergence for FitReport {
+    fn status(&self) -> FitStatus {
+        self.status
     }
 }

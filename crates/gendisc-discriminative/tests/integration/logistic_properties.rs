@@ -1,7 +1,7 @@
 //! Invariants of logistic regression (scikit-learn's estimator checks, as properties), and the
 //! optimality conditions that define the fits independently of any reference implementation.
 
-use gendisc_core::{Classifier, ConditionalModel, Fit, FitWeighted};
+use gendisc_core::{Classifier, ConditionalModel, Convergence, Fit, FitWeighted};
 use gendisc_discriminative::logistic::{LogisticRegression, LogisticSolver};
 use ndarray::{array, Array1, Array2, Axis};
 use proptest::prelude::*;
@@ -81,7 +81,7 @@ proptest! {
     #[test]
     fn multinomial_probabilities_sum_to_one((x, y) in dataset(3)) {
         let m = LogisticRegression::params().prior_variance(2.0).fit(x.view(), y.view()).unwrap();
-        prop_assert!(m.report().is_reliable());
+        prop_assert!(m.report().is_converged());
         let p = m.predict_proba(x.view()).unwrap();
         let classes = m.predict(x.view()).unwrap();
         for (i, row) in p.outer_iter().enumerate() {
@@ -297,7 +297,7 @@ fn saturation_follows_r_warning_condition() {
         let params = LogisticRegression::params().solver(solver);
         let fit = params.fit(separated_x.view(), separated_y.view()).unwrap();
         assert!(fit.report().saturated, "{solver:?}");
-        assert!(!fit.report().is_reliable());
+        assert!(!fit.report().is_converged());
         let fit = params
             .fit(overlapping_x.view(), overlapping_y.view())
             .unwrap();

@@ -1,6 +1,6 @@
 //! A warm start changes where the solver starts, not where it ends.
 
-use gendisc_core::{ConditionalModel, Error, Fit};
+use gendisc_core::{ConditionalModel, Convergence, Error, Fit};
 use gendisc_discriminative::logistic::{LogisticRegression, LogisticSolver};
 use ndarray::{Array1, Array2};
 use rand::{Rng, SeedableRng};
@@ -43,7 +43,7 @@ fn binary_penalised_fit_from_the_unpenalised_one() {
         .warm_start(&mle)
         .fit(x.view(), y.view())
         .unwrap();
-    assert!(cold.report().is_reliable() && warm.report().is_reliable());
+    assert!(cold.report().is_converged() && warm.report().is_converged());
     assert!(
         warm.report().iterations < cold.report().iterations,
         "warm {} vs cold {} iterations",

@@ -1,7 +1,7 @@
 //! Every fit of this crate that can stop at an iteration cap returns the model where it
 //! stopped, flagged, by default; `require_convergence(true)` makes that an error.
 
-use gendisc_core::{Error, Fit};
+use gendisc_core::{Convergence, Error, Fit};
 use gendisc_discriminative::logistic::LogisticSolver;
 use gendisc_discriminative::{
     LinearSvm, LinearSvmParams, LogisticRegression, LogisticRegressionParams, MultiTaskSolver,
@@ -35,7 +35,7 @@ fn logistic_regression_at_its_cap() {
             .max_iterations(1);
         let model = capped.fit(x.view(), y.view()).unwrap();
         assert_eq!(model.report().status, Status::MaxIterations, "{solver:?}");
-        assert!(!model.report().is_reliable());
+        assert!(!model.report().is_converged());
         match capped.require_convergence(true).fit(x.view(), y.view()) {
             Err(e @ Error::NotConverged { iterations: 1, .. }) => {
                 let message = e.to_string();
@@ -61,7 +61,7 @@ fn linear_svm_at_its_cap() {
     let (x, y) = data();
     let capped = LinearSvm::params().tol(1e-12).max_iter(2);
     let model = capped.fit(x.view(), y.view()).unwrap();
-    assert!(!model.converged());
+    assert!(!model.is_converged());
     match capped
         .clone()
         .require_convergence(true)
@@ -108,7 +108,7 @@ fn multitask_svm_at_its_cap() {
         max_iter: 2,
     });
     let model = capped.fit(&tasks).unwrap();
-    assert!(!model.converged());
+    assert!(!model.is_converged());
     match capped.require_convergence(true).fit(&tasks) {
         Err(e @ Error::NotConverged { iterations: 2, .. }) => {
             assert!(e.to_string().contains("multi-task SVM"), "{e}")
@@ -121,8 +121,8 @@ fn multitask_svm_at_its_cap() {
         .require_convergence(true)
         .fit(&tasks)
         .unwrap();
-    assert!(model.converged());
-    assert!(MultiTaskSvm::params().fit(&tasks).unwrap().converged());
+    assert!(model.is_converged());
+    assert!(MultiTaskSvm::params().fit(&tasks).unwrap().is_converged());
 }
 
 /// Parameters serialised before the setting existed read as not asking.

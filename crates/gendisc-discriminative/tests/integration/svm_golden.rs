@@ -28,7 +28,7 @@
 use crate::svm_support::{
     primal_objective, read_fixture_data, read_ionosphere, read_reference, signs_for,
 };
-use gendisc_core::{Classifier, Fit, FitWeighted};
+use gendisc_core::{Classifier, Convergence, Fit, FitWeighted};
 use gendisc_discriminative::svm::LinearSvm;
 use ndarray::{Array1, ArrayView1};
 
@@ -70,7 +70,7 @@ fn linear_svc_reference_cases() {
             }
         }
         .unwrap_or_else(|e| panic!("{}: {e}", case.name));
-        assert!(model.converged(), "{}: {:?}", case.name, model.reports());
+        assert!(model.is_converged(), "{}: {:?}", case.name, model.reports());
         assert_eq!(model.coef().nrows(), case.coef.len(), "{}", case.name);
 
         let bias = if case.fit_intercept {

@@ -6,7 +6,7 @@
 //! `√(2·gap)` of the unique optimum, so the two lie within the sum of their bounds.
 
 use crate::svm_support::{primal_objective, signs_for, two_clouds};
-use gendisc_core::{Classifier, Fit, FitWeighted};
+use gendisc_core::{Classifier, Convergence, Fit, FitWeighted};
 use gendisc_discriminative::svm::{FitStatus, LinearSvm, LinearSvmParams};
 use ndarray::{Array1, Array2, Axis};
 use proptest::prelude::*;
@@ -170,7 +170,7 @@ proptest! {
         let data = two_clouds(seed, n, d, 1.5, 0.0); // |x_0| ≥ 0.5: margin ≥ 0.5
         let model = LinearSvm::params().hard_margin().tol(1e-8).max_iter(100_000)
             .fit(data.x.view(), data.y.view()).unwrap();
-        prop_assert!(model.converged());
+        prop_assert!(model.is_converged());
         let f = model.decision_function(data.x.view()).unwrap();
         for (fi, &yi) in f.iter().zip(&data.y) {
             let margin = if yi == 1 { *fi } else { -fi };
@@ -233,7 +233,7 @@ fn hitting_the_iteration_cap_is_flagged_not_hidden() {
         .max_iter(2)
         .fit(data.x.view(), data.y.view())
         .unwrap();
-    assert!(!model.converged());
+    assert!(!model.is_converged());
     let r = &model.reports()[0];
     assert_eq!(r.status, FitStatus::MaxIterations);
     assert_eq!(r.iterations, 2);

@@ -3,7 +3,7 @@
 //! generative fit, and its settings are validated.
 
 use gendisc_core::linalg::eigh;
-use gendisc_core::{Error, Fit, ParamGuard};
+use gendisc_core::{Convergence, Error, Fit, ParamGuard};
 use gendisc_data::generators::BouchardTriggsSimulation;
 use gendisc_gdt::{
     default_method, generative_theta, objective_and_gradient, objective_hessian,
@@ -109,7 +109,7 @@ fn newton_needs_far_fewer_iterations_than_conjugate_gradient() {
     let newton = fit(default_method());
     let cg = fit(paper_conjugate_gradient());
     // The paper's CG ends on its value test short of the gradient criterion (a stall).
-    assert!(newton.report().converged(), "{:?}", newton.report());
+    assert!(newton.report().is_converged(), "{:?}", newton.report());
     assert!(
         matches!(cg.report().status, Status::Converged | Status::Stalled),
         "{:?}",
@@ -154,7 +154,11 @@ fn lambda_one_with_newton_is_the_generative_fit() {
                 .unwrap()
                 .fit_from(&away, x.view(), y.view(), None)
                 .unwrap();
-            assert!(back.report().converged(), "{family}: {:?}", back.report());
+            assert!(
+                back.report().is_converged(),
+                "{family}: {:?}",
+                back.report()
+            );
             for (a, b) in back.theta().iter().zip(start.iter()) {
                 assert!(
                     (a - b).abs() < 1e-6 * (1.0 + b.abs()),
@@ -180,7 +184,7 @@ fn the_discriminative_hessian_is_singular_and_reported() {
         .check()
         .unwrap();
     let m = params.fit(x.view(), y.view()).unwrap();
-    assert!(m.report().converged(), "{:?}", m.report());
+    assert!(m.report().is_converged(), "{:?}", m.report());
     assert!(m.report().gradient_norm <= 1e-8, "{:?}", m.report());
     let h = objective_hessian(&params, m.theta(), x.view(), y.view(), None).unwrap();
     let eig = eigh(h.view()).unwrap();
@@ -296,7 +300,7 @@ fn newton_reaches_the_optimum_where_default_cg_runs_out_of_iterations() {
         "{:?}",
         cg.report()
     );
-    assert!(newton.report().converged(), "{:?}", newton.report());
+    assert!(newton.report().is_converged(), "{:?}", newton.report());
     assert!(newton.report().iterations <= 20, "{:?}", newton.report());
     let gap = cg.report().objective - newton.report().objective;
     assert!(

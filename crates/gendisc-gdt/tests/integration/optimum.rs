@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use gendisc_core::{Fit, ParamGuard};
+use gendisc_core::{Convergence, Fit, ParamGuard};
 use gendisc_data::loaders::{Separator, TableReader};
 use gendisc_gdt::{objective_and_gradient, Family, Gdt, DEFAULT_GDT_GRADIENT_TOLERANCE};
 use gendisc_optim::Status;
@@ -159,7 +159,7 @@ fn separated_rows_get_a_certificate_not_a_capped_fit() {
         .unwrap();
     let r = model.report();
     assert_eq!(r.status, Status::NoFiniteMinimiser, "{r:?}");
-    assert!(r.has_no_maximiser() && !r.converged());
+    assert!(r.has_no_maximiser() && !r.is_converged());
     let certificate = r.separation.as_ref().expect("a certificate");
     assert!(certificate.complete);
     assert_eq!(certificate.margins, 40);

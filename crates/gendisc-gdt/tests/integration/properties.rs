@@ -4,7 +4,7 @@
 //! quadratic logistic regression for QDA).
 
 use approx::assert_relative_eq;
-use gendisc_core::{ConditionalModel, Fit, Generative, ParamGuard};
+use gendisc_core::{ConditionalModel, Convergence, Fit, Generative, ParamGuard};
 use gendisc_discriminative::logistic::LogisticRegression;
 use gendisc_gdt::{
     generative_theta, objective_and_gradient, objective_hessian, Family, Gdt, GdtValidParams,
@@ -311,7 +311,7 @@ fn lambda_zero_lda_is_linear_logistic_regression() {
                 .unwrap();
             let expected = logistic_cll(&x, &y);
             assert!(
-                gdt.report().converged(),
+                gdt.report().is_converged(),
                 "{family} {priors:?} K={k}: {:?}",
                 gdt.report()
             );

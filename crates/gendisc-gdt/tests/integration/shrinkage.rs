@@ -2,7 +2,7 @@
 //! objective is stationary there, collinear and constant columns fit, `λ = 0` is unchanged, and
 //! bad settings are named.
 
-use gendisc_core::{ConditionalModel, Error, Fit, Generative, ParamGuard};
+use gendisc_core::{ConditionalModel, Convergence, Error, Fit, Generative, ParamGuard};
 use gendisc_gdt::{CovarianceShrinkage, Family, Gdt};
 use gendisc_generative::{Lda, Qda};
 use ndarray::{Array1, Array2};
@@ -103,7 +103,7 @@ fn shrinkage_fits_constant_and_collinear_columns_and_converges() {
                 .unwrap();
             let report = gdt.report();
             assert!(
-                report.converged(),
+                report.is_converged(),
                 "{family} λ={lambda} {shrink:?}: {:?} after {} iterations, ‖∇‖ = {:e}",
                 report.status,
                 report.iterations,
@@ -129,7 +129,7 @@ fn the_discriminative_end_does_not_depend_on_shrinkage() {
         fit(CovarianceShrinkage::None),
         fit(CovarianceShrinkage::ScaledIdentity(0.5)),
     );
-    assert!(plain.report().converged() && shrunk.report().converged());
+    assert!(plain.report().is_converged() && shrunk.report().is_converged());
     let (a, b) = (
         plain.predict_proba(x.view()).unwrap(),
         shrunk.predict_proba(x.view()).unwrap(),

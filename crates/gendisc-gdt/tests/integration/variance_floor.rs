@@ -1,7 +1,7 @@
 //! The Balls2 variance floor: it stops a component from collapsing onto repeated rows, keeps
 //! every variance above it, and leaves `λ = 1` the (floored) generative fit.
 
-use gendisc_core::{Error, Fit, ParamGuard};
+use gendisc_core::{Convergence, Error, Fit, ParamGuard};
 use gendisc_gdt::{Family, Gdt, Parametrisation};
 use gendisc_generative::Balls2;
 use ndarray::{Array1, Array2};
@@ -49,7 +49,7 @@ fn the_floor_stops_a_collapsing_component() {
         // Without the floor a component collapses onto the repeated row and the fit fails.
         let free_var = free.balls2_variances().unwrap();
         assert!(
-            !free.report().converged(),
+            !free.report().is_converged(),
             "λ = {lambda}: {:?}",
             free.report()
         );
@@ -57,7 +57,7 @@ fn the_floor_stops_a_collapsing_component() {
         // With it the fit converges and no variance goes under the floor.
         let floored_var = floored.balls2_variances().unwrap();
         assert!(
-            floored.report().converged(),
+            floored.report().is_converged(),
             "λ = {lambda}: {:?}",
             floored.report()
         );
@@ -72,7 +72,7 @@ fn the_floor_stops_a_collapsing_component() {
         .variance_floor(floor)
         .fit(x.view(), y.view())
         .unwrap();
-    assert!(floored.report().converged(), "{:?}", floored.report());
+    assert!(floored.report().is_converged(), "{:?}", floored.report());
     let v0 = floored.parametrisation().variance_floor();
     assert!(min(&floored.balls2_variances().unwrap()) >= v0);
 }
@@ -133,7 +133,7 @@ fn lambda_one_with_a_floor_is_the_floored_em_fit() {
                 "seed {seed}: {a} vs EM {b}"
             );
         }
-        assert!(gdt.report().converged());
+        assert!(gdt.report().is_converged());
     }
 }
 

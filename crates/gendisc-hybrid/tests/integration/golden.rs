@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use gendisc_core::{ConditionalModel, FactorisedGenerative, Fit};
+use gendisc_core::{ConditionalModel, Convergence, FactorisedGenerative, Fit};
 use gendisc_generative::{BernoulliNb, GaussianNb, LeaveOneOut, VarianceEstimator};
 use gendisc_hybrid::{Hybrid, HybridParams, Normalization, ThetaSolver};
 use ndarray::{Array1, Array2};
@@ -62,7 +62,7 @@ where
         .unwrap();
     let report = hybrid.report().unwrap();
     assert_eq!(report.solver, ThetaSolver::Glm);
-    assert!(report.is_reliable(), "{report:?}");
+    assert!(report.is_converged(), "{report:?}");
     let theta = hybrid.theta().unwrap();
     for (k, (&got, &want)) in theta
         .iter()

@@ -1,6 +1,7 @@
 //! The fitted model as a value: thread safety, serialisation, determinism, the report, and the
 //! relations between the options.
 
+use gendisc_core::Convergence;
 use gendisc_core::{
     Classifier, ConditionalModel, FactorisedGenerative, Fit, FitWeighted, Generative,
 };
@@ -83,7 +84,7 @@ fn report_flags_the_aliased_region_and_zeroes_its_weight() {
         let report = hybrid.report().unwrap();
         assert_eq!(report.aliased_regions, vec![2]);
         assert_eq!(report.solver, ThetaSolver::Glm);
-        assert!(report.is_reliable(), "{report:?}");
+        assert!(report.is_converged(), "{report:?}");
         assert_eq!(report.leave_one_out, leave_one_out);
         assert_eq!(hybrid.region_weights()[2], 0.0);
         assert!(hybrid.region_weights()[0] > 0.0);

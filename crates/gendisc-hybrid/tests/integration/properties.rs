@@ -12,6 +12,7 @@
 use crate::support::{
     brute_force_contrasts, close, conditional_gradient, contrasts, data, Data, Domain, LEVELS,
 };
+use gendisc_core::Convergence;
 use gendisc_core::{
     Classifier, ConditionalModel, FactorisedGenerative, Fit, FitWeighted, Generative,
 };
@@ -345,7 +346,8 @@ where
     ) else {
         return Ok(());
     };
-    let reliable = |h: &Hybrid<G::Model>| h.report().is_some_and(|r| r.is_reliable());
+    let reliable =
+        |h: &Hybrid<G::Model>| h.report().is_some_and(|r| r.is_converged() && !r.saturated);
     if !reliable(&normalized) || !reliable(&unnormalized) {
         // Separated sets have no estimate to agree on.
         return Ok(());

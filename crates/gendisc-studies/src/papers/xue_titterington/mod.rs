@@ -35,7 +35,7 @@ mod report;
 
 use std::path::Path;
 
-use gendisc_core::{ConditionalModel, Error, FactorisedGenerative, Fit, Result};
+use gendisc_core::{ConditionalModel, Convergence, Error, FactorisedGenerative, Fit, Result};
 use gendisc_data::generators::{FeatureFamily, XueTitteringtonPreset};
 use gendisc_data::splits::{replicate_rng, take, take_rows};
 use gendisc_discriminative::logistic::{LogisticRegression, LogisticSolver};
@@ -352,10 +352,10 @@ where
         record(outcome, index, &evaluate(eta)?, Some(flags), Some(aliased))?;
     }
 
-    // Newton from the unpenalised estimate when there is one: the same solution (to Newton's
-    // tolerance) in fewer iterations.
+    // Newton from the unpenalised estimate when there is one (converged, and no fitted
+    // probability of 0 or 1): the same solution (to Newton's tolerance) in fewer iterations.
     let l2 = LogisticRegression::params().prior_variance(settings.prior_variance);
-    let l2 = if lr.report().is_reliable() {
+    let l2 = if lr.report().is_converged() && !lr.report().saturated {
         l2.warm_start(&lr)
     } else {
         l2
