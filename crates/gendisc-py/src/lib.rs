@@ -7,6 +7,8 @@
 //! pickle. The numerical work runs with the interpreter's lock released,
 //! on the caller's arrays without a copy.
 
+mod compare;
+
 use std::collections::HashSet;
 use std::path::PathBuf;
 
@@ -808,5 +810,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fit, m)?)?;
     m.add_function(wrap_pyfunction!(read_model_file, m)?)?;
     m.add_function(wrap_pyfunction!(read_model_file_json, m)?)?;
+    m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
     Ok(())
 }

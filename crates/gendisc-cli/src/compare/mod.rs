@@ -1,14 +1,7 @@
 //! `gendisc compare`: Ng & Jordan's question — generative or discriminative, and from which
-//! training-set size on? — asked of the user's own data.
-//!
-//! The table is re-split at a grid of training sizes, many times per size; every chosen model is
-//! fitted on the same stratified training sets and scored on the rows left out. The run goes
-//! through the study engine, so it is parallel, gives the same files for a seed whatever the
-//! thread count, and resumes after a kill from the result store in the output directory
-//! (`cells.jsonl`). From the per-replicate errors it writes medians with bootstrap intervals,
-//! paired differences (discriminative minus generative, same split), the crossover size of each
-//! discriminative model over each generative one ([`analysis`] defines it), a learning-curve
-//! figure and a report.
+//! training-set size on? — asked of the user's own data file. The comparison itself (the
+//! study, its analysis and its output files) is [`gendisc_compare`]'s, which Python's
+//! `gendisc.compare` runs too; this module reads the file and the command line.
 //!
 //! A long comparison can be split over several processes or machines: `--shard I/N` runs only
 //! the I-th of N fixed parts of the cells and writes only its result store; `--merge DIR,…`,
@@ -16,25 +9,16 @@
 //! every finished shard of this very comparison and writes the outputs of a single run, byte
 //! for byte.
 
-pub mod analysis;
-pub mod models;
-pub mod outputs;
-pub mod study;
-
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use gendisc_engine::{OnMismatch, Progress, RunReport, Runner, RunnerSettings, Shard, StudyError};
+use gendisc_compare::{
+    default_sizes, CompareStudy, Crossover, DataDescription, Design, ModelKind, RunOptions,
+    DEFAULT_GRID_POINTS, STORE,
+};
+use gendisc_engine::{Progress, RunReport, Shard, StudyError};
 
-use self::models::ModelKind;
-use self::study::{default_sizes, CompareStudy, Design};
 use crate::input::{read_training_table, DataArgs};
-
-/// The result store in the output directory, from which an interrupted run resumes.
-pub const STORE: &str = "cells.jsonl";
-
-/// Training sizes of the default grid.
-pub const DEFAULT_GRID_POINTS: usize = 10;
 
 /// Which models learn better from how many rows: learning curves of generative and
 /// discriminative classifiers on your data, and the training size from which each
@@ -139,26 +123,20 @@ pub fn compare(args: &Args) -> Result<RunReport> {
     };
     let study = CompareStudy::new(x, table.targets().clone(), design)
         .with_context(|| format!("cannot compare on {file}"))?;
-
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create the output directory {}", args.out.display()))?;
-    let runner = Runner::new(RunnerSettings {
+    let description = DataDescription {
+        file: &file,
+        target: table.class_name(),
+        features: table.column_names(),
+        classes: table.classes().labels().to_vec(),
+        class_counts,
+    };
+    let options = RunOptions {
         threads: args.threads,
         progress: Progress::Auto,
-        store: Some(args.out.join(STORE)),
-        // The directory belongs to this command: a store of another configuration (other
-        // models, sizes, seed or data) is replaced, and the message below says so.
-        on_mismatch: if args.shard.is_some() {
-            // A shard run into the directory of a whole comparison would throw it away.
-            OnMismatch::Fail
-        } else {
-            OnMismatch::StartAfresh
-        },
         shard: args.shard,
-        merge_shards: args.merge.iter().map(|dir| dir.join(STORE)).collect(),
-        ..RunnerSettings::default()
-    })?;
-    let results = match runner.run(&study) {
+        merge: args.merge.clone(),
+    };
+    let comparison = match gendisc_compare::compare(&study, &description, &args.out, &options) {
         Err(StudyError::ShardFinished(shards)) => return shard_stored(args, &shards),
         Err(error @ (StudyError::ShardMerge { .. } | StudyError::ShardsMissing { .. })) => {
             return Err(error).context(
@@ -171,27 +149,17 @@ pub fn compare(args: &Args) -> Result<RunReport> {
             return Err(error)
                 .context("a shard run replaces no result store: give each shard its own --out");
         }
-        other => other?,
+        Err(error @ StudyError::Write { .. }) => return Err(error.into()),
+        other => other.with_context(|| format!("cannot compare on {file}"))?,
     };
-    let report = results.report();
+    let report = &comparison.report;
     if report.discarded_mismatched_store {
         eprintln!(
             "note: {} held a run of another configuration; it was started afresh",
             args.out.join(STORE).display()
         );
     }
-
     let design = study.design();
-    let analysis = analysis::analyse(&results, &design.sizes, &design.models, design.seed)?;
-    let description = outputs::DataDescription {
-        file: &file,
-        target: table.class_name(),
-        features: table.column_names(),
-        classes: table.classes().labels().to_vec(),
-        class_counts,
-    };
-    outputs::write_all(&args.out, &description, &study, &results, &analysis)?;
-
     println!(
         "{} cells ({} sizes × {} replicates): {} run, {} resumed, in {:.1} s",
         report.cells,
@@ -201,17 +169,21 @@ pub fn compare(args: &Args) -> Result<RunReport> {
         report.resumed,
         report.elapsed.as_secs_f64()
     );
-    for pair in &analysis.pairs {
+    for pair in &comparison.analysis.pairs {
         let crossover = match pair.crossover {
-            analysis::Crossover::At(m) => format!("m = {m}"),
-            analysis::Crossover::NoneInRange => "none in range".into(),
+            Crossover::At(m) => format!("m = {m}"),
+            Crossover::NoneInRange => "none in range".into(),
         };
         println!(
             "crossover {} over {}: {crossover}",
             pair.discriminative, pair.generative
         );
     }
-    println!("wrote {} into {}", outputs::REPORT_MD, args.out.display());
+    println!(
+        "wrote {} into {}",
+        gendisc_compare::outputs::REPORT_MD,
+        args.out.display()
+    );
     Ok(report.clone())
 }
 

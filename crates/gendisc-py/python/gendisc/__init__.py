@@ -14,12 +14,16 @@ The estimators fit in Rust (the gendisc crates) and behave as scikit-learn class
 * :class:`LinearSVM` — the linear soft-margin SVM (decision scores, no probabilities);
 * :class:`GDT` — Bouchard and Triggs' generative-discriminative trade-off; :class:`GDTCV`
   chooses its ``λ`` by cross-validation.
+
+:func:`compare` asks Ng and Jordan's question of a table — generative or discriminative, and
+from which training-set size on? — with the engine of the ``gendisc compare`` command.
 """
 
 import numpy as np
 
 from . import _native
 from ._base import GendiscClassifier, GendiscProbabilisticClassifier
+from ._compare import MODELS, Comparison, compare
 from .estimators import (
     GDT,
     GDTCV,
@@ -38,6 +42,9 @@ from .estimators import (
 )
 
 __all__ = [
+    "compare",
+    "Comparison",
+    "MODELS",
     "load",
     "GDT",
     "GDTCV",

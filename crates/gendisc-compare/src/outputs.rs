@@ -4,15 +4,15 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
 
-use anyhow::{Context, Result};
 use gendisc_engine::figure::{
     ErrorDisplay, Figure, LineStyle, Marker, Panel, Point, ReferenceLine, Scale, Series,
 };
+use gendisc_engine::StudyError;
 use gendisc_engine::{format_float, Cell, StudyResults};
 
-use super::analysis::{Analysis, Crossover, Estimate, Pair, BOOTSTRAP_DRAWS, CONFIDENCE};
-use super::models::Role;
-use super::study::{CompareStudy, DATASET, ERROR, FAILED, LOG_LOSS};
+use crate::analysis::{Analysis, Crossover, Estimate, Pair, BOOTSTRAP_DRAWS, CONFIDENCE};
+use crate::models::Role;
+use crate::study::{CompareStudy, DATASET, ERROR, FAILED, LOG_LOSS};
 
 /// Per-replicate results.
 pub const REPLICATES_CSV: &str = "replicates.csv";
@@ -55,16 +55,39 @@ pub fn write_all(
     write_crossovers(&out.join(CROSSOVER_CSV), analysis)?;
     let figure = figure(analysis).render_svg()?;
     write(&out.join(FIGURE_SVG), figure.as_bytes())?;
-    let report = report(data, study, analysis)?;
-    write(&out.join(REPORT_MD), report.as_bytes())
+    let path = out.join(REPORT_MD);
+    // Formatting into a String fails only if a Display implementation does.
+    let report = report(data, study, analysis).map_err(|_| StudyError::Write {
+        path: path.clone(),
+        source: std::io::Error::other("formatting the report failed"),
+    })?;
+    write(&path, report.as_bytes())
 }
+
+/// What writing an output file returns.
+type Result<T> = std::result::Result<T, StudyError>;
 
 fn write(path: &Path, bytes: &[u8]) -> Result<()> {
-    fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+    fs::write(path, bytes).map_err(|source| StudyError::Write {
+        path: path.to_owned(),
+        source,
+    })
 }
 
-fn csv_writer(path: &Path) -> Result<csv::Writer<fs::File>> {
-    csv::Writer::from_path(path).with_context(|| format!("cannot create {}", path.display()))
+/// Creates the CSV file `path`, writes its records with `fill` and flushes it.
+fn write_csv(
+    path: &Path,
+    fill: impl FnOnce(&mut csv::Writer<fs::File>) -> csv::Result<()>,
+) -> Result<()> {
+    csv::Writer::from_path(path)
+        .and_then(|mut w| {
+            fill(&mut w)?;
+            w.flush().map_err(csv::Error::from)
+        })
+        .map_err(|error| StudyError::Write {
+            path: path.to_owned(),
+            source: error.into(),
+        })
 }
 
 fn optional(x: Option<f64>) -> String {
@@ -72,94 +95,94 @@ fn optional(x: Option<f64>) -> String {
 }
 
 fn write_replicates(path: &Path, study: &CompareStudy, results: &StudyResults) -> Result<()> {
-    let mut w = csv_writer(path)?;
-    w.write_record([
-        "train_size",
-        "replicate",
-        "model",
-        "role",
-        "error",
-        "log_loss",
-        "fit_failed",
-    ])?;
-    for (cell, outcome) in results.iter() {
-        for (k, model) in study.design().models.iter().enumerate() {
-            let failed = outcome.get(k, FAILED) != Some(0.0);
-            w.write_record([
-                cell.train_size.to_string(),
-                cell.replicate.to_string(),
-                model.name().to_string(),
-                model.role().name().to_string(),
-                optional(outcome.get(k, ERROR)),
-                optional(outcome.get(k, LOG_LOSS)),
-                u8::from(failed).to_string(),
-            ])?;
+    write_csv(path, |w| {
+        w.write_record([
+            "train_size",
+            "replicate",
+            "model",
+            "role",
+            "error",
+            "log_loss",
+            "fit_failed",
+        ])?;
+        for (cell, outcome) in results.iter() {
+            for (k, model) in study.design().models.iter().enumerate() {
+                let failed = outcome.get(k, FAILED) != Some(0.0);
+                w.write_record([
+                    cell.train_size.to_string(),
+                    cell.replicate.to_string(),
+                    model.name().to_string(),
+                    model.role().name().to_string(),
+                    optional(outcome.get(k, ERROR)),
+                    optional(outcome.get(k, LOG_LOSS)),
+                    u8::from(failed).to_string(),
+                ])?;
+            }
         }
-    }
-    w.flush()
-        .with_context(|| format!("cannot write {}", path.display()))
+        Ok(())
+    })
 }
 
 fn write_summary(path: &Path, analysis: &Analysis) -> Result<()> {
-    let mut w = csv_writer(path)?;
-    w.write_record([
-        "train_size",
-        "model",
-        "role",
-        "fitted",
-        "failed",
-        "median_error",
-        "error_lower",
-        "error_upper",
-        "median_log_loss",
-    ])?;
-    for s in &analysis.summaries {
+    write_csv(path, |w| {
         w.write_record([
-            s.size.to_string(),
-            s.model.name().to_string(),
-            s.model.role().name().to_string(),
-            s.fitted.to_string(),
-            s.failed.to_string(),
-            optional(s.error.map(|e| e.value)),
-            optional(s.error.map(|e| e.lower)),
-            optional(s.error.map(|e| e.upper)),
-            optional(s.log_loss),
+            "train_size",
+            "model",
+            "role",
+            "fitted",
+            "failed",
+            "median_error",
+            "error_lower",
+            "error_upper",
+            "median_log_loss",
         ])?;
-    }
-    w.flush()
-        .with_context(|| format!("cannot write {}", path.display()))
+        for s in &analysis.summaries {
+            w.write_record([
+                s.size.to_string(),
+                s.model.name().to_string(),
+                s.model.role().name().to_string(),
+                s.fitted.to_string(),
+                s.failed.to_string(),
+                optional(s.error.map(|e| e.value)),
+                optional(s.error.map(|e| e.lower)),
+                optional(s.error.map(|e| e.upper)),
+                optional(s.log_loss),
+            ])?;
+        }
+        Ok(())
+    })
 }
 
 fn write_differences(path: &Path, analysis: &Analysis) -> Result<()> {
-    let mut w = csv_writer(path)?;
-    w.write_record([
-        "train_size",
-        "discriminative",
-        "generative",
-        "pairs",
-        "median_difference",
-        "difference_lower",
-        "difference_upper",
-        "share_discriminative_better",
-        "share_generative_better",
-    ])?;
-    for pair in &analysis.pairs {
-        for d in &pair.differences {
-            w.write_record([
-                d.size.to_string(),
-                pair.discriminative.name().to_string(),
-                pair.generative.name().to_string(),
-                d.pairs.to_string(),
-                optional(d.median.map(|e| e.value)),
-                optional(d.median.map(|e| e.lower)),
-                optional(d.median.map(|e| e.upper)),
-                format_float(d.discriminative_better),
-                format_float(d.generative_better),
-            ])?;
+    write_csv(path, |w| {
+        w.write_record([
+            "train_size",
+            "discriminative",
+            "generative",
+            "pairs",
+            "median_difference",
+            "difference_lower",
+            "difference_upper",
+            "share_discriminative_better",
+            "share_generative_better",
+        ])?;
+        for pair in &analysis.pairs {
+            for d in &pair.differences {
+                w.write_record([
+                    d.size.to_string(),
+                    pair.discriminative.name().to_string(),
+                    pair.generative.name().to_string(),
+                    d.pairs.to_string(),
+                    optional(d.median.map(|e| e.value)),
+                    optional(d.median.map(|e| e.lower)),
+                    optional(d.median.map(|e| e.upper)),
+                    format_float(d.discriminative_better),
+                    format_float(d.generative_better),
+                ])?;
+            }
         }
-    }
-    w.flush()
-        .with_context(|| format!("cannot write {}", path.display()))
+        Ok(())
+    })
 }
 
 fn crossover_field(c: Crossover) -> String {
@@ -170,27 +193,27 @@ fn crossover_field(c: Crossover) -> String {
 }
 
 fn write_crossovers(path: &Path, analysis: &Analysis) -> Result<()> {
-    let mut w = csv_writer(path)?;
-    w.write_record([
-        "discriminative",
-        "generative",
-        "crossover",
-        "crossover_lower",
-        "crossover_upper",
-        "share_of_draws_in_range",
-    ])?;
-    for pair in &analysis.pairs {
+    write_csv(path, |w| {
         w.write_record([
-            pair.discriminative.name().to_string(),
-            pair.generative.name().to_string(),
-            crossover_field(pair.crossover),
-            crossover_field(pair.interval.0),
-            crossover_field(pair.interval.1),
-            format_float(pair.share_in_range),
+            "discriminative",
+            "generative",
+            "crossover",
+            "crossover_lower",
+            "crossover_upper",
+            "share_of_draws_in_range",
         ])?;
-    }
-    w.flush()
-        .with_context(|| format!("cannot write {}", path.display()))
+        for pair in &analysis.pairs {
+            w.write_record([
+                pair.discriminative.name().to_string(),
+                pair.generative.name().to_string(),
+                crossover_field(pair.crossover),
+                crossover_field(pair.interval.0),
+                crossover_field(pair.interval.1),
+                format_float(pair.share_in_range),
+            ])?;
+        }
+        Ok(())
+    })
 }
 
 const MARKERS: [Marker; 4] = [
@@ -325,7 +348,11 @@ fn crossover_sentence(pair: &Pair, smallest: usize, largest: usize) -> String {
     sentence + &note
 }
 
-fn report(data: &DataDescription<'_>, study: &CompareStudy, analysis: &Analysis) -> Result<String> {
+fn report(
+    data: &DataDescription<'_>,
+    study: &CompareStudy,
+    analysis: &Analysis,
+) -> std::result::Result<String, std::fmt::Error> {
     let design = study.design();
     let n_rows: usize = data.class_counts.iter().sum();
     let mut r = String::new();
@@ -527,8 +554,8 @@ fn report(data: &DataDescription<'_>, study: &CompareStudy, analysis: &Analysis)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::analysis::Difference;
-    use crate::compare::models::ModelKind;
+    use crate::analysis::Difference;
+    use crate::models::ModelKind;
 
     fn difference(size: usize, median: Option<f64>) -> Difference {
         Difference {

@@ -9,7 +9,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::models::{ModelKind, Scores};
+use crate::models::{ModelKind, Scores};
 
 /// The study identifier, shown by the progress bar and written to the result store.
 pub const STUDY_ID: &str = "gendisc-compare";

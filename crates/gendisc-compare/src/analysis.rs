@@ -20,8 +20,8 @@ use gendisc_engine::StudyResults;
 use gendisc_metrics::{median, quantile};
 use rand::Rng;
 
-use super::models::{ModelKind, Role};
-use super::study::{ERROR, FAILED, LOG_LOSS};
+use crate::models::{ModelKind, Role};
+use crate::study::{ERROR, FAILED, LOG_LOSS};
 
 /// Bootstrap resamples per statistic.
 pub const BOOTSTRAP_DRAWS: usize = 1000;

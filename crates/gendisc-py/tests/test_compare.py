@@ -1,0 +1,126 @@
+"""``gendisc.compare``: the papers' question from Python, by the engine of ``gendisc compare``."""
+
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_breast_cancer, load_wine
+
+import gendisc
+
+REPOSITORY = pathlib.Path(__file__).resolve().parents[3]
+CSV_FILES = ["replicates.csv", "summary.csv", "differences.csv", "crossover.csv"]
+
+
+def _wine():
+    X, y = load_wine(return_X_y=True, as_frame=True)
+    # Text labels, sorted as the command sorts a file's classes.
+    return X, y.map({0: "barolo", 1: "grignolino", 2: "barbera"}).rename("cultivar")
+
+
+def _command():
+    """The `gendisc` binary the workspace's tests built, if there is one."""
+    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", REPOSITORY / "target"))
+    if not target.is_absolute():
+        target = REPOSITORY / target
+    for profile in ("debug", "release"):
+        binary = target / profile / "gendisc"
+        if binary.exists():
+            return binary
+    return None
+
+
+def test_the_tables_hold_what_the_files_say():
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    result = gendisc.compare(X, y, ["nb", "lr"], sizes=[10, 40, 160], replicates=6, seed=3)
+    assert result.sizes == [10, 40, 160]
+    assert result.cells == 18 and result.ran == 18 and result.resumed == 0
+    assert len(result.replicates) == 3 * 6 * 2
+    assert set(result.replicates["model"]) == {"nb", "lr"}
+    assert set(result.replicates["role"]) == {"generative", "discriminative"}
+    # Logistic regression has more coefficients (31) than 10 rows: those fits fail, and say so.
+    failed = result.replicates["fit_failed"] == 1
+    assert result.replicates["error"][failed].isna().all()
+    assert result.replicates["error"][~failed].between(0, 1).all()
+    assert set(result.replicates[failed]["train_size"]) == {10}
+    assert len(result.summary) == 3 * 2
+    fitted = result.summary.dropna(subset=["median_error"])
+    assert len(fitted) == 5  # every size but lr's at 10 rows
+    assert (fitted["error_lower"] <= fitted["median_error"]).all()
+    assert (fitted["median_error"] <= fitted["error_upper"]).all()
+    assert len(result.differences) == 3
+    assert list(result.crossovers[["discriminative", "generative"]].iloc[0]) == ["lr", "nb"]
+    assert result.svg.lstrip().startswith("<svg") and result._repr_svg_() == result.svg
+    assert "# Generative or discriminative" in result.report
+    assert result.out is None
+
+
+def test_the_same_seed_gives_the_same_numbers_whatever_the_threads():
+    X, y = _wine()
+    runs = [
+        gendisc.compare(X, y, ["nb", "lr"], sizes=[12, 48], replicates=5, n_jobs=threads)
+        for threads in (1, 2)
+    ]
+    for table in ("replicates", "summary", "differences", "crossovers"):
+        pd.testing.assert_frame_equal(getattr(runs[0], table), getattr(runs[1], table))
+    other_seed = gendisc.compare(X, y, ["nb", "lr"], sizes=[12, 48], replicates=5, seed=7)
+    assert not other_seed.replicates["error"].equals(runs[0].replicates["error"])
+
+
+def test_a_run_into_a_directory_resumes(tmp_path):
+    X, y = _wine()
+    first = gendisc.compare(X, y, ["nb", "lda"], sizes=[12, 30], replicates=4, out=tmp_path)
+    again = gendisc.compare(X, y, ["nb", "lda"], sizes=[12, 30], replicates=4, out=tmp_path)
+    assert first.out == os.fspath(tmp_path) and (tmp_path / "REPORT.md").is_file()
+    assert (again.ran, again.resumed) == (0, first.cells)
+    pd.testing.assert_frame_equal(first.summary, again.summary)
+
+
+@pytest.mark.skipif(_command() is None, reason="the gendisc command is not built (cargo build)")
+def test_the_command_gives_the_same_numbers(tmp_path):
+    X, y = _wine()
+    data = tmp_path / "wine.csv"
+    X.assign(cultivar=y).to_csv(data, index=False)
+    design = dict(sizes=[12, 30, 60], replicates=8, seed=11)
+    command_out = tmp_path / "command"
+    subprocess.run(
+        [
+            str(_command()),
+            "compare",
+            "--data",
+            str(data),
+            "--target",
+            "cultivar",
+            "--models",
+            "nb,lr,hybrid",
+            "--sizes",
+            "12,30,60",
+            "--replicates",
+            "8",
+            "--seed",
+            "11",
+            "--out",
+            str(command_out),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    python_out = tmp_path / "python"
+    gendisc.compare(X, y, ["nb", "lr", "hybrid"], out=python_out, **design)
+    for name in CSV_FILES + ["learning_curves.svg"]:
+        assert (python_out / name).read_bytes() == (command_out / name).read_bytes(), name
+
+
+def test_bad_requests_are_refused():
+    X, y = _wine()
+    with pytest.raises(ValueError, match="unknown model"):
+        gendisc.compare(X, y, ["nb", "svm"])
+    with pytest.raises(ValueError, match="at least two"):
+        gendisc.compare(X, np.zeros(len(y)), ["nb", "lr"])
+    with pytest.raises(ValueError, match="rows"):
+        gendisc.compare(X, y[:-1], ["nb", "lr"])
+    with pytest.raises(ValueError):
+        gendisc.compare(X.assign(alcohol=np.nan), y, ["nb", "lr"])
