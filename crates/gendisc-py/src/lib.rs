@@ -299,6 +299,19 @@ fn no_such(what: &str, kind: &str) -> PyErr {
 }
 
 /// A gendisc error as Python's `ValueError`, with its message.
+/// The categories of each column of codes, as scikit-learn's `n_categories_`: one more than the
+/// largest code seen, or `minimum`'s value when that is larger.
+fn category_counts(x: ArrayView2<'_, f64>, minimum: &[usize]) -> Vec<usize> {
+    x.columns()
+        .into_iter()
+        .zip(minimum)
+        .map(|(column, &m)| {
+            let largest = column.fold(0.0f64, |a, &v| a.max(v));
+            (largest as usize + 1).max(m)
+        })
+        .collect()
+}
+
 fn value_error(error: gendisc_core::Error) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
@@ -428,7 +441,8 @@ where
 /// `"balls1"` (`var_smoothing`), `"balls2"` (`var_smoothing`, `max_iter`, `tol`, `seed`),
 /// `"logistic-regression"` (`prior_variance`, `fit_intercept`, `tol`, `max_iter`),
 /// `"logistic-regression-cv"` (`prior_variances`, `n_folds`, `seed`, `fit_intercept`),
-/// `"linear-svm"` (`C`, `fit_intercept`, `tol`, `max_iter`, `seed`), `"hybrid"` (`base`,
+/// `"linear-svm"` (`C`, `fit_intercept`, `tol`, `max_iter`, `seed`), `"hybrid"` (`base`: `gaussian`,
+/// `bernoulli`, `multinomial` or `categorical`;
 /// `regions`, `normalized`, `leave_one_out`, `prior_variance`), `"gdt"`
 /// (`family`, `lam`, `shrinkage`, `reg_param`, `variance_floor`) and `"gdt-cv"` (those of
 /// `"gdt"` but `lam`, and `grid`, `n_folds`, `seed`).
@@ -500,16 +514,7 @@ fn fit(
                     x.ncols()
                 )));
             }
-            // scikit-learn's n_categories_: one more than the largest code seen, or the minimum.
-            let n_levels = x
-                .columns()
-                .into_iter()
-                .zip(&minimum)
-                .map(|(column, &m)| {
-                    let largest = column.fold(0.0f64, |a, &v| a.max(v));
-                    (largest as usize + 1).max(m)
-                })
-                .collect();
+            let n_levels = category_counts(x, &minimum);
             let p = CategoricalNb::params()
                 .n_classes(n_classes)
                 .n_levels(n_levels);
@@ -667,9 +672,21 @@ fn fit(
                     y,
                     w,
                 )?,
+                "categorical" => {
+                    let levels = category_counts(x, &vec![0; x.ncols()]);
+                    fit_with(
+                        py,
+                        settings
+                            .with_generative(CategoricalNb::params().n_classes(k).n_levels(levels)),
+                        x,
+                        y,
+                        w,
+                    )?
+                }
                 other => {
                     return Err(PyValueError::new_err(format!(
-                        "the hybrid's base is gaussian, bernoulli or multinomial, not `{other}`"
+                        "the hybrid's base is gaussian, bernoulli, multinomial or categorical, \
+                         not `{other}`"
                     )));
                 }
             }
@@ -786,6 +803,7 @@ fn read_envelope(text: &str, origin: &std::path::Path) -> PyResult<ReadFile> {
         Hybrid::<GaussianNb>::KIND => read(text, origin, boxed::<Hybrid<GaussianNb>>),
         Hybrid::<BernoulliNb>::KIND => read(text, origin, boxed::<Hybrid<BernoulliNb>>),
         Hybrid::<MultinomialNb>::KIND => read(text, origin, boxed::<Hybrid<MultinomialNb>>),
+        Hybrid::<CategoricalNb>::KIND => read(text, origin, boxed::<Hybrid<CategoricalNb>>),
         LinearSvm::KIND => read(text, origin, |m: LinearSvm| Box::new(Svm(m))),
         other => Err(PyValueError::new_err(format!(
             "{}: the Python package has no estimator of kind `{other}` yet",

@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 from sklearn import datasets
+from sklearn.base import clone
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis as SkLDA
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression as SkLogisticRegression
@@ -34,6 +35,7 @@ ESTIMATORS = [
     gendisc.GDTCV(grid=[1.0, 0.5], n_folds=3, shrinkage=0.1),
     gendisc.LinearSVM(),
     gendisc.Hybrid(),
+    gendisc.Hybrid(base="categorical"),
 ]
 
 
@@ -366,3 +368,25 @@ def test_categorical_nb_matches_scikit_learn():
         gendisc.CategoricalNB().fit(X, y).predict(X_test + 10)
     with pytest.raises(ValueError, match="Negative"):
         gendisc.CategoricalNB().fit(X - 1, y)
+
+
+def test_the_hybrid_over_categorical_naive_bayes_reads_codes_and_keeps_its_base(tmp_path):
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 300)
+    # Three columns of codes 0–3 whose distribution depends on the class; a fourth that does not.
+    X = np.column_stack(
+        [np.minimum(rng.poisson(1.0 + 1.5 * y), 3) for _ in range(3)] + [rng.integers(0, 4, 300)]
+    ).astype(float)
+    hybrid = gendisc.Hybrid(base="categorical").fit(X, y)
+    assert hybrid.converged_
+    # Codes are read as CategoricalNB reads them: 2.7 is category 2.
+    np.testing.assert_array_equal(hybrid.predict_proba(X + 0.7), hybrid.predict_proba(X))
+    assert (hybrid.predict(X) == y).mean() > 0.7
+    hybrid.save(tmp_path / "hybrid.json")
+    loaded = gendisc.load(tmp_path / "hybrid.json")
+    assert loaded.base == "categorical"
+    np.testing.assert_array_equal(loaded.predict_proba(X), hybrid.predict_proba(X))
+    refitted = clone(loaded).fit(X, y)
+    np.testing.assert_array_equal(refitted.predict_proba(X), hybrid.predict_proba(X))
+    with pytest.raises(ValueError, match="Negative values"):
+        hybrid.predict(-X)

@@ -81,9 +81,11 @@ _BY_KIND = {
     "gdt": GDT,
     "gdt-cv": GDTCV,
     "linear-svm": LinearSVM,
+    # The base the file's model was fitted with, so that a clone refits the same model.
     "hybrid-gaussian-naive-bayes": Hybrid,
-    "hybrid-bernoulli-naive-bayes": Hybrid,
-    "hybrid-multinomial-naive-bayes": Hybrid,
+    "hybrid-bernoulli-naive-bayes": lambda: Hybrid(base="bernoulli"),
+    "hybrid-multinomial-naive-bayes": lambda: Hybrid(base="multinomial"),
+    "hybrid-categorical-naive-bayes": lambda: Hybrid(base="categorical"),
 }
 
 

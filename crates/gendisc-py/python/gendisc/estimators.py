@@ -357,9 +357,10 @@ class Hybrid(GendiscProbabilisticClassifier):
 
     Parameters
     ----------
-    base : {"gaussian", "bernoulli", "multinomial"}, default="gaussian"
+    base : {"gaussian", "bernoulli", "multinomial", "categorical"}, default="gaussian"
         The generative model of each region (0/1 features for ``"bernoulli"``, non-negative
-        counts for ``"multinomial"``).
+        counts for ``"multinomial"``, category codes ``0, 1, …`` for ``"categorical"``, read as
+        :class:`CategoricalNB` reads them, with ``alpha=1``).
     regions : list of lists of int or None, default=None
         Groups of column indices, one weight each (their union every column, once); ``None``
         gives every column its own region, as ``gendisc fit hybrid`` and ``gendisc compare``.
@@ -382,6 +383,18 @@ class Hybrid(GendiscProbabilisticClassifier):
         self.normalized = normalized
         self.leave_one_out = leave_one_out
         self.prior_variance = prior_variance
+
+    def _features(self, X):
+        if self.base == "categorical":
+            check_non_negative(X, "Hybrid(base='categorical') (input X)")
+            return np.floor(X)
+        return X
+
+    def __sklearn_tags__(self):
+        # Counts and category codes are non-negative, as for the naive Bayes models.
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = self.base in ("multinomial", "categorical")
+        return tags
 
     def _native_parameters(self) -> dict:
         parameters = super()._native_parameters()
