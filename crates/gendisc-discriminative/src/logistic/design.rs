@@ -9,7 +9,7 @@ use ndarray::linalg::general_mat_mul;
 use std::borrow::Cow;
 use std::ops::Range;
 
-use ndarray::{Array1, ArrayView1, ArrayView2, ArrayViewMut2, Axis, Slice, Zip};
+use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis, Slice, Zip};
 use sprs::CsMatView;
 
 /// The data behind a design matrix: a dense view or a sparse CSR view.
@@ -216,25 +216,34 @@ impl<'a> Design<'a> {
                     }
                 }
             }
+            // A block of rows at a time, written once as [x_i 1] and once as c_i [x_i 1] into two
+            // buffers that stay in cache: their product accumulates X̃ᵀ diag(c) X̃, the
+            // intercept's row and column included, in one pass over the rows and without an
+            // n × d copy of the design.
             Features::Dense(x) => {
-                let mut scaled = x.to_owned();
-                Zip::from(scaled.rows_mut())
-                    .and(&c)
-                    .for_each(|mut row, &ci| row *= ci);
-                general_mat_mul(
-                    1.0,
-                    &x.t(),
-                    &scaled,
-                    0.0,
-                    &mut block_mut(out.view_mut(), 0..d, 0..d),
-                );
+                let width = self.width();
+                let rows = GRAM_BLOCK_ROWS.min(x.nrows()).max(1);
+                let mut plain = Array2::zeros((rows, width));
+                let mut scaled = Array2::zeros((rows, width));
                 if self.intercept {
-                    // The intercept row and column: Xᵀc.
-                    let xtc = x.t().dot(&c);
-                    block_mut(out.view_mut(), 0..d, d..d + 1)
-                        .assign(&xtc.view().insert_axis(Axis(1)));
-                    block_mut(out.view_mut(), d..d + 1, 0..d)
-                        .assign(&xtc.view().insert_axis(Axis(0)));
+                    plain.column_mut(d).fill(1.0);
+                }
+                let mut gram = block_mut(out.view_mut(), 0..width, 0..width);
+                gram.fill(0.0);
+                for start in (0..x.nrows()).step_by(rows) {
+                    let end = (start + rows).min(x.nrows());
+                    let m = end - start;
+                    let mut p = plain.slice_mut(s![..m, ..]);
+                    p.slice_mut(s![.., ..d])
+                        .assign(&x.slice(s![start..end, ..]));
+                    let mut q = scaled.slice_mut(s![..m, ..]);
+                    Zip::from(q.rows_mut())
+                        .and(p.rows())
+                        .and(c.slice(s![start..end]))
+                        .for_each(|mut q, p, &ci| {
+                            Zip::from(&mut q).and(&p).for_each(|q, &v| *q = ci * v);
+                        });
+                    general_mat_mul(1.0, &p.t(), &q, 1.0, &mut gram);
                 }
             }
             Features::Sparse(x) => {
@@ -278,6 +287,10 @@ impl<'a> Design<'a> {
 /// Up to this many columns, the dense weighted Gram matrix is computed entry by entry from
 /// contiguous columns rather than by a matrix product.
 const SMALL_GRAM: usize = 32;
+
+/// Rows per block of the dense weighted Gram matrix's product: two blocks of at most a few
+/// hundred kilobytes each for a few dozen columns, which stay in cache.
+const GRAM_BLOCK_ROWS: usize = 1024;
 
 /// Whether the columns of `x` are contiguous (Fortran order), the layout the binary kernels
 /// vectorise best; fitting copies its input to it once.
@@ -433,6 +446,20 @@ mod tests {
             array![[0.5, -1.0, 2.0, 0.25], [1.0, 0.0, -0.5, -2.0]],
             array![[1.0, 2.0], [-1.0, 0.5], [0.0, 1.0], [2.0, -3.0]],
             array![0.5, 1.0, 0.0, 2.0],
+        );
+    }
+
+    #[test]
+    fn products_on_a_tall_wide_matrix_span_several_blocks() {
+        // More columns than SMALL_GRAM and rows over two and a half blocks of the Gram product,
+        // with weights of both signs (the multinomial Hessian's off-diagonal blocks).
+        let (n, d) = (2 * GRAM_BLOCK_ROWS + 300, SMALL_GRAM + 5);
+        let wave = |i: usize, j: usize| ((i * 7 + j * 13) % 17) as f64 / 8.0 - 1.0;
+        check_products(
+            Array2::from_shape_fn((n, d), |(i, j)| wave(i, j)),
+            Array2::from_shape_fn((2, d + 1), |(k, j)| wave(k + 3, j) / 2.0),
+            Array2::from_shape_fn((n, 2), |(i, k)| wave(i + k, 5)),
+            Array1::from_shape_fn(n, |i| wave(i, 2)),
         );
     }
 
