@@ -18,6 +18,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use gendisc_bilevel::{BilevelClassifier, GenerativePrior};
 use gendisc_core::model_file::kind_of_json;
 use gendisc_core::{
     ClassLabels, Classifier, ColumnEncoding, ConditionalModel, Fit, FitWeighted, ModelFile,
@@ -125,12 +126,34 @@ fn envelope_json<M: SavedModel + Clone>(
         })
 }
 
-/// The linear SVM, which has decision scores rather than probabilities.
-struct Svm(LinearSvm);
+/// A classifier with decision scores rather than probabilities: `n × 1` for two classes
+/// (positive for class 1), `n × K` one-vs-rest beyond.
+trait DecisionScores {
+    /// The scores of every row of `x`.
+    fn scores(&self, x: ArrayView2<'_, f64>) -> gendisc_core::Result<Array2<f64>>;
+}
 
-impl Fitted for Svm {
+impl DecisionScores for LinearSvm {
+    fn scores(&self, x: ArrayView2<'_, f64>) -> gendisc_core::Result<Array2<f64>> {
+        self.decision_scores(x)
+    }
+}
+
+impl DecisionScores for BilevelClassifier {
+    fn scores(&self, x: ArrayView2<'_, f64>) -> gendisc_core::Result<Array2<f64>> {
+        Ok(self.decision_function(x)?.insert_axis(ndarray::Axis(1)))
+    }
+}
+
+/// The linear SVM and the bilevel classifier, which score rather than give probabilities.
+struct Scored<M>(M);
+
+impl<M> Fitted for Scored<M>
+where
+    M: DecisionScores + Classifier + SavedModel + Clone + Send + Sync,
+{
     fn kind(&self) -> &'static str {
-        LinearSvm::KIND
+        M::KIND
     }
 
     fn n_features(&self) -> usize {
@@ -145,7 +168,7 @@ impl Fitted for Svm {
     }
 
     fn decision_scores(&self, x: ArrayView2<'_, f64>) -> Option<gendisc_core::Result<Array2<f64>>> {
-        Some(self.0.decision_scores(x))
+        Some(self.0.scores(x))
     }
 
     fn predict(&self, x: ArrayView2<'_, f64>) -> gendisc_core::Result<Array1<usize>> {
@@ -343,6 +366,12 @@ impl<'a, 'py> Settings<'a, 'py> {
     }
 
     /// Fails on a parameter that was not read.
+    /// The value of `name`, which must be given.
+    fn require<T: for<'b> FromPyObject<'b, 'py>>(&mut self, name: &str) -> PyResult<T> {
+        self.get(name)?
+            .ok_or_else(|| PyValueError::new_err(format!("`{name}` is required")))
+    }
+
     fn finish(self, kind: &str) -> PyResult<()> {
         for key in self.dict.keys() {
             let key: String = key.extract()?;
@@ -441,7 +470,9 @@ where
 /// `"balls1"` (`var_smoothing`), `"balls2"` (`var_smoothing`, `max_iter`, `tol`, `seed`),
 /// `"logistic-regression"` (`prior_variance`, `fit_intercept`, `tol`, `max_iter`),
 /// `"logistic-regression-cv"` (`prior_variances`, `n_folds`, `seed`, `fit_intercept`),
-/// `"linear-svm"` (`C`, `fit_intercept`, `tol`, `max_iter`, `seed`), `"hybrid"` (`base`: `gaussian`,
+/// `"linear-svm"` (`C`, `fit_intercept`, `tol`, `max_iter`, `seed`), `"bilevel"` (`prior_means`,
+/// `prior_variances` — two rows, one per class, of a value per feature — `beta`, `phi`,
+/// `hard_margin`, `C1`, `C2`, `C3`, `max_iter`, `tol`), `"hybrid"` (`base`: `gaussian`,
 /// `bernoulli`, `multinomial` or `categorical`;
 /// `regions`, `normalized`, `leave_one_out`, `prior_variance`), `"gdt"`
 /// (`family`, `lam`, `shrinkage`, `reg_param`, `variance_floor`) and `"gdt-cv"` (those of
@@ -631,7 +662,62 @@ fn fit(
                     None => p.fit(x, y),
                 })
                 .map_err(value_error)?;
-            Box::new(Svm(model))
+            Box::new(Scored(model))
+        }
+        "bilevel" => {
+            if n_classes != 2 {
+                return Err(PyValueError::new_err(format!(
+                    "the bilevel classifier separates two classes, not {n_classes}"
+                )));
+            }
+            if w.is_some() {
+                return Err(PyValueError::new_err(
+                    "the bilevel classifier takes no sample weights",
+                ));
+            }
+            let means: Vec<Vec<f64>> = s.require("prior_means")?;
+            let variances: Vec<Vec<f64>> = s.require("prior_variances")?;
+            let class_rows = |rows: Vec<Vec<f64>>, what: &str| -> PyResult<[Array1<f64>; 2]> {
+                match <[Vec<f64>; 2]>::try_from(rows) {
+                    Ok([a, b]) if a.len() == x.ncols() && b.len() == x.ncols() => {
+                        Ok([Array1::from(a), Array1::from(b)])
+                    }
+                    _ => Err(PyValueError::new_err(format!(
+                        "{what} must hold two rows (one per class) of {} values",
+                        x.ncols()
+                    ))),
+                }
+            };
+            let prior = GenerativePrior::diagonal(
+                class_rows(means, "prior_means")?,
+                class_rows(variances, "prior_variances")?,
+            )
+            .map_err(value_error)?;
+            let mut p = BilevelClassifier::params(prior);
+            if let Some(beta) = s.get("beta")? {
+                p = p.beta(beta);
+            }
+            if let Some(phi) = s.get("phi")? {
+                p = p.phi(phi);
+            }
+            if let Some(m) = s.get("max_iter")? {
+                p = p.max_iter(m);
+            }
+            if let Some(t) = s.get("tol")? {
+                p = p.tol(t);
+            }
+            // The costs are read (and so checked) whichever margin is asked for.
+            let c1 = s.get("C1")?.unwrap_or(1.0);
+            let c2 = s.get("C2")?.unwrap_or(1.0);
+            let c3 = s.get("C3")?.unwrap_or(f64::INFINITY);
+            p = if s.get("hard_margin")?.unwrap_or(false) {
+                p.hard_margin()
+            } else {
+                p.soft_margin(c1, c2, c3)
+            };
+            s.finish(kind)?;
+            let model = py.detach(|| p.fit(x, y)).map_err(value_error)?;
+            Box::new(Scored(model))
         }
         "hybrid" => {
             let base: String = s.get("base")?.unwrap_or_else(|| "gaussian".to_owned());
@@ -804,7 +890,8 @@ fn read_envelope(text: &str, origin: &std::path::Path) -> PyResult<ReadFile> {
         Hybrid::<BernoulliNb>::KIND => read(text, origin, boxed::<Hybrid<BernoulliNb>>),
         Hybrid::<MultinomialNb>::KIND => read(text, origin, boxed::<Hybrid<MultinomialNb>>),
         Hybrid::<CategoricalNb>::KIND => read(text, origin, boxed::<Hybrid<CategoricalNb>>),
-        LinearSvm::KIND => read(text, origin, |m: LinearSvm| Box::new(Svm(m))),
+        LinearSvm::KIND => read(text, origin, |m: LinearSvm| Box::new(Scored(m))),
+        BilevelClassifier::KIND => read(text, origin, |m: BilevelClassifier| Box::new(Scored(m))),
         other => Err(PyValueError::new_err(format!(
             "{}: the Python package has no estimator of kind `{other}` yet",
             origin.display()

@@ -1,7 +1,6 @@
 """``gendisc.compare``: the papers' question from Python, by the engine of ``gendisc compare``."""
 
 import os
-import pathlib
 import subprocess
 
 import numpy as np
@@ -10,8 +9,8 @@ import pytest
 from sklearn.datasets import load_breast_cancer, load_wine
 
 import gendisc
+from _support import command as _command
 
-REPOSITORY = pathlib.Path(__file__).resolve().parents[3]
 CSV_FILES = ["replicates.csv", "summary.csv", "differences.csv", "crossover.csv"]
 
 
@@ -19,18 +18,6 @@ def _wine():
     X, y = load_wine(return_X_y=True, as_frame=True)
     # Text labels, sorted as the command sorts a file's classes.
     return X, y.map({0: "barolo", 1: "grignolino", 2: "barbera"}).rename("cultivar")
-
-
-def _command():
-    """The `gendisc` binary the workspace's tests built, if there is one."""
-    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", REPOSITORY / "target"))
-    if not target.is_absolute():
-        target = REPOSITORY / target
-    for profile in ("debug", "release"):
-        binary = target / profile / "gendisc"
-        if binary.exists():
-            return binary
-    return None
 
 
 def test_the_tables_hold_what_the_files_say():

@@ -2,6 +2,7 @@
 
 import copy
 import pickle
+import subprocess
 import warnings
 
 import numpy as np
@@ -18,6 +19,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import gendisc
+from _support import command as _command
 
 ESTIMATORS = [
     gendisc.GaussianNB(),
@@ -36,6 +38,8 @@ ESTIMATORS = [
     gendisc.LinearSVM(),
     gendisc.Hybrid(),
     gendisc.Hybrid(base="categorical"),
+    # One prior mean per class, repeated over however many features a check's data have.
+    gendisc.BilevelClassifier(prior_means=[-1.0, 1.0], prior_variances=1.0),
 ]
 
 
@@ -180,15 +184,23 @@ def scores(model, X):
     return model.decision_function(X)
 
 
+def labelled_iris(estimator):
+    """Iris with text labels: all three classes, or the first two for a binary classifier."""
+    X, y = bundled("iris")
+    names = ["setosa", "versicolor", "virginica"]
+    if not estimator.__sklearn_tags__().classifier_tags.multi_class:
+        X, y, names = X[y < 2], y[y < 2], names[:2]
+    return X, np.array(names)[y], names
+
+
 @pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda e: type(e).__name__)
 def test_pickle_and_deepcopy_predict_identically(estimator):
-    X, y = bundled("iris")
-    labels = np.array(["setosa", "versicolor", "virginica"])[y]
+    X, labels, names = labelled_iris(estimator)
     fitted = copy.deepcopy(estimator).fit(X, labels)
     for copied in [pickle.loads(pickle.dumps(fitted)), copy.deepcopy(fitted)]:
         np.testing.assert_array_equal(scores(copied, X), scores(fitted, X))
         np.testing.assert_array_equal(copied.predict(X), fitted.predict(X))
-        assert list(copied.classes_) == ["setosa", "versicolor", "virginica"]
+        assert list(copied.classes_) == names
 
 
 def test_a_pickle_carries_the_versioned_model_file_and_a_damaged_one_is_refused():
@@ -310,13 +322,14 @@ def test_model_files_round_trip_between_python_and_the_command(tmp_path):
 
 
 def test_saved_models_load_identically_and_labels_must_sort_as_text(tmp_path):
-    X, y = bundled("iris")
     for estimator in ESTIMATORS:
-        fitted = copy.deepcopy(estimator).fit(X, np.array(["a", "b", "c"])[y])
+        X, labels, _ = labelled_iris(estimator)
+        fitted = copy.deepcopy(estimator).fit(X, labels)
         fitted.save(tmp_path / "m.json")
         loaded = gendisc.load(tmp_path / "m.json")
         assert type(loaded) is type(fitted)
         np.testing.assert_array_equal(scores(loaded, X), scores(fitted, X))
+    X, y = bundled("iris")
     # Integers 2 < 10 sort the other way as text: refused, not mislabelled.
     fitted = gendisc.GaussianNB().fit(X[y > 0], np.where(y[y > 0] == 1, 2, 10))
     with pytest.raises(ValueError, match="sorted"):
@@ -390,3 +403,85 @@ def test_the_hybrid_over_categorical_naive_bayes_reads_codes_and_keeps_its_base(
     np.testing.assert_array_equal(refitted.predict_proba(X), hybrid.predict_proba(X))
     with pytest.raises(ValueError, match="Negative values"):
         hybrid.predict(-X)
+
+
+def _bilevel_data():
+    X, y = bundled("breast_cancer")
+    X = StandardScaler().fit_transform(X[:, :4])
+    labels = np.array(["benign", "malignant"])[1 - y]
+    # The prior: each class mean near the class's mean on half the rows, loosely.
+    half = np.arange(len(y)) % 2 == 0
+    means = np.array([X[half & (labels == c)].mean(axis=0) for c in ("benign", "malignant")])
+    return X, labels, means
+
+
+def test_the_bilevel_classifier_takes_its_prior_as_arrays_or_a_table(tmp_path):
+    import pandas as pd
+
+    X, labels, means = _bilevel_data()
+    from_arrays = gendisc.BilevelClassifier(prior_means=means, prior_variances=0.5).fit(X, labels)
+    table = pd.DataFrame(
+        [
+            {"feature": j, "class": c, "mean": means[k, j], "variance": 0.5}
+            for k, c in enumerate(("benign", "malignant"))
+            for j in range(X.shape[1])
+        ]
+    )
+    from_table = gendisc.BilevelClassifier(prior=table).fit(X, labels)
+    np.testing.assert_array_equal(
+        from_table.decision_function(X), from_arrays.decision_function(X)
+    )
+    assert from_arrays.converged_ and set(from_arrays.predict(X)) == {"benign", "malignant"}
+    assert (from_arrays.predict(X) == labels).mean() > 0.85
+    # Positive scores are classes_[1].
+    positive = from_arrays.decision_function(X) > 0
+    np.testing.assert_array_equal(from_arrays.predict(X)[positive], "malignant")
+    # Through the model file, as the command writes it.
+    from_arrays.save(tmp_path / "bilevel.json")
+    loaded = gendisc.load(tmp_path / "bilevel.json")
+    np.testing.assert_array_equal(loaded.decision_function(X), from_arrays.decision_function(X))
+
+
+@pytest.mark.skipif(_command() is None, reason="the gendisc command is not built (cargo build)")
+def test_the_bilevel_classifier_agrees_with_the_command(tmp_path):
+    import pandas as pd
+
+    X, labels, means = _bilevel_data()
+    names = ["radius", "texture", "perimeter", "area"]
+    frame = pd.DataFrame(X, columns=names)
+    frame.assign(diagnosis=labels).to_csv(tmp_path / "data.csv", index=False)
+    prior = pd.DataFrame(
+        [
+            {"feature": f, "class": c, "mean": means[k, j], "variance": 0.5}
+            for k, c in enumerate(("benign", "malignant"))
+            for j, f in enumerate(names)
+        ]
+    )
+    prior.to_csv(tmp_path / "prior.csv", index=False)
+    subprocess.run(
+        [str(_command()), "fit", "bilevel", "--data", str(tmp_path / "data.csv"), "--prior",
+         str(tmp_path / "prior.csv"), "--beta", "0.3", "--out", str(tmp_path / "m.json")],
+        check=True,
+        capture_output=True,
+    )
+    command = gendisc.load(tmp_path / "m.json")
+    ours = gendisc.BilevelClassifier(prior=prior, beta=0.3).fit(frame, labels)
+    np.testing.assert_allclose(
+        ours.decision_function(frame), command.decision_function(frame), rtol=0, atol=1e-12
+    )
+
+
+def test_the_bilevel_classifier_refuses_what_it_cannot_fit():
+    X, labels, means = _bilevel_data()
+    with pytest.raises(ValueError, match="needs a prior"):
+        gendisc.BilevelClassifier().fit(X, labels)
+    with pytest.raises(ValueError, match="shape"):
+        gendisc.BilevelClassifier(prior_means=means[:, :2], prior_variances=1.0).fit(X, labels)
+    with pytest.raises(ValueError, match="Only binary"):
+        gendisc.BilevelClassifier(prior_means=0.0, prior_variances=1.0).fit(
+            X, np.arange(len(labels)) % 3
+        )
+    with pytest.raises(TypeError):
+        gendisc.BilevelClassifier(prior_means=means, prior_variances=1.0).fit(
+            X, labels, sample_weight=np.ones(len(labels))
+        )

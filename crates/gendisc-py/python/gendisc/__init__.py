@@ -12,6 +12,8 @@ The estimators fit in Rust (the gendisc crates) and behave as scikit-learn class
   :class:`LogisticRegressionCV` chooses the prior by cross-validation;
 * :class:`Hybrid` — Raina et al.'s hybrid of naive Bayes regions with discriminative weights;
 * :class:`LinearSVM` — the linear soft-margin SVM (decision scores, no probabilities);
+* :class:`BilevelClassifier` — Epshteyn and DeJong's maximum-margin hyperplane under a
+  generative prior on the class means (two classes, decision scores);
 * :class:`GDT` — Bouchard and Triggs' generative-discriminative trade-off; :class:`GDTCV`
   chooses its ``λ`` by cross-validation.
 
@@ -26,6 +28,7 @@ from ._base import GendiscClassifier, GendiscProbabilisticClassifier
 from ._compare import MODELS, Comparison, compare
 from .estimators import (
     GDT,
+    BilevelClassifier,
     GDTCV,
     Balls1,
     Balls2,
@@ -51,6 +54,7 @@ __all__ = [
     "Balls1",
     "Balls2",
     "BernoulliNB",
+    "BilevelClassifier",
     "GaussianNB",
     "GendiscClassifier",
     "GendiscProbabilisticClassifier",
@@ -81,6 +85,8 @@ _BY_KIND = {
     "gdt": GDT,
     "gdt-cv": GDTCV,
     "linear-svm": LinearSVM,
+    # The prior is not in the file: a loaded model predicts, and refitting needs a prior.
+    "bilevel": BilevelClassifier,
     # The base the file's model was fitted with, so that a clone refits the same model.
     "hybrid-gaussian-naive-bayes": Hybrid,
     "hybrid-bernoulli-naive-bayes": lambda: Hybrid(base="bernoulli"),

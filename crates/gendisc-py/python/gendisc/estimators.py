@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_non_negative
 
 from ._base import GendiscClassifier, GendiscProbabilisticClassifier
@@ -348,6 +349,154 @@ class LinearSVM(GendiscClassifier):
         X = self._validated(X)
         scores = self._model.decision_scores(X)
         return scores[:, 0] if scores.shape[1] == 1 else scores
+
+
+class BilevelClassifier(GendiscClassifier):
+    """Epshteyn and DeJong's classifier (2005): a maximum-margin hyperplane that also agrees with
+    a generative prior on the class means, fitted by alternating second-order cone programs.
+    Two classes; decision scores, no probabilities.
+
+    The prior is the paper's §5 form: for class ``k`` (``classes_[k]``, in sorted order), the
+    class mean has a Gaussian hyper-prior with mean ``t_k`` and diagonal covariance ``Ω_k``
+    (``Σ_k = I``). Give it as arrays, ``prior_means`` (``t``) and ``prior_variances`` (the
+    diagonals of ``Ω``), each of shape ``(2, n_features)`` — or ``(2,)`` for one value per
+    class, or a scalar, repeated over the features — or as a DataFrame ``prior`` with the
+    columns ``feature``, ``class``, ``mean``, ``variance`` and a row per feature and class (the
+    file ``gendisc fit bilevel --prior`` reads; features by the names of ``X``'s columns, or by
+    position ``0, 1, …`` for an array).
+
+    Parameters
+    ----------
+    prior_means, prior_variances : array-like or float, optional
+        The prior as arrays (both, or ``prior`` instead).
+    prior : pandas.DataFrame, optional
+        The prior as a table.
+    beta : float, default=0.2
+        β of the prior constraints (4.13)–(4.14).
+    phi : float, default=0.01
+        φ of the hyper-prior constraint (4.16).
+    hard_margin : bool, default=False
+        The hard-margin program (4.10)–(4.14); fails on data no hyperplane separates.
+    C1, C2, C3 : float, default=1.0, 1.0, inf
+        The soft margin's costs of margin, prior and hyper-prior violations (4.17)–(4.24).
+    max_iter : int or None, default=None
+        The cap on alternations (gendisc's default, 50, when ``None``).
+    tol : float or None, default=None
+        The alternation's tolerance on the change of its parameters (1e-6 when ``None``).
+    require_convergence : bool, default=False
+        Make a fit that stops at its cap an error instead of a ``ConvergenceWarning``.
+    """
+
+    _kind = "bilevel"
+    _parameters = ("beta", "phi", "hard_margin", "C1", "C2", "C3", "max_iter", "tol")
+
+    def __init__(
+        self,
+        prior_means=None,
+        prior_variances=None,
+        prior=None,
+        beta=0.2,
+        phi=0.01,
+        hard_margin=False,
+        C1=1.0,
+        C2=1.0,
+        C3=np.inf,
+        max_iter=None,
+        tol=None,
+        require_convergence=False,
+    ):
+        self.prior_means = prior_means
+        self.prior_variances = prior_variances
+        self.prior = prior
+        self.beta = beta
+        self.phi = phi
+        self.hard_margin = hard_margin
+        self.C1 = C1
+        self.C2 = C2
+        self.C3 = C3
+        self.max_iter = max_iter
+        self.tol = tol
+        self.require_convergence = require_convergence
+
+    def fit(self, X, y):
+        """Fits the hyperplane on ``X`` (``n × d``) and two classes ``y`` (no sample weights:
+        the programs have none)."""
+        target = type_of_target(y, input_name="y", raise_unknown=True)
+        if target != "binary":
+            raise ValueError(
+                f"Only binary classification is supported. The type of the target is {target}."
+            )
+        return super().fit(X, y)
+
+    def _native_parameters(self) -> dict:
+        parameters = super()._native_parameters()
+        means, variances = self._prior_arrays()
+        parameters["prior_means"] = means.tolist()
+        parameters["prior_variances"] = variances.tolist()
+        return parameters
+
+    def _prior_arrays(self):
+        d = self.n_features_in_
+        if self.prior is not None:
+            if self.prior_means is not None or self.prior_variances is not None:
+                raise ValueError("give the prior as a table or as arrays, not both")
+            return self._prior_from_table(d)
+        if self.prior_means is None or self.prior_variances is None:
+            raise ValueError(
+                "BilevelClassifier needs a prior: prior_means and prior_variances, or prior"
+            )
+
+        def per_class(values, name):
+            values = np.asarray(values, dtype=np.float64)
+            if values.ndim == 0:
+                values = np.full(2, float(values))
+            if values.ndim == 1 and values.shape == (2,):
+                values = np.repeat(values[:, None], d, axis=1)
+            if values.shape != (2, d):
+                raise ValueError(
+                    f"{name} has shape {values.shape}: expected (2, {d}), (2,) or a scalar"
+                )
+            return values
+
+        return (
+            per_class(self.prior_means, "prior_means"),
+            per_class(self.prior_variances, "prior_variances"),
+        )
+
+    def _prior_from_table(self, d):
+        table = self.prior
+        missing = {"feature", "class", "mean", "variance"} - set(table.columns)
+        if missing:
+            raise ValueError(f"the prior table lacks the column(s) {sorted(missing)}")
+        names = getattr(self, "feature_names_in_", None)
+        features = [str(f) for f in (names if names is not None else range(d))]
+        classes = [str(c) for c in self.classes_]
+        means = np.full((2, d), np.nan)
+        variances = np.full((2, d), np.nan)
+        for row in table.to_dict("records"):
+            feature, label = str(row["feature"]), str(row["class"])
+            if feature not in features:
+                raise ValueError(f"the prior's feature {feature!r} is not one of {features}")
+            if label not in classes:
+                raise ValueError(f"the prior's class {label!r} is not one of {classes}")
+            k, j = classes.index(label), features.index(feature)
+            if not np.isnan(means[k, j]):
+                raise ValueError(f"the prior has two rows for feature {feature!r}, class {label!r}")
+            means[k, j], variances[k, j] = float(row["mean"]), float(row["variance"])
+        if np.isnan(means).any():
+            k, j = np.argwhere(np.isnan(means))[0]
+            raise ValueError(f"the prior has no row for feature {features[j]!r}, class {classes[k]!r}")
+        return means, variances
+
+    def decision_function(self, X):
+        """``w · x + b`` for each row, positive for ``classes_[1]``."""
+        X = self._validated(X)
+        return self._model.decision_scores(X)[:, 0]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
 
 
 class Hybrid(GendiscProbabilisticClassifier):
