@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-use ndarray::Array1;
 use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -57,21 +56,7 @@ pub fn compare(
         )));
     }
     let n_classes = classes.len();
-    let y: Array1<usize> = y
-        .as_array()
-        .iter()
-        .map(|&v| {
-            usize::try_from(v)
-                .ok()
-                .filter(|&k| k < n_classes)
-                .ok_or_else(|| {
-                    PyValueError::new_err(format!(
-                        "class index {v} is not in 0 … {}",
-                        n_classes.saturating_sub(1)
-                    ))
-                })
-        })
-        .collect::<PyResult<_>>()?;
+    let y = crate::class_indices(y.as_array(), n_classes)?;
     let models = models
         .iter()
         .map(|model| model.parse::<ModelKind>())

@@ -322,6 +322,23 @@ fn no_such(what: &str, kind: &str) -> PyErr {
 }
 
 /// A gendisc error as Python's `ValueError`, with its message.
+/// The class indices the Python layer encoded (`0 … K − 1`), checked.
+fn class_indices(y: ArrayView1<'_, i64>, n_classes: usize) -> PyResult<Array1<usize>> {
+    y.iter()
+        .map(|&v| {
+            usize::try_from(v)
+                .ok()
+                .filter(|&k| k < n_classes)
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "class index {v} is not in 0 … {}",
+                        n_classes.saturating_sub(1)
+                    ))
+                })
+        })
+        .collect()
+}
+
 /// The categories of each column of codes, as scikit-learn's `n_categories_`: one more than the
 /// largest code seen, or `minimum`'s value when that is larger.
 fn category_counts(x: ArrayView2<'_, f64>, minimum: &[usize]) -> Vec<usize> {
@@ -488,21 +505,7 @@ fn fit(
     n_classes: usize,
     sample_weight: Option<PyReadonlyArray1<'_, f64>>,
 ) -> PyResult<FittedModel> {
-    let y: Array1<usize> = y
-        .as_array()
-        .iter()
-        .map(|&v| {
-            usize::try_from(v)
-                .ok()
-                .filter(|&k| k < n_classes)
-                .ok_or_else(|| {
-                    PyValueError::new_err(format!(
-                        "class index {v} is not in 0 … {}",
-                        n_classes.saturating_sub(1)
-                    ))
-                })
-        })
-        .collect::<PyResult<_>>()?;
+    let y = class_indices(y.as_array(), n_classes)?;
     let (x, y) = (x.as_array(), y.view());
     let w = sample_weight.as_ref().map(|w| w.as_array());
     let mut s = Settings::new(params);
