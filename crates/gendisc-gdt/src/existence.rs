@@ -30,12 +30,28 @@
 //! a maximiser exists — and a positive optimum is a [`Separation`] certificate, checked again
 //! on the margins it implies.
 //!
-//! Balls2 has no such certificate: its class densities are mixtures, and without a variance
-//! floor a component that shrinks onto one training row drives that row's posterior to 1
-//! while changing the others little, so at `λ = 0` the supremum of `L_disc` is approached only
-//! as a variance vanishes, and for `λ > 0` `L_gen` itself is unbounded (the classical
-//! degeneracy of mixture likelihoods). A Balls2 fit without a floor is a local maximiser at
-//! best; [`crate::GdtParams::variance_floor`] bounds it.
+//! **Balls2.** Its class densities are mixtures, so its log-odds are not linear in any fixed
+//! features, `L_disc` is not concave, and no linear program decides in general whether it has
+//! a maximiser: on overlapping classes it may (identical rows of both classes, say, make any
+//! model whose classes agree there a maximiser) or may not. Two sufficient conditions prove
+//! that it has none, [`balls2_separation`]:
+//!
+//! * **Without a variance floor:** complete separation in Balls1's induced features
+//!   `(1, x, ‖x‖²)`. A Balls2 model whose two components of each class coincide is a Balls1
+//!   model, so along Balls1's separating direction `L_disc → 0`, its supremum (every term is a
+//!   log-probability); no finite `θ` attains 0, since every posterior is below 1.
+//! * **With a floor, two classes:** complete linear separation, in `(1, x)`. Balls1 with one
+//!   variance `σ²` above the floor and means `o ± t v` has log-odds
+//!   `(2t/σ²)(vᵀx − vᵀo) + log(π₁/π₀)`, any hyperplane for a suitable `o` and `v`, scaled by `t`
+//!   without the priors or the variances moving, so again `L_disc → 0` as `t → ∞`.
+//!
+//! The linear program certifies complete separation only when the direction it finds separates
+//! every row strictly; quasi-complete separation proves nothing for Balls2, whose richer
+//! log-odds may do better than the sub-family's limit at a finite `θ`. Where neither condition
+//! holds the fit runs, and its report says whether it met the gradient criterion. For `λ > 0`
+//! without a floor `L_gen` itself is unbounded (a component shrinking onto one row, the
+//! classical degeneracy of mixture likelihoods): such a fit is a local maximiser at best, and
+//! [`crate::GdtParams::variance_floor`] bounds it.
 
 use ndarray::{Array2, ArrayView1, ArrayView2};
 use serde::{Deserialize, Serialize};
@@ -67,6 +83,10 @@ pub struct Separation {
     /// `true` when every margin increases strictly (complete separation), `false` when some
     /// stay (quasi-complete separation).
     pub complete: bool,
+    /// For a Balls2 fit, the sub-family whose induced features `D` is over (Balls1's, or LDA's
+    /// with a variance floor; see [`balls2_separation`]); `None` for the fitted family's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sub_family: Option<Family>,
 }
 
 /// The number of induced features `q` of `family` on `d` inputs, or `None` for Balls2.
@@ -109,8 +129,9 @@ pub fn induced_features(family: Family, x: ArrayView2<'_, f64>) -> Option<Array2
 
 /// Decides whether the rows `(x, y)` (of positive `weights`) are separated in the induced
 /// features of `family`: `Some(certificate)` if they are (no finite maximiser at `λ = 0`),
-/// `None` if they overlap (a maximiser exists). Always `None` for Balls2, which has no
-/// certificate (see the [module documentation](self)).
+/// `None` if they overlap (a maximiser exists). Always `None` for Balls2, whose conditional
+/// likelihood no linear program decides; [`balls2_separation`] proves, where it can, that it
+/// has no maximiser.
 pub fn separation(
     family: Family,
     n_classes: usize,
@@ -121,13 +142,38 @@ pub fn separation(
     let Some(z) = induced_features(family, x) else {
         return Ok(None);
     };
-    let q = z.ncols();
-    let k = n_classes;
-    // Variables: D_1 … D_{K−1}, each q long (D_0 = 0).
-    let var = |class: usize, j: usize| (class - 1) * q + j;
-    let mut lp = Socp::new("GDT separation certificate");
-    lp.add_variables((k - 1) * q);
     let positive = |i: usize| weights.is_none_or(|w| w[i] > 0.0);
+    let direction =
+        separating_direction(z.view(), y, n_classes, &positive, Objective::SumOfMargins)?;
+    Ok(certify(direction, z.view(), y, &positive))
+}
+
+/// What the separating direction's linear program maximises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Objective {
+    /// The sum of the margins (Konis's program): positive exactly when the rows are separated,
+    /// completely or quasi-completely.
+    SumOfMargins,
+    /// The smallest margin: positive exactly when the rows are completely separated.
+    SmallestMargin,
+}
+
+/// The direction `D` (`K × q`, row 0 zero, `‖D‖_∞ ≤ 1`) of the linear program over the rows'
+/// induced features `z` that keeps every margin `(D_{y_i} − D_k)ᵀ z_i` (`k ≠ y_i`, rows of
+/// positive weight) non-negative and maximises `objective`.
+fn separating_direction(
+    z: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    k: usize,
+    positive: &dyn Fn(usize) -> bool,
+    objective: Objective,
+) -> Result<Array2<f64>> {
+    let q = z.ncols();
+    // Variables: D_1 … D_{K−1}, each q long (D_0 = 0), then the smallest margin s.
+    let var = |class: usize, j: usize| (class - 1) * q + j;
+    let smallest = (k - 1) * q;
+    let mut lp = Socp::new("GDT separation certificate");
+    lp.add_variables((k - 1) * q + usize::from(objective == Objective::SmallestMargin));
     let margin = |i: usize, rival: usize| -> Affine {
         let mut m = Affine::new();
         let own = y[i];
@@ -149,10 +195,14 @@ pub fn separation(
     for i in (0..z.nrows()).filter(|&i| positive(i)) {
         for rival in (0..k).filter(|&r| r != y[i]) {
             let m = margin(i, rival);
+            // −margin (+ s) ≤ 0: every margin at least 0 (at least s).
             let mut negated = Affine::new();
             for &(v, c) in &m.terms {
                 negated = negated.term(v, -c);
                 total = total.term(v, -c);
+            }
+            if objective == Objective::SmallestMargin {
+                negated = negated.term(smallest, 1.0);
             }
             lp.add_inequality(negated);
         }
@@ -161,16 +211,54 @@ pub fn separation(
         lp.add_inequality(Affine::var(v).plus(-1.0));
         lp.add_lower_bound(v, -1.0);
     }
-    lp.minimize_linear(total);
+    match objective {
+        Objective::SumOfMargins => {
+            lp.minimize_linear(total);
+        }
+        Objective::SmallestMargin => {
+            // s ≤ 1 keeps the program bounded where the rows have no margin to share (a row
+            // whose z is 0).
+            lp.add_inequality(Affine::var(smallest).plus(-1.0));
+            lp.minimize_linear(Affine::new().term(smallest, -1.0));
+        }
+    }
     let solution = lp.solve(&SocpSettings::default())?;
-
     let mut direction = Array2::zeros((k, q));
     for class in 1..k {
         for j in 0..q {
             direction[[class, j]] = solution.x[var(class, j)];
         }
     }
-    Ok(certify(direction, z.view(), y, &positive))
+    Ok(direction)
+}
+
+/// Decides, where it can, that Balls2's conditional likelihood on the rows `(x, y)` has no
+/// finite maximiser (see the [module documentation](self)): `Some(certificate)` when the rows
+/// are completely separated in Balls1's induced features (`floored` false) or, with a variance
+/// floor and two classes, linearly (LDA's); `None` when that is not shown, which does not mean
+/// that a maximiser exists.
+pub fn balls2_separation(
+    n_classes: usize,
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    weights: Option<ArrayView1<'_, f64>>,
+    floored: bool,
+) -> Result<Option<Separation>> {
+    let sub_family = match (floored, n_classes) {
+        (false, _) => Family::Balls1,
+        (true, 2) => Family::Lda,
+        (true, _) => return Ok(None),
+    };
+    let z = induced_features(sub_family, x).expect("a sub-family of Gaussian classes");
+    let positive = |i: usize| weights.is_none_or(|w| w[i] > 0.0);
+    let direction =
+        separating_direction(z.view(), y, n_classes, &positive, Objective::SmallestMargin)?;
+    Ok(certify(direction, z.view(), y, &positive)
+        .filter(|certificate| certificate.complete)
+        .map(|certificate| Separation {
+            sub_family: Some(sub_family),
+            ..certificate
+        }))
 }
 
 /// Checks a candidate direction on the margins it implies: a certificate when no margin
@@ -204,6 +292,7 @@ fn certify(
         strict_margins: strict,
         margins: changes.len(),
         complete: strict == changes.len(),
+        sub_family: None,
     })
 }
 
@@ -257,6 +346,45 @@ mod tests {
         assert!(separation(Family::Balls1, 2, x.view(), y.view(), None)
             .unwrap()
             .is_some());
+    }
+
+    #[test]
+    fn balls2_is_certified_only_by_a_complete_separation_its_sub_families_prove() {
+        // Linearly separated: Balls1's features separate too, and LDA's with a floor.
+        let x = array![[0.0, 0.1], [0.2, 0.0], [0.7, 0.9], [0.8, 0.6]];
+        let y = array![0, 0, 1, 1];
+        for (floored, sub) in [(false, Family::Balls1), (true, Family::Lda)] {
+            let s = balls2_separation(2, x.view(), y.view(), None, floored)
+                .unwrap()
+                .expect("separated");
+            assert!(s.complete && s.sub_family == Some(sub), "{s:?}");
+        }
+        // Separated only by ‖x‖² (class 1 inside): a certificate without a floor only.
+        let x = array![[-0.9], [-0.6], [-0.1], [0.0], [0.15], [0.7], [0.95]];
+        let y = array![0, 0, 1, 1, 1, 0, 0];
+        assert!(balls2_separation(2, x.view(), y.view(), None, false)
+            .unwrap()
+            .is_some());
+        assert_eq!(
+            balls2_separation(2, x.view(), y.view(), None, true).unwrap(),
+            None
+        );
+        // Quasi-complete separation proves nothing for the mixture.
+        let x = array![[0.0], [0.2], [0.5], [0.5], [0.8], [1.0]];
+        let y = array![0, 0, 0, 1, 1, 1];
+        for floored in [false, true] {
+            assert_eq!(
+                balls2_separation(2, x.view(), y.view(), None, floored).unwrap(),
+                None
+            );
+        }
+        // With a floor, only two classes have the construction.
+        let x = array![[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]];
+        let y = array![0, 0, 1, 1, 2, 2];
+        assert_eq!(
+            balls2_separation(3, x.view(), y.view(), None, true).unwrap(),
+            None
+        );
     }
 
     #[test]

@@ -18,7 +18,7 @@ use gendisc_optim::{Minimizer, Objective, Solution, Status, TwiceDifferentiable}
 
 use crate::discriminative_end::induced_start;
 
-use crate::existence::{separation, Separation};
+use crate::existence::{balls2_separation, separation, Separation};
 use crate::family::{check_variance_floor, Family, Parametrisation, Priors};
 use crate::objective::{CountingIndefinite, GdtObjective};
 use crate::params::{GdtParams, GdtValidParams};
@@ -97,15 +97,19 @@ impl GdtReport {
     pub fn summary(&self) -> FitSummary {
         let status = match &self.separation {
             Some(s) => format!(
-                "{} at λ = {}: the training rows are {} separated in the family's induced \
-                 features ({} of {} margins grow along the certificate), so the conditional \
-                 likelihood has no finite maximiser; the parameters are the starting point",
+                "{} at λ = {}: the training rows are {} separated in the {} induced features \
+                 ({} of {} margins grow along the certificate), so the conditional likelihood \
+                 has no finite maximiser; the parameters are the starting point",
                 self.status,
                 self.lambda,
                 if s.complete {
                     "completely"
                 } else {
                     "quasi-completely"
+                },
+                match s.sub_family {
+                    Some(sub) => format!("sub-family {sub}'s"),
+                    None => "family's".to_owned(),
                 },
                 s.strict_margins,
                 s.margins
@@ -782,13 +786,19 @@ fn optimise_unchecked<'t>(
     let method = p.solver.for_dim(t.param.dim());
     let gradient_tolerance = Some(method.gradient_tolerance(t.param.dim()));
     // At λ = 0: a certificate decides whether a maximiser exists; where it does, it is found
-    // in the induced coefficients and mapped back (a convex problem where θ is flat).
+    // in the induced coefficients and mapped back (a convex problem where θ is flat). Balls2
+    // has a certificate only where a sub-family proves that no maximiser exists.
     let mut from = start.to_owned();
     let mut induced: Option<Solution> = None;
     if p.lambda == 0.0 {
-        if let Some(certificate) =
-            separation(t.param.family(), t.param.n_classes(), t.x.view(), t.y, t.w)?
-        {
+        let (family, k) = (t.param.family(), t.param.n_classes());
+        let certificate = if family == Family::Balls2 {
+            let floored = t.param.variance_floor() > 0.0;
+            balls2_separation(k, t.x.view(), t.y, t.w, floored)?
+        } else {
+            separation(family, k, t.x.view(), t.y, t.w)?
+        };
+        if let Some(certificate) = certificate {
             return Ok(Gdt {
                 param: t.param,
                 theta: start.to_owned(),

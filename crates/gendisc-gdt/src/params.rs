@@ -27,7 +27,8 @@ pub const DEFAULT_GDT_GRADIENT_TOLERANCE: f64 = 5e-8;
 /// at a finite point the method converges quadratically near it (within 30 iterations on the
 /// UCI fits of the tests); where the supremum is approached at infinity — a Balls2 component
 /// settling onto its variance floor (`ℓ → ∞`, gradient decaying like `e^{−2ℓ}`), or Balls2's
-/// discriminative end, which has no certificate — progress is linear, and such a fit may need
+/// discriminative end where no sub-family certifies that it has no maximiser
+/// ([`crate::existence::balls2_separation`]) — progress is linear, and such a fit may need
 /// 100–200 iterations to meet the criterion or stops at the cap as
 /// [`Status::MaxIterations`](gendisc_optim::Status::MaxIterations).
 pub const DEFAULT_GDT_NEWTON_ITERATIONS: usize = 200;

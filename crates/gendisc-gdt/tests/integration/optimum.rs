@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use gendisc_core::{Convergence, Fit, ParamGuard};
+use gendisc_core::{Convergence, Fit, ParamGuard, SavedModel};
 use gendisc_data::loaders::{Separator, TableReader};
 use gendisc_gdt::{objective_and_gradient, Family, Gdt, DEFAULT_GDT_GRADIENT_TOLERANCE};
 use gendisc_optim::Status;
@@ -225,4 +225,42 @@ proptest! {
             prop_assert!(r.separation.is_some());
         }
     }
+}
+
+#[test]
+fn balls2_on_completely_separated_rows_is_certified_through_a_sub_family() {
+    // Class 1 in a ring around class 0: no line separates them, ‖x‖² does.
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let x = Array2::from_shape_fn((60, 2), |(i, j)| {
+        let z: f64 = StandardNormal.sample(&mut rng);
+        let angle = i as f64 * 0.7;
+        let radius = if i < 30 { 0.5 } else { 3.0 };
+        radius * if j == 0 { angle.cos() } else { angle.sin() } + 0.1 * z
+    });
+    let y = Array1::from_shape_fn(60, |i| usize::from(i >= 30));
+    let fit = |floor: f64| {
+        Gdt::params(Family::Balls2)
+            .lambda(0.0)
+            .variance_floor(floor)
+            .fit(x.view(), y.view())
+            .unwrap()
+    };
+    let free = fit(0.0);
+    let r = free.report();
+    assert_eq!(r.status, Status::NoFiniteMinimiser, "{r:?}");
+    let certificate = r.separation.as_ref().expect("a certificate");
+    assert!(certificate.complete && certificate.sub_family == Some(Family::Balls1));
+    assert!(free
+        .fit_summary()
+        .unwrap()
+        .status
+        .contains("sub-family Balls1's induced features"));
+    // With a floor the ring proves nothing (no line separates it): the fit runs.
+    let floored = fit(0.01);
+    assert!(
+        floored.report().separation.is_none(),
+        "{:?}",
+        floored.report()
+    );
+    assert_ne!(floored.report().status, Status::NoFiniteMinimiser);
 }
