@@ -437,21 +437,7 @@ impl ReportData {
     }
 }
 
-/// The verdicts of the report that preceded the verdict module, each with the rule that gave
-/// it, in claim order: what the "changes" section compares against.
-const PREVIOUS: [(&str, &str, &str); 8] = [
-    ("1", "partly supported", "H2's mean error within 0.01 or 10% of the lowest at 96% of the (pair, m) points, m = 10 included, against a 100% cutoff"),
-    ("2", "supported", "H2's mean error below NB's at 44 of 54 points (81%) against an 80% cutoff, two of them equal at four decimals"),
-    ("3", "not supported", "mean NB − H2 gap over m ≤ 100 (0.0048, pulled down by m = 10 alone) against m ≥ 700 (0.0065)"),
-    ("4", "partly supported", "H2 below H1 at 74% of the points against an 80% cutoff"),
-    ("5", "partly supported", "H2 below U2 at 67% of the points against a 70% cutoff, ties counted as losses"),
-    ("6", "supported", "the averaged curve at or above NB's at 95% of the grid points, ties counted as wins"),
-    ("7", "partly supported", "the averaged curves' coverages 0.70 against 0.32"),
-    ("8", "supported", "mean absolute gap of the averaged curves 0.0008, below a 0.01 cutoff"),
-];
-
-/// Appends the claims: each claim's words, then its verdict under each reading, then what
-/// changed against the report that preceded the verdict module.
+/// Appends the claims: each claim's words, then its verdict under each reading.
 fn claims_markdown(md: &mut String, verdicts: &[Verdict]) {
     let _ = writeln!(
         md,
@@ -495,43 +481,4 @@ fn claims_markdown(md: &mut String, verdicts: &[Verdict]) {
             }
         }
     }
-
-    let _ = writeln!(
-        md,
-        "## Changes from the previous report\n\nThe previous report gave each claim a rule of \
-         its own, on the mean curves. Under the verdict module, in the reading *{}*:\n",
-        READINGS[0].name
-    );
-    for (id, word, rule) in PREVIOUS {
-        let Some(v) = verdicts
-            .iter()
-            .find(|v| v.claim.id == id && v.claim.reading == READINGS[0].name)
-        else {
-            continue;
-        };
-        let t = &v.tally;
-        let now = v.word.to_string();
-        let _ = writeln!(
-            md,
-            "- Claim {id}: {} — previously **{word}** ({rule}); now **{now}** ({}): it holds at {} \
-             of {} {} ({} ties, {} against) over {}.",
-            if now == word { "unchanged" } else { "changed" },
-            v.robustness(),
-            t.holds,
-            t.total(),
-            v.unit_name,
-            t.ties,
-            t.against,
-            v.claim.window
-        );
-    }
-    let _ = writeln!(
-        md,
-        "\nWhere a verdict changed, the rule did: each point is now judged on the paired \
-         per-split differences with a 95% interval instead of the two mean curves, a tie (an \
-         interval containing zero) counts for neither side unless the claim asserts no \
-         difference, every claim has the same thresholds (75% / 50%, or 100% / 75% where the \
-         paper says \"every\"), and m = 10, which Figure 1 is not known to plot, no longer \
-         decides a verdict.\n"
-    );
 }

@@ -415,15 +415,7 @@ fn report_markdown(
     r
 }
 
-/// The verdicts of the report that preceded the verdict module, with the rule that gave each.
-const PREVIOUS: [(&str, &str, &str); 3] = [
-    ("1", "supported", "naive Bayes with the lowest median in 12 of 16 comparisons at m = 100 and 400 only, ER and LL, against a 75% cutoff; exact ties counted as wins"),
-    ("2-large", "supported", "logistic regression with the lowest median in 16 of 16 comparisons at m = 400 only"),
-    ("3", "supported", "the hybrid strictly lowest in 9.6% of the comparisons, below a one-third cutoff"),
-];
-
-/// Appends the conclusions: the rule, each conclusion's verdict under each reading, and what
-/// changed against the report that preceded the verdict module.
+/// Appends the conclusions: the rule, and each conclusion's verdict under each reading.
 fn conclusions_markdown(r: &mut String, verdicts: &[Verdict]) {
     let _ = writeln!(
         r,
@@ -466,38 +458,6 @@ fn conclusions_markdown(r: &mut String, verdicts: &[Verdict]) {
             }
         }
     }
-    let _ = writeln!(
-        r,
-        "## Changes from the previous report\n\nThe previous report compared medians without \
-         intervals, at m = 100 and 400 only for conclusions 1 and 2. Under the verdict module, in \
-         the first reading:\n"
-    );
-    for (id, word, rule) in PREVIOUS {
-        let Some(v) = verdicts.iter().find(|v| v.claim.id == id) else {
-            continue;
-        };
-        let t = &v.tally;
-        let now = v.word.to_string();
-        let _ = writeln!(
-            r,
-            "- Conclusion {id}: {} — previously **{word}** ({rule}); now **{now}** ({}): it holds \
-             at {} of {} {} ({} ties, {} against) over {}.",
-            if now == word { "unchanged" } else { "changed" },
-            v.robustness(),
-            t.holds,
-            t.total(),
-            v.unit_name,
-            t.ties,
-            t.against,
-            v.claim.window
-        );
-    }
-    let _ = writeln!(
-        r,
-        "\nWhere a verdict changed, the rule did: a point is now a tie when the sign-test interval \
-         of the median difference contains zero (exactly equal medians were wins before), and \
-         every plotted size is judged, not only the smallest and the largest.\n"
-    );
 }
 
 fn list(r: &mut String, lines: &[String]) {
