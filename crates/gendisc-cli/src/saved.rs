@@ -89,57 +89,64 @@ fn deterministic<M: SavedModel + 'static>(path: &Path) -> Result<Box<dyn Model>>
     Ok(Box::new(Deterministic(LabelledModel::<M>::load(path)?)))
 }
 
-/// The model kinds this command reads.
-pub const KINDS: [&str; 19] = [
-    "gaussian-naive-bayes",
-    "bernoulli-naive-bayes",
-    "categorical-naive-bayes",
-    "multinomial-naive-bayes",
-    "lda",
-    "lda-svd",
-    "qda",
-    "balls1",
-    "balls2",
-    "logistic-regression",
-    "logistic-regression-cv",
-    "linear-svm",
-    "hybrid-gaussian-naive-bayes",
-    "hybrid-bernoulli-naive-bayes",
-    "hybrid-categorical-naive-bayes",
-    "hybrid-multinomial-naive-bayes",
-    "gdt",
-    "gdt-cv",
-    "bilevel",
+/// Loads the model file at a path as a model of one kind.
+type Loader = fn(&Path) -> Result<Box<dyn Model>>;
+
+/// Every model kind this command reads, by the model's own [`SavedModel::KIND`], with its
+/// loader.
+const LOADERS: [(&str, Loader); 19] = [
+    (GaussianNb::KIND, probabilistic::<GaussianNb>),
+    (BernoulliNb::KIND, probabilistic::<BernoulliNb>),
+    (CategoricalNb::KIND, probabilistic::<CategoricalNb>),
+    (MultinomialNb::KIND, probabilistic::<MultinomialNb>),
+    (Lda::KIND, probabilistic::<Lda>),
+    (LdaSvd::KIND, probabilistic::<LdaSvd>),
+    (Qda::KIND, probabilistic::<Qda>),
+    (Balls1::KIND, probabilistic::<Balls1>),
+    (Balls2::KIND, probabilistic::<Balls2>),
+    (
+        LogisticRegression::KIND,
+        probabilistic::<LogisticRegression>,
+    ),
+    (
+        LogisticRegressionCv::KIND,
+        probabilistic::<LogisticRegressionCv>,
+    ),
+    (LinearSvm::KIND, deterministic::<LinearSvm>),
+    (
+        Hybrid::<GaussianNb>::KIND,
+        probabilistic::<Hybrid<GaussianNb>>,
+    ),
+    (
+        Hybrid::<BernoulliNb>::KIND,
+        probabilistic::<Hybrid<BernoulliNb>>,
+    ),
+    (
+        Hybrid::<CategoricalNb>::KIND,
+        probabilistic::<Hybrid<CategoricalNb>>,
+    ),
+    (
+        Hybrid::<MultinomialNb>::KIND,
+        probabilistic::<Hybrid<MultinomialNb>>,
+    ),
+    (Gdt::KIND, probabilistic::<Gdt>),
+    (GdtCv::KIND, probabilistic::<GdtCv>),
+    (BilevelClassifier::KIND, deterministic::<BilevelClassifier>),
 ];
 
 /// Reads the model file at `path`, of any kind this command knows; a file of another kind, of
 /// an unknown format version, or corrupt, is an error naming it.
 pub fn load(path: &Path) -> Result<Box<dyn Model>> {
     let kind = read_kind(path)?;
-    match kind.as_str() {
-        "gaussian-naive-bayes" => probabilistic::<GaussianNb>(path),
-        "bernoulli-naive-bayes" => probabilistic::<BernoulliNb>(path),
-        "categorical-naive-bayes" => probabilistic::<CategoricalNb>(path),
-        "multinomial-naive-bayes" => probabilistic::<MultinomialNb>(path),
-        "lda" => probabilistic::<Lda>(path),
-        "lda-svd" => probabilistic::<LdaSvd>(path),
-        "qda" => probabilistic::<Qda>(path),
-        "balls1" => probabilistic::<Balls1>(path),
-        "balls2" => probabilistic::<Balls2>(path),
-        "logistic-regression" => probabilistic::<LogisticRegression>(path),
-        "logistic-regression-cv" => probabilistic::<LogisticRegressionCv>(path),
-        "linear-svm" => deterministic::<LinearSvm>(path),
-        "bilevel" => deterministic::<BilevelClassifier>(path),
-        "hybrid-gaussian-naive-bayes" => probabilistic::<Hybrid<GaussianNb>>(path),
-        "hybrid-bernoulli-naive-bayes" => probabilistic::<Hybrid<BernoulliNb>>(path),
-        "hybrid-categorical-naive-bayes" => probabilistic::<Hybrid<CategoricalNb>>(path),
-        "hybrid-multinomial-naive-bayes" => probabilistic::<Hybrid<MultinomialNb>>(path),
-        "gdt" => probabilistic::<Gdt>(path),
-        "gdt-cv" => probabilistic::<GdtCv>(path),
-        other => bail!(
-            "{}: a model of kind {other:?}, which this command does not read (it reads {})",
-            path.display(),
-            KINDS.join(", ")
-        ),
+    match LOADERS.iter().find(|(known, _)| *known == kind) {
+        Some((_, load)) => load(path),
+        None => {
+            let kinds: Vec<&str> = LOADERS.iter().map(|(known, _)| *known).collect();
+            bail!(
+                "{}: a model of kind {kind:?}, which this command does not read (it reads {})",
+                path.display(),
+                kinds.join(", ")
+            )
+        }
     }
 }
