@@ -18,13 +18,15 @@ use serde::{Deserialize, Serialize};
 
 /// Why a solver stopped.
 ///
-/// Only [`Converged`](Status::Converged) means the first-order condition was met; every other
+/// Only [`Converged`](Status::Converged) means the stopping criterion was met; every other
 /// status still comes with the best parameters found, so that the caller can decide what to do
 /// with them (and say so to its own users) instead of losing them to an error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[non_exhaustive]
 pub enum Status {
-    /// The gradient norm met the run's [`Criterion`]: `‖∇f‖₂ ≤ tolerance · max(1, |f|)`.
+    /// The run met its [`Criterion`]: for the gradient-based solvers the first-order condition
+    /// `‖∇f‖₂ ≤ tolerance · max(1, |f|)`; for methods that follow a reference's own rule (R's
+    /// glm, EM, the SVM's dual gap, the bilevel alternation) that rule, as each report says.
     Converged,
     /// The objective stopped decreasing measurably (no step the solver can take lowers it beyond
     /// the resolution of `f`, or a line search found no acceptable step) while the gradient
