@@ -13,6 +13,15 @@ use gendisc_compare::{
 };
 use gendisc_engine::Progress;
 
+/// The models a comparison knows: `(name, description, role)` of each, in the command's order.
+#[pyfunction]
+pub fn compare_models() -> Vec<(&'static str, &'static str, &'static str)> {
+    ModelKind::ALL
+        .into_iter()
+        .map(|model| (model.name(), model.description(), model.role().name()))
+        .collect()
+}
+
 /// How a run went: cells in all, run now, resumed from the store, and the wall time in seconds.
 type RunCounts = (usize, usize, usize, f64);
 

@@ -112,6 +112,18 @@ class GendiscClassifier(ClassifierMixin, BaseEstimator):
             self._model = _native.read_model_file_json(model_file, "<pickled estimator>")[0]
 
 
+class GendiscScoringClassifier(GendiscClassifier):
+    """A gendisc classifier with decision scores rather than probabilities (the linear SVM and
+    the bilevel classifier)."""
+
+    def decision_function(self, X):
+        """``w · x + b``: for two classes one score per row, positive for ``classes_[1]``;
+        otherwise one column per class (one-vs-rest)."""
+        X = self._validated(X)
+        scores = self._model.decision_scores(X)
+        return scores[:, 0] if scores.shape[1] == 1 else scores
+
+
 class GendiscProbabilisticClassifier(GendiscClassifier):
     """A gendisc classifier with class probabilities (every one but the linear SVM)."""
 

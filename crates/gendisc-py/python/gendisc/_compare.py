@@ -12,16 +12,9 @@ from sklearn.utils.validation import check_array, column_or_1d
 
 from . import _native
 
-#: The models ``compare`` knows, and what they are.
+#: The models ``compare`` knows, and what they are (from the engine's own list).
 MODELS = {
-    "nb": "Gaussian naive Bayes (generative)",
-    "lr": "logistic regression: R glm's IRLS for two classes, softmax by Newton for more "
-    "(discriminative)",
-    "hybrid": "Raina et al.'s normalized hybrid over Gaussian naive Bayes, one region per column "
-    "(discriminative)",
-    "gdt-cv": "GDT over the LDA family, λ by cross-validation (discriminative; by far the slowest)",
-    "lda": "linear discriminant analysis (generative)",
-    "qda": "quadratic discriminant analysis (generative)",
+    name: f"{description} ({role})" for name, description, role in _native.compare_models()
 }
 
 _FILES = {
@@ -188,10 +181,8 @@ def compare(
     if features is None:
         features = [f"x{j}" for j in range(X.shape[1])]
     classes, y_index = np.unique(y, return_inverse=True)
+    # The engine refuses an unknown model, naming the known ones.
     models = [models] if isinstance(models, str) else list(models)
-    unknown = [m for m in models if m not in MODELS]
-    if unknown:
-        raise ValueError(f"unknown model(s) {unknown}: choose among {sorted(MODELS)}")
 
     directory = os.fspath(out) if out is not None else tempfile.mkdtemp(prefix="gendisc-compare-")
     try:

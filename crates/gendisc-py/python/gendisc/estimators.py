@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_non_negative
 
-from ._base import GendiscClassifier, GendiscProbabilisticClassifier
+from ._base import GendiscProbabilisticClassifier, GendiscScoringClassifier
 
 
 class GaussianNB(GendiscProbabilisticClassifier):
@@ -309,7 +309,7 @@ class LogisticRegressionCV(GendiscProbabilisticClassifier):
         return parameters
 
 
-class LinearSVM(GendiscClassifier):
+class LinearSVM(GendiscScoringClassifier):
     """The linear soft-margin SVM (hinge loss, L2 penalty), by dual coordinate descent;
     one-vs-rest for more than two classes. Decision scores, no probabilities.
 
@@ -343,15 +343,8 @@ class LinearSVM(GendiscClassifier):
         self.seed = seed
         self.require_convergence = require_convergence
 
-    def decision_function(self, X):
-        """``w · x + b``: for two classes one score per row, positive for ``classes_[1]``;
-        otherwise one column per class (one-vs-rest)."""
-        X = self._validated(X)
-        scores = self._model.decision_scores(X)
-        return scores[:, 0] if scores.shape[1] == 1 else scores
 
-
-class BilevelClassifier(GendiscClassifier):
+class BilevelClassifier(GendiscScoringClassifier):
     """Epshteyn and DeJong's classifier (2005): a maximum-margin hyperplane that also agrees with
     a generative prior on the class means, fitted by alternating second-order cone programs.
     Two classes; decision scores, no probabilities.
@@ -487,11 +480,6 @@ class BilevelClassifier(GendiscClassifier):
             k, j = np.argwhere(np.isnan(means))[0]
             raise ValueError(f"the prior has no row for feature {features[j]!r}, class {classes[k]!r}")
         return means, variances
-
-    def decision_function(self, X):
-        """``w · x + b`` for each row, positive for ``classes_[1]``."""
-        X = self._validated(X)
-        return self._model.decision_scores(X)[:, 0]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
