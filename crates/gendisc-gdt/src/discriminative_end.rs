@@ -23,13 +23,12 @@
 
 use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
 
-use gendisc_core::linalg::{cholesky, Cholesky};
 use gendisc_core::numerics::log_softmax_in_place;
 use gendisc_core::Result;
 use gendisc_optim::{Convergence, Method, Minimizer, Objective, Solution, TwiceDifferentiable};
 
 use crate::existence::induced_features;
-use crate::family::{Family, Parametrisation, Priors};
+use crate::family::Parametrisation;
 
 /// The mean weighted multinomial-logistic loss in the induced features, over the coefficients
 /// of classes `1 … K−1` (class 0's are zero), laid out class by class.
@@ -155,13 +154,7 @@ pub(crate) fn induced_start<'a>(
     method: &Method,
 ) -> Result<Option<(Array1<f64>, Solution)>> {
     let (family, k) = (param.family(), param.n_classes());
-    let mappable = match (family, param.priors()) {
-        (Family::Balls2, _) => false,
-        (_, Priors::Estimated) => true,
-        (Family::Lda | Family::SharedDiagonal, Priors::Fixed) => k == 2,
-        (_, Priors::Fixed) => false,
-    };
-    if !mappable {
+    if !family.densities().maps_back(param.priors(), k) {
         return Ok(None);
     }
     let Some(z) = induced_features(family, x) else {
@@ -200,147 +193,12 @@ pub(crate) fn induced_start<'a>(
 }
 
 /// `θ` inducing the coefficients `beta` (`K × q`, row 0 zero), the free parts taken from
-/// `start` (see the [module documentation](self)).
+/// `start` (see the [module documentation](self)), if finite.
 fn map_back(
     param: &Parametrisation,
     start: ArrayView1<'_, f64>,
     beta: ArrayView2<'_, f64>,
 ) -> Option<Array1<f64>> {
-    let (k, d) = (param.n_classes(), param.n_features());
-    let (start_means, start_precisions) = param.gaussian_parts(start)?;
-    let intercept = |c: usize| beta[[c, 0]];
-    let slope = |c: usize| beta.slice(s![c, 1..=d]).to_owned();
-    let mut means = Array2::zeros((k, d));
-    let mut mu0 = start_means.row(0).to_owned();
-    // log π_k − log π_0 for each class.
-    let mut logits = Array1::zeros(k);
-    let theta = match param.family() {
-        Family::Lda | Family::SharedDiagonal => {
-            let precision = &start_precisions[0];
-            let factor = Cholesky::new(precision.view(), "precision").ok()?;
-            let shifts: Vec<Array1<f64>> = (1..k)
-                .map(|c| factor.solve_vec(slope(c).view()).ok())
-                .collect::<Option<_>>()?;
-            if param.priors() == Priors::Fixed {
-                // Two classes, π fixed: move μ_0 along b_1 until the intercept is induced,
-                // −½(μ_1ᵀΛμ_1 − μ_0ᵀΛμ_0) = a_1 with μ_1 = μ_0 + Λ⁻¹b_1.
-                let b = slope(1);
-                let bb = b.dot(&b);
-                if bb == 0.0 {
-                    return None;
-                }
-                let target = -intercept(1) - 0.5 * b.dot(&shifts[0]);
-                mu0.scaled_add((target - mu0.dot(&b)) / bb, &b);
-            }
-            means.row_mut(0).assign(&mu0);
-            let quad0 = mu0.dot(&precision.dot(&mu0));
-            for c in 1..k {
-                let mu = &mu0 + &shifts[c - 1];
-                logits[c] = intercept(c) + 0.5 * (mu.dot(&precision.dot(&mu)) - quad0);
-                means.row_mut(c).assign(&mu);
-            }
-            let prior = softmax(&logits);
-            match param.family() {
-                Family::Lda => {
-                    param.encode_gaussian(prior.view(), means.view(), &[factor.into_factor()])
-                }
-                _ => param.encode_scales(
-                    prior.view(),
-                    means.view(),
-                    precision.diag().mapv(|p| 1.0 / p).view(),
-                ),
-            }
-        }
-        Family::Qda => {
-            let quadratic = |c: usize| {
-                let mut m = Array2::zeros((d, d));
-                let mut idx = 1 + d;
-                for j in 0..d {
-                    for l in j..d {
-                        if j == l {
-                            m[[j, j]] = beta[[c, idx]];
-                        } else {
-                            m[[j, l]] = 0.5 * beta[[c, idx]];
-                            m[[l, j]] = 0.5 * beta[[c, idx]];
-                        }
-                        idx += 1;
-                    }
-                }
-                m
-            };
-            let base = &start_precisions[0];
-            let scale = base.diag().iter().fold(0.0_f64, |m, v| m.max(v.abs()));
-            let mut shift = 0.0;
-            let factors = 'search: {
-                for _ in 0..200 {
-                    let p0 = base + &(Array2::<f64>::eye(d) * shift);
-                    let all: Option<Vec<Array2<f64>>> = (0..k)
-                        .map(|c| {
-                            let pc = if c == 0 {
-                                p0.clone()
-                            } else {
-                                &p0 - &(quadratic(c) * 2.0)
-                            };
-                            cholesky(pc.view()).ok()
-                        })
-                        .collect();
-                    if let Some(all) = all {
-                        break 'search all;
-                    }
-                    shift = if shift == 0.0 {
-                        1e-6 * scale.max(1e-300)
-                    } else {
-                        2.0 * shift
-                    };
-                }
-                return None;
-            };
-            let precisions: Vec<Array2<f64>> = factors.iter().map(|l| l.dot(&l.t())).collect();
-            let p0mu0 = precisions[0].dot(&mu0);
-            let half_log_det = |l: &Array2<f64>| l.diag().iter().map(|v| v.ln()).sum::<f64>();
-            let c0 = half_log_det(&factors[0]) - 0.5 * mu0.dot(&p0mu0);
-            means.row_mut(0).assign(&mu0);
-            for c in 1..k {
-                let chol = Cholesky::new(precisions[c].view(), "precision").ok()?;
-                let mu = chol.solve_vec((&slope(c) + &p0mu0).view()).ok()?;
-                let cc = half_log_det(&factors[c]) - 0.5 * mu.dot(&precisions[c].dot(&mu));
-                logits[c] = intercept(c) - cc + c0;
-                means.row_mut(c).assign(&mu);
-            }
-            let prior = softmax(&logits);
-            param.encode_gaussian(prior.view(), means.view(), &factors)
-        }
-        Family::Balls1 => {
-            let tau0_start = start_precisions[0][[0, 0]];
-            let r = |c: usize| beta[[c, 1 + d]];
-            let lowest = (1..k)
-                .map(|c| tau0_start - 2.0 * r(c))
-                .fold(f64::INFINITY, f64::min);
-            let shift = (0.5 * tau0_start - lowest).max(0.0);
-            let tau0 = tau0_start + shift;
-            let tau: Vec<f64> = (0..k)
-                .map(|c| if c == 0 { tau0 } else { tau0 - 2.0 * r(c) })
-                .collect();
-            let df = d as f64;
-            let constant = |t: f64, mu: &Array1<f64>| 0.5 * df * t.ln() - 0.5 * t * mu.dot(mu);
-            let c0 = constant(tau0, &mu0);
-            means.row_mut(0).assign(&mu0);
-            for c in 1..k {
-                let mu = (&slope(c) + &(&mu0 * tau0)) / tau[c];
-                logits[c] = intercept(c) - constant(tau[c], &mu) + c0;
-                means.row_mut(c).assign(&mu);
-            }
-            let prior = softmax(&logits);
-            let variances = Array1::from_iter(tau.iter().map(|t| 1.0 / t));
-            param.encode_scales(prior.view(), means.view(), variances.view())
-        }
-        Family::Balls2 => return None,
-    };
+    let theta = param.densities().map_back(param, start, beta)?;
     theta.iter().all(|v| v.is_finite()).then_some(theta)
-}
-
-fn softmax(logits: &Array1<f64>) -> Array1<f64> {
-    let mut p = logits.clone();
-    log_softmax_in_place(p.view_mut());
-    p.mapv_into(f64::exp)
 }

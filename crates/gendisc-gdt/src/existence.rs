@@ -91,12 +91,7 @@ pub struct Separation {
 
 /// The number of induced features `q` of `family` on `d` inputs, or `None` for Balls2.
 pub fn induced_dim(family: Family, d: usize) -> Option<usize> {
-    match family {
-        Family::Lda | Family::SharedDiagonal => Some(1 + d),
-        Family::Balls1 => Some(2 + d),
-        Family::Qda => Some(1 + d + d * (d + 1) / 2),
-        Family::Balls2 => None,
-    }
+    Some(1 + d + family.densities().induced_extras(d)?)
 }
 
 /// The induced features `z(x)` of every row (`n × q`; see the [module documentation](self)),
@@ -104,25 +99,14 @@ pub fn induced_dim(family: Family, d: usize) -> Option<usize> {
 pub fn induced_features(family: Family, x: ArrayView2<'_, f64>) -> Option<Array2<f64>> {
     let d = x.ncols();
     let q = induced_dim(family, d)?;
+    let densities = family.densities();
     let mut z = Array2::zeros((x.nrows(), q));
     for (row, mut out) in x.outer_iter().zip(z.outer_iter_mut()) {
         out[0] = 1.0;
         for j in 0..d {
             out[1 + j] = row[j];
         }
-        match family {
-            Family::Balls1 => out[1 + d] = row.dot(&row),
-            Family::Qda => {
-                let mut c = 1 + d;
-                for j in 0..d {
-                    for l in j..d {
-                        out[c] = row[j] * row[l];
-                        c += 1;
-                    }
-                }
-            }
-            _ => {}
-        }
+        densities.write_induced_extras(row, out.slice_mut(ndarray::s![1 + d..]));
     }
     Some(z)
 }

@@ -26,6 +26,14 @@
 //! The `a` block is present exactly when the priors are [`Priors::Estimated`]
 //! ([`Parametrisation::with_priors`]); with [`Priors::Fixed`] every layout starts at `μ`.
 //!
+//! [`Parametrisation`] owns the prior logits; everything after them belongs to one
+//! implementation per family of a crate-internal trait of class densities — full precisions
+//! (LDA, QDA), a spherical one (Balls1), a shared diagonal one, the two-component spherical
+//! mixture (Balls2) — which holds the family's log-density, gradient, Hessian terms, encoding
+//! of the generative fit and, for the Gaussian families, the induced features of
+//! [`crate::existence`] and the map back from their coefficients. A new family is one more
+//! implementation and one arm of [`Family`]'s dispatch.
+//!
 //! ## The Balls2 variance floor
 //!
 //! A Balls2 component can collapse onto a few rows: its variance goes to 0 and the joint
@@ -73,7 +81,13 @@
 //! block; the formulas are in the source of the `hessian` submodule and in the estimator's page
 //! of the documentation (`docs/bouchard-triggs.md`), and [`crate::objective_hessian`] exposes it.
 
+pub(crate) mod density;
+mod diagonal;
+mod full;
+mod gaussian;
 mod hessian;
+mod mixture;
+mod spherical;
 
 use std::fmt;
 use std::str::FromStr;
@@ -83,6 +97,14 @@ use serde::{Deserialize, Serialize};
 
 use gendisc_core::numerics::log_sum_exp;
 use gendisc_core::{Error, Result};
+
+use self::density::{ClassDensities, Shape};
+use self::diagonal::SharedDiagonalCovariance;
+use self::full::FullCovariance;
+use self::mixture::SphericalMixture;
+use self::spherical::SphericalCovariance;
+use crate::model::TrainingSet;
+use crate::params::GdtValidParams;
 
 /// `ln(2π)`.
 const LN_2PI: f64 = 1.837_877_066_409_345_5;
@@ -125,6 +147,17 @@ impl Family {
     /// [`Family::default_priors`].
     pub fn has_free_priors(self) -> bool {
         self.default_priors() == Priors::Estimated
+    }
+
+    /// The family's class densities: the one place where a family's implementation is chosen.
+    pub(crate) fn densities(self) -> &'static dyn ClassDensities {
+        match self {
+            Self::Lda => &FullCovariance { shared: true },
+            Self::Qda => &FullCovariance { shared: false },
+            Self::Balls1 => &SphericalCovariance,
+            Self::Balls2 => &SphericalMixture,
+            Self::SharedDiagonal => &SharedDiagonalCovariance,
+        }
     }
 
     /// The [`Priors`] setting a family has unless told otherwise: [`Priors::Fixed`] for
@@ -236,19 +269,6 @@ impl TryFrom<ParametrisationParts> for Parametrisation {
     }
 }
 
-/// Number of mixture components per class of [`Family::Balls2`].
-const COMPONENTS: usize = 2;
-
-/// The parameters of one Gaussian component decoded from `θ`: mean and precision factor.
-enum Precision {
-    /// `Λ = L Lᵀ`, `L` lower triangular with a positive diagonal; `log_det_half = Σ_a ℓ_a`.
-    Full { l: Array2<f64>, log_det_half: f64 },
-    /// `Λ = e^{2ℓ} I`.
-    Spherical { log_scale: f64 },
-    /// `Λ = diag(e^{2ℓ_j})`.
-    Diagonal { log_scale: Array1<f64> },
-}
-
 impl Parametrisation {
     /// The layout for `family` with `n_classes ≥ 2` classes and `n_features ≥ 1` features, and
     /// the family's [default priors](Family::default_priors).
@@ -316,9 +336,18 @@ impl Parametrisation {
         self.n_features
     }
 
-    /// `d(d + 1)/2`, the free entries of a Cholesky factor.
-    fn tri(&self) -> usize {
-        self.n_features * (self.n_features + 1) / 2
+    /// The family's class densities.
+    pub(crate) fn densities(&self) -> &'static dyn ClassDensities {
+        self.family.densities()
+    }
+
+    /// The sizes the class densities depend on.
+    pub(crate) fn shape(&self) -> Shape {
+        Shape {
+            n_classes: self.n_classes,
+            n_features: self.n_features,
+            variance_floor: self.variance_floor,
+        }
     }
 
     /// Length of the prior-logit block.
@@ -330,22 +359,9 @@ impl Parametrisation {
         }
     }
 
-    /// Length of one Balls2 class block: `c_k`, two means, two log-scales.
-    fn balls2_block(&self) -> usize {
-        1 + COMPONENTS * self.n_features + COMPONENTS
-    }
-
     /// The number of parameters `p`.
     pub fn dim(&self) -> usize {
-        let (k, d) = (self.n_classes, self.n_features);
-        self.prior_len()
-            + match self.family {
-                Family::Lda => k * d + self.tri(),
-                Family::Qda => k * d + k * self.tri(),
-                Family::Balls1 => k * d + k,
-                Family::Balls2 => k * self.balls2_block(),
-                Family::SharedDiagonal => k * d + d,
-            }
+        self.prior_len() + self.densities().len(self.shape())
     }
 
     fn check_theta(&self, theta: ArrayView1<'_, f64>) -> Result<()> {
@@ -371,90 +387,35 @@ impl Parametrisation {
         logits.mapv_into(|a| a - norm)
     }
 
-    /// Encodes class priors `π` (positive, length `K`) as logits against class 0; nothing
-    /// when the priors are fixed.
-    fn encode_prior(&self, prior: ArrayView1<'_, f64>, theta: &mut [f64]) {
+    /// `θ` for class priors `π` (positive, length `K`), encoded as logits against class 0
+    /// unless the priors are fixed, and the class densities' parameters that `encode_densities`
+    /// writes into the rest.
+    pub(crate) fn encode(
+        &self,
+        prior: ArrayView1<'_, f64>,
+        encode_densities: impl FnOnce(&mut [f64]),
+    ) -> Array1<f64> {
+        let mut theta = Array1::zeros(self.dim());
+        let t = theta.as_slice_mut().expect("contiguous");
         if self.priors == Priors::Estimated {
             let l0 = prior[0].ln();
             for j in 1..self.n_classes {
-                theta[j - 1] = prior[j].ln() - l0;
+                t[j - 1] = prior[j].ln() - l0;
             }
         }
-    }
-
-    /// Offset of the mean block (all families but Balls2).
-    fn means_offset(&self) -> usize {
-        self.prior_len()
-    }
-
-    /// Offset of the precision block (all families but Balls2).
-    fn precision_offset(&self) -> usize {
-        self.prior_len() + self.n_classes * self.n_features
+        encode_densities(&mut t[self.prior_len()..]);
+        theta
     }
 
     /// The index ranges in `θ` of the full precisions' Cholesky factors, in order: one for
     /// LDA, one per class for QDA, none for the other families. Within a range the entries
     /// run row by row over the lower triangle, the diagonal ones as `ℓ_a`.
     pub(crate) fn cholesky_blocks(&self) -> impl Iterator<Item = std::ops::Range<usize>> {
-        let count = match self.family {
-            Family::Lda => 1,
-            Family::Qda => self.n_classes,
-            _ => 0,
-        };
-        let (start, len) = (self.precision_offset(), self.tri());
-        (0..count).map(move |p| start + p * len..start + (p + 1) * len)
-    }
-
-    /// Decodes a lower Cholesky factor from its `d(d+1)/2` stored entries.
-    fn decode_factor(&self, block: ArrayView1<'_, f64>) -> Precision {
-        let d = self.n_features;
-        let mut l = Array2::zeros((d, d));
-        let mut log_det_half = 0.0;
-        let mut idx = 0;
-        for a in 0..d {
-            for b in 0..=a {
-                if a == b {
-                    l[[a, a]] = block[idx].exp();
-                    log_det_half += block[idx];
-                } else {
-                    l[[a, b]] = block[idx];
-                }
-                idx += 1;
-            }
-        }
-        Precision::Full { l, log_det_half }
-    }
-
-    /// The precision of each class (Gaussian families and Balls1; one per class, shared ones
-    /// repeated by reference through the index).
-    fn decode_precisions(&self, theta: ArrayView1<'_, f64>) -> Vec<Precision> {
-        let (k, d, off) = (self.n_classes, self.n_features, self.precision_offset());
-        match self.family {
-            Family::Lda => vec![self.decode_factor(theta.slice(s![off..off + self.tri()]))],
-            Family::Qda => (0..k)
-                .map(|c| {
-                    let start = off + c * self.tri();
-                    self.decode_factor(theta.slice(s![start..start + self.tri()]))
-                })
-                .collect(),
-            Family::Balls1 => (0..k)
-                .map(|c| Precision::Spherical {
-                    log_scale: theta[off + c],
-                })
-                .collect(),
-            Family::SharedDiagonal => vec![Precision::Diagonal {
-                log_scale: theta.slice(s![off..off + d]).to_owned(),
-            }],
-            Family::Balls2 => unreachable!("Balls2 has no single precision per class"),
-        }
-    }
-
-    /// Index into the decoded precisions for class `k`.
-    fn precision_index(&self, k: usize) -> usize {
-        match self.family {
-            Family::Lda | Family::SharedDiagonal => 0,
-            _ => k,
-        }
+        let pr = self.prior_len();
+        self.densities()
+            .cholesky_blocks(self.shape())
+            .into_iter()
+            .map(move |r| pr + r.start..pr + r.end)
     }
 
     /// `log f_k(x_i)` for every row and class, written into `out` (`n × K`, standard
@@ -467,47 +428,18 @@ impl Parametrisation {
         theta: ArrayView1<'_, f64>,
         x: ArrayView2<'_, f64>,
         out: &mut Array2<f64>,
-        mut log_responsibilities: Option<&mut [f64]>,
+        log_responsibilities: Option<&mut [f64]>,
     ) {
-        let (k, d) = (self.n_classes, self.n_features);
-        let half_d_ln_2pi = 0.5 * d as f64 * LN_2PI;
         let xs = x.as_standard_layout();
-        let xs = xs.as_slice().expect("standard layout");
         let th = theta.as_standard_layout();
         let th = th.as_slice().expect("contiguous");
-        let out = out.as_slice_mut().expect("standard layout");
-        let mut diff = vec![0.0; d];
-        if self.family == Family::Balls2 {
-            let (pr, bs) = (self.prior_len(), self.balls2_block());
-            for c in 0..k {
-                let block = &th[pr + c * bs..pr + (c + 1) * bs];
-                let constants = balls2_constants(block, d, half_d_ln_2pi, self.variance_floor);
-                for (i, row) in xs.chunks_exact(d).enumerate() {
-                    let lb = balls2_component_logs(block, &constants, row);
-                    let norm = log_sum_exp(&lb);
-                    out[i * k + c] = norm;
-                    if let Some(log_rho) = log_responsibilities.as_deref_mut() {
-                        let at = (i * k + c) * COMPONENTS;
-                        for (r, l) in log_rho[at..at + COMPONENTS].iter_mut().zip(lb) {
-                            *r = l - norm;
-                        }
-                    }
-                }
-            }
-            return;
-        }
-        let precisions = self.decode_precisions(theta);
-        let mo = self.means_offset();
-        for c in 0..k {
-            let mean = &th[mo + c * d..mo + (c + 1) * d];
-            let precision = &precisions[self.precision_index(c)];
-            for (i, row) in xs.chunks_exact(d).enumerate() {
-                for j in 0..d {
-                    diff[j] = row[j] - mean[j];
-                }
-                out[i * k + c] = -half_d_ln_2pi + log_density_centered(precision, &diff);
-            }
-        }
+        self.densities().log_densities_into(
+            self.shape(),
+            &th[self.prior_len()..],
+            xs.as_slice().expect("standard layout"),
+            out.as_slice_mut().expect("standard layout"),
+            log_responsibilities,
+        );
     }
 
     /// `log p(x_i, k) = log π_k + log f_k(x_i)` into `out` (`n × K`, standard layout), and
@@ -550,9 +482,8 @@ impl Parametrisation {
         log_responsibilities: Option<&[f64]>,
         mut gradient: ArrayViewMut1<'_, f64>,
     ) {
-        let (k, d) = (self.n_classes, self.n_features);
+        let k = self.n_classes;
         let xs = x.as_standard_layout();
-        let xs = xs.as_slice().expect("standard layout");
         let ws = w.as_standard_layout();
         let ws = ws.as_slice().expect("standard layout");
         let th = theta.as_standard_layout();
@@ -571,198 +502,21 @@ impl Parametrisation {
                 gradient[j - 1] += col[j] - prior[j] * total;
             }
         }
-        if self.family == Family::Balls2 {
-            let computed;
-            let log_rho = match log_responsibilities {
-                Some(given) => given,
-                None => {
-                    computed = self.balls2_log_responsibilities(theta, x);
-                    &computed
-                }
-            };
-            self.add_balls2_gradient(th, xs, ws, log_rho, gradient);
-            return;
-        }
-        let precisions = self.decode_precisions(theta);
-        let (mo, po) = (self.means_offset(), self.precision_offset());
-        let mut diff = vec![0.0; d];
-        let mut r = vec![0.0; d];
-        // Σ_i w_i (x_i − μ)(x_i − μ)ᵀ, lower triangle row by row.
-        let mut m_lower = vec![0.0; self.tri()];
-        // Shared accumulators for LDA and the shared diagonal.
-        let mut shared_m = vec![0.0; self.tri()];
-        let mut shared_sq = vec![0.0; d];
-        let mut shared_w = 0.0;
-        for c in 0..k {
-            let mean = &th[mo + c * d..mo + (c + 1) * d];
-            r.fill(0.0);
-            let mut s0 = 0.0;
-            match &precisions[self.precision_index(c)] {
-                Precision::Full { l, .. } => {
-                    m_lower.fill(0.0);
-                    for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
-                        let wi = wrow[c];
-                        if wi == 0.0 {
-                            continue;
-                        }
-                        s0 += wi;
-                        for j in 0..d {
-                            diff[j] = row[j] - mean[j];
-                            r[j] += wi * diff[j];
-                        }
-                        let mut idx = 0;
-                        for a in 0..d {
-                            let wa = wi * diff[a];
-                            for b in 0..=a {
-                                m_lower[idx] += wa * diff[b];
-                                idx += 1;
-                            }
-                        }
-                    }
-                    // ∂/∂μ_k = L Lᵀ r.
-                    let r_arr = ArrayView1::from(&r[..]);
-                    let g_mu = l.dot(&l.t().dot(&r_arr));
-                    gradient
-                        .slice_mut(s![mo + c * d..mo + (c + 1) * d])
-                        .scaled_add(1.0, &g_mu);
-                    if self.family == Family::Lda {
-                        for (sm, mm) in shared_m.iter_mut().zip(&m_lower) {
-                            *sm += mm;
-                        }
-                        shared_w += s0;
-                    } else {
-                        let start = po + c * self.tri();
-                        add_factor_gradient(l, &m_lower, s0, gradient.slice_mut(s![start..]));
-                    }
-                }
-                Precision::Spherical { log_scale } => {
-                    let prec = (2.0 * log_scale).exp();
-                    let mut sq = 0.0;
-                    for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
-                        let wi = wrow[c];
-                        if wi == 0.0 {
-                            continue;
-                        }
-                        s0 += wi;
-                        for j in 0..d {
-                            let dj = row[j] - mean[j];
-                            r[j] += wi * dj;
-                            sq += wi * dj * dj;
-                        }
-                    }
-                    for j in 0..d {
-                        gradient[mo + c * d + j] += prec * r[j];
-                    }
-                    gradient[po + c] += d as f64 * s0 - prec * sq;
-                }
-                Precision::Diagonal { log_scale } => {
-                    for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
-                        let wi = wrow[c];
-                        if wi == 0.0 {
-                            continue;
-                        }
-                        s0 += wi;
-                        for j in 0..d {
-                            let dj = row[j] - mean[j];
-                            r[j] += wi * dj;
-                            shared_sq[j] += wi * dj * dj;
-                        }
-                    }
-                    for j in 0..d {
-                        gradient[mo + c * d + j] += (2.0 * log_scale[j]).exp() * r[j];
-                    }
-                    shared_w += s0;
-                }
-            }
-        }
-        match &precisions[0] {
-            Precision::Full { l, .. } if self.family == Family::Lda => {
-                add_factor_gradient(l, &shared_m, shared_w, gradient.slice_mut(s![po..]));
-            }
-            Precision::Diagonal { log_scale } => {
-                for j in 0..d {
-                    gradient[po + j] += shared_w - (2.0 * log_scale[j]).exp() * shared_sq[j];
-                }
-            }
-            _ => {}
-        }
+        let pr = self.prior_len();
+        self.densities().add_weighted_gradient(
+            self.shape(),
+            &th[pr..],
+            xs.as_slice().expect("standard layout"),
+            ws,
+            log_responsibilities,
+            gradient.slice_mut(s![pr..]),
+        );
     }
 
     /// The length of Balls2's log responsibilities for `n` rows: `n × K × 2`; 0 for the other
     /// families, which have none.
     pub(crate) fn log_responsibilities_len(&self, n: usize) -> usize {
-        if self.family == Family::Balls2 {
-            n * self.n_classes * COMPONENTS
-        } else {
-            0
-        }
-    }
-
-    /// Balls2's `log ρ_ikm` at `θ` for the rows of `x` (see [`Self::class_log_density_into`]).
-    fn balls2_log_responsibilities(
-        &self,
-        theta: ArrayView1<'_, f64>,
-        x: ArrayView2<'_, f64>,
-    ) -> Vec<f64> {
-        let mut log_rho = vec![0.0; self.log_responsibilities_len(x.nrows())];
-        let mut density = Array2::zeros((x.nrows(), self.n_classes));
-        self.class_log_density_into(theta, x, &mut density, Some(&mut log_rho));
-        log_rho
-    }
-
-    /// The Balls2 part of [`Self::add_weighted_gradient`]: each class weight split over the
-    /// class's two components by their responsibilities `ρ_ikm`, given as logarithms.
-    fn add_balls2_gradient(
-        &self,
-        th: &[f64],
-        xs: &[f64],
-        ws: &[f64],
-        log_responsibilities: &[f64],
-        mut gradient: ArrayViewMut1<'_, f64>,
-    ) {
-        let (k, d) = (self.n_classes, self.n_features);
-        let half_d_ln_2pi = 0.5 * d as f64 * LN_2PI;
-        let (pr, bs) = (self.prior_len(), self.balls2_block());
-        let mut r = vec![0.0; COMPONENTS * d];
-        for c in 0..k {
-            let start = pr + c * bs;
-            let block = &th[start..start + bs];
-            let omega2 = mixing_log_weights(block[0])[1].exp();
-            let constants = balls2_constants(block, d, half_d_ln_2pi, self.variance_floor);
-            r.fill(0.0);
-            let mut s0 = [0.0; COMPONENTS];
-            let mut sq = [0.0; COMPONENTS];
-            let mut g_c = 0.0;
-            for (i, (row, wrow)) in xs.chunks_exact(d).zip(ws.chunks_exact(k)).enumerate() {
-                let wi = wrow[c];
-                if wi == 0.0 {
-                    continue;
-                }
-                let at = (i * k + c) * COMPONENTS;
-                let rho: [f64; COMPONENTS] =
-                    std::array::from_fn(|m| log_responsibilities[at + m].exp());
-                for m in 0..COMPONENTS {
-                    let wm = wi * rho[m];
-                    s0[m] += wm;
-                    let mean = &block[1 + m * d..1 + (m + 1) * d];
-                    for j in 0..d {
-                        let dj = row[j] - mean[j];
-                        r[m * d + j] += wm * dj;
-                        sq[m] += wm * dj * dj;
-                    }
-                }
-                g_c += wi * (rho[1] - omega2);
-            }
-            let mut g = gradient.slice_mut(s![start..start + bs]);
-            g[0] += g_c;
-            for (m, scale) in constants.iter().enumerate() {
-                let prec = scale.precision;
-                for j in 0..d {
-                    g[1 + m * d + j] += prec * r[m * d + j];
-                }
-                g[1 + COMPONENTS * d + m] += (d as f64 * s0[m] - prec * sq[m]) * scale.phi;
-            }
-        }
+        self.densities().log_responsibilities_len(self.shape(), n)
     }
 
     /// `Σ_i Σ_k W_ik ∇_θ log p_θ(x_i, k)` as a new vector (see the
@@ -799,22 +553,18 @@ impl Parametrisation {
         theta: ArrayView1<'_, f64>,
     ) -> Result<Option<(Array2<f64>, Array1<f64>)>> {
         self.check_theta(theta)?;
-        if !matches!(self.family, Family::Lda | Family::SharedDiagonal) {
+        let th = theta.as_standard_layout();
+        let th = th.as_slice().expect("contiguous");
+        let pr = self.prior_len();
+        let Some(lambda) = self.densities().shared_precision(self.shape(), &th[pr..]) else {
             return Ok(None);
-        }
-        let (k, d, mo) = (self.n_classes, self.n_features, self.means_offset());
-        let lambda = match &self.decode_precisions(theta)[0] {
-            Precision::Full { l, .. } => l.dot(&l.t()),
-            Precision::Diagonal { log_scale } => {
-                Array2::from_diag(&log_scale.mapv(|v| (2.0 * v).exp()))
-            }
-            Precision::Spherical { .. } => unreachable!("LDA and the shared diagonal only"),
         };
+        let (k, d) = (self.n_classes, self.n_features);
         let log_prior = self.log_prior(theta);
         let mut beta = Array2::zeros((k, d));
         let mut b = Array1::zeros(k);
         for c in 0..k {
-            let mean = theta.slice(s![mo + c * d..mo + (c + 1) * d]);
+            let mean = theta.slice(s![pr + c * d..pr + (c + 1) * d]);
             let lm = lambda.dot(&mean);
             b[c] = -0.5 * mean.dot(&lm) + log_prior[c];
             beta.row_mut(c).assign(&lm);
@@ -827,17 +577,11 @@ impl Parametrisation {
     /// other families.
     pub fn balls2_variances(&self, theta: ArrayView1<'_, f64>) -> Result<Option<Array2<f64>>> {
         self.check_theta(theta)?;
-        if self.family != Family::Balls2 {
-            return Ok(None);
-        }
-        let (pr, bs, d) = (self.prior_len(), self.balls2_block(), self.n_features);
-        Ok(Some(Array2::from_shape_fn(
-            (self.n_classes, COMPONENTS),
-            |(c, m)| {
-                let ls = theta[pr + c * bs + 1 + COMPONENTS * d + m];
-                1.0 / component_scale(ls, self.variance_floor).1
-            },
-        )))
+        let th = theta.as_standard_layout();
+        let th = th.as_slice().expect("contiguous");
+        Ok(self
+            .densities()
+            .component_variances(self.shape(), &th[self.prior_len()..]))
     }
 
     /// The class means (`K × d`) and precision matrices `Λ_k` (one per class, `d × d`) that
@@ -846,65 +590,33 @@ impl Parametrisation {
         &self,
         theta: ArrayView1<'_, f64>,
     ) -> Option<(Array2<f64>, Vec<Array2<f64>>)> {
-        if self.family == Family::Balls2 {
-            return None;
-        }
-        let (k, d, mo) = (self.n_classes, self.n_features, self.means_offset());
-        let means = Array2::from_shape_fn((k, d), |(c, j)| theta[mo + c * d + j]);
-        let decoded = self.decode_precisions(theta);
-        let precisions = (0..k)
-            .map(|c| match &decoded[self.precision_index(c)] {
-                Precision::Full { l, .. } => l.dot(&l.t()),
-                Precision::Spherical { log_scale } => Array2::eye(d) * (2.0 * log_scale).exp(),
-                Precision::Diagonal { log_scale } => {
-                    Array2::from_diag(&log_scale.mapv(|l| (2.0 * l).exp()))
-                }
-            })
-            .collect();
-        Some((means, precisions))
+        let th = theta.as_standard_layout();
+        let th = th.as_slice().expect("contiguous");
+        self.densities()
+            .gaussian_parts(self.shape(), &th[self.prior_len()..])
     }
 
-    // ---- encoding of generative fits -----------------------------------------------------
-
-    /// `θ` with the priors and the class means `K × d` set, the precision part zero.
-    fn encode_prior_and_means(
+    /// The generative maximum-likelihood fit (eq. 2) on `t` encoded as `θ`, and whether it
+    /// converged: closed form for the Gaussian families, EM for Balls2 (§5).
+    pub(crate) fn generative_start(
         &self,
-        prior: ArrayView1<'_, f64>,
-        means: ArrayView2<'_, f64>,
-    ) -> Array1<f64> {
-        let mut theta = Array1::zeros(self.dim());
-        let t = theta.as_slice_mut().expect("contiguous");
-        self.encode_prior(prior, t);
-        let (d, mo) = (self.n_features, self.means_offset());
-        for (c, mean) in means.axis_iter(Axis(0)).enumerate() {
-            for j in 0..d {
-                t[mo + c * d + j] = mean[j];
-            }
-        }
-        theta
+        p: &GdtValidParams,
+        t: &TrainingSet<'_>,
+    ) -> Result<(Array1<f64>, bool)> {
+        self.densities().generative_start(p, t)
     }
 
     /// `θ` for Gaussian classes with means `K × d`, one precision factor per class or one
-    /// shared (`factors.len()` is 1 or `K`), and priors `π`.
+    /// shared (`factors.len()` is 1 or `K`: QDA or LDA), and priors `π`.
     pub(crate) fn encode_gaussian(
         &self,
         prior: ArrayView1<'_, f64>,
         means: ArrayView2<'_, f64>,
         factors: &[Array2<f64>],
     ) -> Array1<f64> {
-        let mut theta = self.encode_prior_and_means(prior, means);
-        let t = theta.as_slice_mut().expect("contiguous");
-        let (d, po) = (self.n_features, self.precision_offset());
-        for (f, l) in factors.iter().enumerate() {
-            let mut idx = po + f * self.tri();
-            for a in 0..d {
-                for b in 0..=a {
-                    t[idx] = if a == b { l[[a, a]].ln() } else { l[[a, b]] };
-                    idx += 1;
-                }
-            }
-        }
-        theta
+        self.encode(prior, |params| {
+            FullCovariance::encode(self.shape(), means, factors, params)
+        })
     }
 
     /// `θ` for spherical (Balls1, one variance per class) or diagonal (shared diagonal, one
@@ -915,45 +627,9 @@ impl Parametrisation {
         means: ArrayView2<'_, f64>,
         variances: ArrayView1<'_, f64>,
     ) -> Array1<f64> {
-        let mut theta = self.encode_prior_and_means(prior, means);
-        let t = theta.as_slice_mut().expect("contiguous");
-        let po = self.precision_offset();
-        for (j, &v) in variances.iter().enumerate() {
-            t[po + j] = -0.5 * v.ln();
-        }
-        theta
-    }
-
-    /// `θ` for Balls2: priors, mixing weights `K × 2`, means `K × 2 × d`, variances `K × 2`.
-    pub(crate) fn encode_balls2(
-        &self,
-        prior: ArrayView1<'_, f64>,
-        mixing: ArrayView2<'_, f64>,
-        means: ndarray::ArrayView3<'_, f64>,
-        variances: ArrayView2<'_, f64>,
-    ) -> Array1<f64> {
-        let mut theta = Array1::zeros(self.dim());
-        let t = theta.as_slice_mut().expect("contiguous");
-        self.encode_prior(prior, t);
-        let (d, pr, bs) = (self.n_features, self.prior_len(), self.balls2_block());
-        // A component with weight 0 (EM gave it no responsibility) gets a tiny weight instead:
-        // a logit must be finite.
-        let floor = f64::EPSILON;
-        // Above the variance floor v₀ by at least START_GAP · v₀: a component at the floor
-        // would need ℓ = ∞.
-        let v0 = self.variance_floor;
-        for c in 0..self.n_classes {
-            let b = pr + c * bs;
-            t[b] = mixing[[c, 1]].max(floor).ln() - mixing[[c, 0]].max(floor).ln();
-            for m in 0..COMPONENTS {
-                for j in 0..d {
-                    t[b + 1 + m * d + j] = means[[c, m, j]];
-                }
-                let excess = (variances[[c, m]] - v0).max(START_GAP * v0);
-                t[b + 1 + COMPONENTS * d + m] = -0.5 * excess.ln();
-            }
-        }
-        theta
+        self.encode(prior, |params| {
+            gaussian::encode_scales(self.shape(), means, variances, params)
+        })
     }
 }
 
@@ -972,132 +648,6 @@ pub(crate) fn check_variance_floor(family: Family, floor: f64) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-/// `log ω = log softmax(0, c)`.
-fn mixing_log_weights(c: f64) -> [f64; COMPONENTS] {
-    let norm = log_sum_exp(&[0.0, c]);
-    [-norm, c - norm]
-}
-
-/// A Balls2 component encoded from a generative fit starts at `σ² ≥ v₀ (1 + START_GAP)`: a
-/// variance EM left at (or, by rounding, just under) the floor `v₀` has `ℓ` finite, at the
-/// cost of a relative change of at most `START_GAP` in that one variance.
-pub(crate) const START_GAP: f64 = 1e-6;
-
-/// The row-independent part of one Balls2 component.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ComponentScale {
-    /// `log ω_m − (d/2) ln 2π − (d/2) ln σ²_m`.
-    pub(crate) log_constant: f64,
-    /// `1 / σ²_m`.
-    pub(crate) precision: f64,
-    /// `φ_m = e^{−2ℓ_m} / σ²_m = −½ ∂ ln σ²_m / ∂ℓ_m`: 1 without a floor.
-    pub(crate) phi: f64,
-}
-
-/// `σ² = v₀ + e^{−2ℓ}` as `(−½ ln σ², 1/σ², φ)`; without a floor exactly `(ℓ, e^{2ℓ}, 1)`.
-fn component_scale(log_scale: f64, floor: f64) -> (f64, f64, f64) {
-    if floor == 0.0 {
-        return (log_scale, (2.0 * log_scale).exp(), 1.0);
-    }
-    let excess = (-2.0 * log_scale).exp();
-    let variance = floor + excess;
-    (-0.5 * variance.ln(), 1.0 / variance, excess / variance)
-}
-
-/// The row-independent part of one Balls2 class block `[c, μ_1, μ_2, ℓ_1, ℓ_2]` with variance
-/// floor `floor`, per component.
-fn balls2_constants(
-    block: &[f64],
-    d: usize,
-    half_d_ln_2pi: f64,
-    floor: f64,
-) -> [ComponentScale; COMPONENTS] {
-    let log_w = mixing_log_weights(block[0]);
-    std::array::from_fn(|m| {
-        let (half_log_precision, precision, phi) =
-            component_scale(block[1 + COMPONENTS * d + m], floor);
-        ComponentScale {
-            log_constant: log_w[m] - half_d_ln_2pi + d as f64 * half_log_precision,
-            precision,
-            phi,
-        }
-    })
-}
-
-/// `log ω_m + log N(x; μ_m, e^{−2ℓ_m} I)` for both components of a Balls2 class block, given
-/// its [`balls2_constants`].
-fn balls2_component_logs(
-    block: &[f64],
-    constants: &[ComponentScale; COMPONENTS],
-    row: &[f64],
-) -> [f64; COMPONENTS] {
-    let d = row.len();
-    let mut lb = [0.0; COMPONENTS];
-    for (m, lbm) in lb.iter_mut().enumerate() {
-        let mean = &block[1 + m * d..1 + (m + 1) * d];
-        let sq: f64 = row.iter().zip(mean).map(|(a, b)| (a - b) * (a - b)).sum();
-        *lbm = constants[m].log_constant - 0.5 * constants[m].precision * sq;
-    }
-    lb
-}
-
-/// `log N(x; μ, Λ⁻¹) + (d/2) ln 2π = ½ log det Λ − ½ (x − μ)ᵀ Λ (x − μ)` for `diff = x − μ`.
-fn log_density_centered(precision: &Precision, diff: &[f64]) -> f64 {
-    match precision {
-        Precision::Full { l, log_det_half } => {
-            // ‖Lᵀ diff‖²: (Lᵀ diff)_b = Σ_{a ≥ b} L_ab diff_a.
-            let d = diff.len();
-            let l = l.as_slice().expect("standard layout");
-            let mut q = 0.0;
-            for b in 0..d {
-                let mut z = 0.0;
-                for a in b..d {
-                    z += l[a * d + b] * diff[a];
-                }
-                q += z * z;
-            }
-            log_det_half - 0.5 * q
-        }
-        Precision::Spherical { log_scale } => {
-            let sq: f64 = diff.iter().map(|v| v * v).sum();
-            diff.len() as f64 * log_scale - 0.5 * (2.0 * log_scale).exp() * sq
-        }
-        Precision::Diagonal { log_scale } => diff
-            .iter()
-            .zip(log_scale.iter())
-            .map(|(v, ls)| ls - 0.5 * (2.0 * ls).exp() * v * v)
-            .sum(),
-    }
-}
-
-/// Adds the gradient of `Σ_i w_i [Σ_a ℓ_a − ½ ‖Lᵀ(x_i − μ)‖²]` with respect to the stored
-/// entries of `L`, given the lower triangle of `M = Σ_i w_i (x_i − μ)(x_i − μ)ᵀ` (packed row
-/// by row) and `s0 = Σ_i w_i`.
-fn add_factor_gradient(l: &Array2<f64>, m_lower: &[f64], s0: f64, mut g: ArrayViewMut1<'_, f64>) {
-    let d = l.nrows();
-    let mut m = Array2::<f64>::zeros((d, d));
-    let mut idx = 0;
-    for a in 0..d {
-        for b in 0..=a {
-            m[[a, b]] = m_lower[idx];
-            m[[b, a]] = m_lower[idx];
-            idx += 1;
-        }
-    }
-    let ml = m.dot(l);
-    let mut idx = 0;
-    for a in 0..d {
-        for b in 0..=a {
-            g[idx] += if a == b {
-                s0 - ml[[a, a]] * l[[a, a]]
-            } else {
-                -ml[[a, b]]
-            };
-            idx += 1;
-        }
-    }
 }
 
 #[cfg(test)]

@@ -10,10 +10,7 @@ use gendisc_core::validate::{check_labels, check_training_matrix, check_weights,
 use gendisc_core::{
     Classifier, Convergence, Error, Fit, FitSummary, FitWeighted, Generative, Result, SavedModel,
 };
-use gendisc_generative::{
-    Balls1, Balls2, Balls2Report, ClassPriors, CovarianceShrinkage, GaussianNb, Lda, Qda,
-    VarianceStructure,
-};
+use gendisc_generative::{Balls2Report, ClassPriors, CovarianceShrinkage};
 use gendisc_optim::{Minimizer, Objective, Solution, Status, TwiceDifferentiable};
 
 use crate::discriminative_end::induced_start;
@@ -525,7 +522,10 @@ fn data_scale(x: ArrayView2<'_, f64>, w: Option<ArrayView1<'_, f64>>) -> f64 {
 }
 
 /// Fits a generative model with or without sample weights.
-fn fit_maybe_weighted<P: FitWeighted>(params: P, t: &TrainingSet<'_>) -> Result<<P as Fit>::Model> {
+pub(crate) fn fit_maybe_weighted<P: FitWeighted>(
+    params: P,
+    t: &TrainingSet<'_>,
+) -> Result<<P as Fit>::Model> {
     match t.w {
         Some(w) => params.fit_weighted(t.x.view(), t.y, w),
         None => params.fit(t.x.view(), t.y),
@@ -533,109 +533,17 @@ fn fit_maybe_weighted<P: FitWeighted>(params: P, t: &TrainingSet<'_>) -> Result<
 }
 
 /// The lower Cholesky factor of the precision `Σ⁻¹`.
-fn precision_factor(covariance: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+pub(crate) fn precision_factor(covariance: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
     cholesky(inverse_spd(covariance)?.view())
 }
 
-/// The generative maximum-likelihood fit (eq. 2) encoded as `θ`, and whether it converged:
-/// closed form for LDA, QDA, Balls1 and the shared diagonal, EM for Balls2 (§5).
-pub(crate) fn generative_start(
-    p: &GdtValidParams,
-    t: &TrainingSet<'_>,
-) -> Result<(Array1<f64>, bool)> {
-    let k = t.param.n_classes();
-    // The class-conditional fits do not depend on the priors; fixed priors are not encoded.
-    let priors = match t.param.priors() {
+/// The class priors of the generative start: the class-conditional fits do not depend on them,
+/// and fixed priors are not encoded.
+pub(crate) fn class_priors_of(t: &TrainingSet<'_>) -> ClassPriors {
+    match t.param.priors() {
         Priors::Fixed => ClassPriors::Uniform,
         Priors::Estimated => ClassPriors::Empirical,
-    };
-    Ok(match p.family {
-        Family::Lda => {
-            let params = Lda::params()
-                .n_classes(k)
-                .priors(priors)
-                .shrinkage(p.shrinkage);
-            let (m, s) = fit_in_regularised_units(params, p.shrinkage, t)?;
-            let factor = precision_factor(in_model_unit(m.covariance(), s * s).view())?;
-            let theta = t.param.encode_gaussian(
-                m.class_prior().view(),
-                in_model_unit(m.means(), s).view(),
-                &[factor],
-            );
-            (theta, true)
-        }
-        Family::Qda => {
-            let params = Qda::params()
-                .n_classes(k)
-                .priors(priors)
-                .regularization(p.shrinkage);
-            let (m, s) = fit_in_regularised_units(params, p.shrinkage, t)?;
-            let factors = in_model_unit(m.covariances(), s * s)
-                .outer_iter()
-                .map(precision_factor)
-                .collect::<Result<Vec<_>>>()?;
-            let theta = t.param.encode_gaussian(
-                m.class_prior().view(),
-                in_model_unit(m.means(), s).view(),
-                &factors,
-            );
-            (theta, true)
-        }
-        Family::Balls1 => {
-            let m = fit_maybe_weighted(
-                Balls1::params()
-                    .n_classes(k)
-                    .priors(priors)
-                    .var_smoothing(p.var_smoothing),
-                t,
-            )?;
-            let theta = t.param.encode_scales(
-                m.class_prior().view(),
-                m.means().view(),
-                m.variances().view(),
-            );
-            (theta, true)
-        }
-        Family::Balls2 => {
-            let em = Balls2::params()
-                .n_classes(k)
-                .priors(priors)
-                // EM's floor is at least the GDT floor, on the same scale.
-                .var_smoothing(p.var_smoothing.max(p.variance_floor))
-                .max_iterations(p.em_max_iterations);
-            let em = match p.em_seed {
-                Some(seed) => em.seed(seed),
-                None => em,
-            };
-            let m = fit_maybe_weighted(em, t)?;
-            if p.require_convergence {
-                require_em_converged(m.report(), p.em_max_iterations)?;
-            }
-            let theta = t.param.encode_balls2(
-                m.class_prior().view(),
-                m.mixing_weights(),
-                m.means().view(),
-                m.variances().view(),
-            );
-            (theta, m.report().is_converged())
-        }
-        Family::SharedDiagonal => {
-            let m = fit_maybe_weighted(
-                GaussianNb::params()
-                    .n_classes(k)
-                    .variance(VarianceStructure::Pooled)
-                    .priors(priors)
-                    .var_smoothing(p.var_smoothing),
-                t,
-            )?;
-            let theta = t.param.encode_scales(
-                m.class_prior().view(),
-                m.means().view(),
-                m.variances().row(0),
-            );
-            (theta, true)
-        }
-    })
+    }
 }
 
 /// Fits LDA or QDA for the generative start, and the factor `s` its means (and `s²` its
@@ -643,7 +551,7 @@ pub(crate) fn generative_start(
 /// means the identity of the data's units, so that fit runs on the rows as given (`s` the
 /// model's scale); every other fit runs on the scaled rows (`s = 1`), where the scaled identity
 /// is the same.
-fn fit_in_regularised_units<P: FitWeighted>(
+pub(crate) fn fit_in_regularised_units<P: FitWeighted>(
     params: P,
     shrinkage: CovarianceShrinkage,
     t: &TrainingSet<'_>,
@@ -659,7 +567,7 @@ fn fit_in_regularised_units<P: FitWeighted>(
 }
 
 /// `a / divisor`, without a copy when the divisor is 1.
-fn in_model_unit<D: ndarray::Dimension>(
+pub(crate) fn in_model_unit<D: ndarray::Dimension>(
     a: CowArray<'_, f64, D>,
     divisor: f64,
 ) -> CowArray<'_, f64, D> {
@@ -672,7 +580,7 @@ fn in_model_unit<D: ndarray::Dimension>(
 
 /// With [`GdtParams::require_convergence`](crate::GdtParams::require_convergence): EM of
 /// Balls2's generative start stopped at its cap for some class.
-fn require_em_converged(report: &Balls2Report, max_iterations: usize) -> Result<()> {
+pub(crate) fn require_em_converged(report: &Balls2Report, max_iterations: usize) -> Result<()> {
     match report
         .classes
         .iter()
@@ -851,7 +759,7 @@ impl GdtValidParams {
         w: Option<ArrayView1<'_, f64>>,
     ) -> Result<Gdt> {
         let t = TrainingSet::new(self, x.view(), y.view(), w.map(|w| w.reborrow()))?;
-        let (start, converged) = generative_start(self, &t)?;
+        let (start, converged) = t.param.generative_start(self, &t)?;
         optimise(self, &t, start.view(), converged)
     }
 
@@ -929,7 +837,7 @@ impl GdtValidParams {
             y.view(),
             sample_weight.map(|w| w.reborrow()),
         )?;
-        let (start, converged) = generative_start(self, &t)?;
+        let (start, converged) = t.param.generative_start(self, &t)?;
         let mut models: Vec<Gdt> = Vec::with_capacity(lambdas.len());
         for &lambda in lambdas {
             let p = GdtValidParams {
@@ -1038,5 +946,5 @@ pub fn generative_theta(
         y.view(),
         sample_weight.map(|w| w.reborrow()),
     )?;
-    Ok(generative_start(params, &t)?.0)
+    Ok(t.param.generative_start(params, &t)?.0)
 }

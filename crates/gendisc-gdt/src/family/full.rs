@@ -1,0 +1,513 @@
+//! LDA and QDA: Gaussian classes with full precisions `Λ = L Lᵀ`, one shared factor (LDA,
+//! §5 density 1) or one per class (QDA, density 2), each stored by its lower Cholesky factor
+//! row by row with the diagonal as `ℓ_a = log L_aa`.
+
+use std::ops::Range;
+
+use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1};
+
+use gendisc_core::linalg::{cholesky, Cholesky};
+use gendisc_core::Result;
+use gendisc_generative::{Lda, Qda};
+
+use super::density::{indicator, ClassDensities, LocalTerms, Shape};
+use super::gaussian::{self, Induced};
+use super::{Parametrisation, Priors};
+use crate::model::{
+    class_priors_of, fit_in_regularised_units, in_model_unit, precision_factor, TrainingSet,
+};
+use crate::params::GdtValidParams;
+
+/// Full-covariance Gaussian classes: LDA when `shared`, QDA otherwise.
+pub(crate) struct FullCovariance {
+    /// One factor for every class (LDA) or one per class (QDA).
+    pub(crate) shared: bool,
+}
+
+/// A lower Cholesky factor decoded from its stored entries.
+struct Factor {
+    l: Array2<f64>,
+    /// `Σ_a ℓ_a = ½ log det Λ`.
+    log_det_half: f64,
+}
+
+impl FullCovariance {
+    /// The number of distinct factors: 1 or `K`.
+    fn n_factors(&self, shape: Shape) -> usize {
+        if self.shared {
+            1
+        } else {
+            shape.n_classes
+        }
+    }
+
+    /// Which factor class `c` uses.
+    fn factor_index(&self, c: usize) -> usize {
+        if self.shared {
+            0
+        } else {
+            c
+        }
+    }
+
+    /// The range of `ϑ` holding factor `f`.
+    fn factor_range(shape: Shape, f: usize) -> Range<usize> {
+        let start = gaussian::precision_offset(shape) + f * shape.tri();
+        start..start + shape.tri()
+    }
+
+    fn decode_factors(&self, shape: Shape, params: &[f64]) -> Vec<Factor> {
+        (0..self.n_factors(shape))
+            .map(|f| decode_factor(shape.n_features, &params[Self::factor_range(shape, f)]))
+            .collect()
+    }
+
+    /// Writes the means `K × d` and the precision factors (1 or `K`, lower triangular) into
+    /// `ϑ`.
+    pub(crate) fn encode(
+        shape: Shape,
+        means: ndarray::ArrayView2<'_, f64>,
+        factors: &[Array2<f64>],
+        params: &mut [f64],
+    ) {
+        gaussian::encode_means(shape, means, params);
+        let d = shape.n_features;
+        for (f, l) in factors.iter().enumerate() {
+            let mut idx = Self::factor_range(shape, f).start;
+            for a in 0..d {
+                for b in 0..=a {
+                    params[idx] = if a == b { l[[a, a]].ln() } else { l[[a, b]] };
+                    idx += 1;
+                }
+            }
+        }
+    }
+}
+
+impl ClassDensities for FullCovariance {
+    fn len(&self, shape: Shape) -> usize {
+        gaussian::precision_offset(shape) + self.n_factors(shape) * shape.tri()
+    }
+
+    fn log_densities_into(
+        &self,
+        shape: Shape,
+        params: &[f64],
+        xs: &[f64],
+        out: &mut [f64],
+        _log_responsibilities: Option<&mut [f64]>,
+    ) {
+        let factors = self.decode_factors(shape, params);
+        let d = shape.n_features;
+        gaussian::log_densities_into(shape, params, xs, out, |c, diff| {
+            let Factor { l, log_det_half } = &factors[self.factor_index(c)];
+            // ‖Lᵀ diff‖²: (Lᵀ diff)_b = Σ_{a ≥ b} L_ab diff_a.
+            let l = l.as_slice().expect("standard layout");
+            let mut q = 0.0;
+            for b in 0..d {
+                let mut z = 0.0;
+                for a in b..d {
+                    z += l[a * d + b] * diff[a];
+                }
+                q += z * z;
+            }
+            log_det_half - 0.5 * q
+        });
+    }
+
+    fn add_weighted_gradient(
+        &self,
+        shape: Shape,
+        params: &[f64],
+        xs: &[f64],
+        ws: &[f64],
+        _log_responsibilities: Option<&[f64]>,
+        mut gradient: ArrayViewMut1<'_, f64>,
+    ) {
+        let (k, d) = (shape.n_classes, shape.n_features);
+        let factors = self.decode_factors(shape, params);
+        let mut diff = vec![0.0; d];
+        let mut r = vec![0.0; d];
+        // Σ_i w_i (x_i − μ)(x_i − μ)ᵀ, lower triangle row by row.
+        let mut m_lower = vec![0.0; shape.tri()];
+        // LDA's sums over classes, for its one factor.
+        let mut shared_m = vec![0.0; shape.tri()];
+        let mut shared_w = 0.0;
+        for c in 0..k {
+            let mean = &params[c * d..(c + 1) * d];
+            r.fill(0.0);
+            let mut s0 = 0.0;
+            let l = &factors[self.factor_index(c)].l;
+            m_lower.fill(0.0);
+            for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
+                let wi = wrow[c];
+                if wi == 0.0 {
+                    continue;
+                }
+                s0 += wi;
+                for j in 0..d {
+                    diff[j] = row[j] - mean[j];
+                    r[j] += wi * diff[j];
+                }
+                let mut idx = 0;
+                for a in 0..d {
+                    let wa = wi * diff[a];
+                    for b in 0..=a {
+                        m_lower[idx] += wa * diff[b];
+                        idx += 1;
+                    }
+                }
+            }
+            // ∂/∂μ_k = L Lᵀ r.
+            let r_arr = ArrayView1::from(&r[..]);
+            let g_mu = l.dot(&l.t().dot(&r_arr));
+            gradient
+                .slice_mut(s![c * d..(c + 1) * d])
+                .scaled_add(1.0, &g_mu);
+            if self.shared {
+                for (sm, mm) in shared_m.iter_mut().zip(&m_lower) {
+                    *sm += mm;
+                }
+                shared_w += s0;
+            } else {
+                let start = Self::factor_range(shape, c).start;
+                add_factor_gradient(l, &m_lower, s0, gradient.slice_mut(s![start..]));
+            }
+        }
+        if self.shared {
+            let start = Self::factor_range(shape, 0).start;
+            add_factor_gradient(
+                &factors[0].l,
+                &shared_m,
+                shared_w,
+                gradient.slice_mut(s![start..]),
+            );
+        }
+    }
+
+    fn local_terms<'a>(&self, shape: Shape, params: &'a [f64]) -> Box<dyn LocalTerms + 'a> {
+        let d = shape.n_features;
+        let factors = self
+            .decode_factors(shape, params)
+            .into_iter()
+            .map(|Factor { l, .. }| {
+                let precision = l.dot(&l.t()).iter().copied().collect();
+                (l.iter().copied().collect(), precision)
+            })
+            .collect();
+        Box::new(FullTerms {
+            shape,
+            shared: self.shared,
+            params,
+            factors,
+            packed: (0..d).flat_map(|a| (0..=a).map(move |b| (a, b))).collect(),
+            diff: vec![0.0; d],
+            z: vec![0.0; d],
+        })
+    }
+
+    fn generative_start(
+        &self,
+        p: &GdtValidParams,
+        t: &TrainingSet<'_>,
+    ) -> Result<(Array1<f64>, bool)> {
+        let k = t.param.n_classes();
+        let priors = class_priors_of(t);
+        let (prior, means, covariances, scale) = if self.shared {
+            let params = Lda::params()
+                .n_classes(k)
+                .priors(priors)
+                .shrinkage(p.shrinkage);
+            let (m, s) = fit_in_regularised_units(params, p.shrinkage, t)?;
+            let covariance = m.covariance().insert_axis(ndarray::Axis(0)).to_owned();
+            (
+                m.class_prior().to_owned(),
+                m.means().to_owned(),
+                covariance,
+                s,
+            )
+        } else {
+            let params = Qda::params()
+                .n_classes(k)
+                .priors(priors)
+                .regularization(p.shrinkage);
+            let (m, s) = fit_in_regularised_units(params, p.shrinkage, t)?;
+            (
+                m.class_prior().to_owned(),
+                m.means().to_owned(),
+                m.covariances().to_owned(),
+                s,
+            )
+        };
+        let factors = in_model_unit(covariances.into(), scale * scale)
+            .outer_iter()
+            .map(precision_factor)
+            .collect::<Result<Vec<_>>>()?;
+        let means = in_model_unit(means.into(), scale);
+        let theta = t.param.encode(prior.view(), |params| {
+            Self::encode(t.param.shape(), means.view(), &factors, params)
+        });
+        Ok((theta, true))
+    }
+
+    fn gaussian_parts(
+        &self,
+        shape: Shape,
+        params: &[f64],
+    ) -> Option<(Array2<f64>, Vec<Array2<f64>>)> {
+        let factors = self.decode_factors(shape, params);
+        let precisions = (0..shape.n_classes)
+            .map(|c| {
+                let l = &factors[self.factor_index(c)].l;
+                l.dot(&l.t())
+            })
+            .collect();
+        Some((gaussian::means(shape, params), precisions))
+    }
+
+    fn shared_precision(&self, shape: Shape, params: &[f64]) -> Option<Array2<f64>> {
+        self.shared.then(|| {
+            let l = &self.decode_factors(shape, params)[0].l;
+            l.dot(&l.t())
+        })
+    }
+
+    fn cholesky_blocks(&self, shape: Shape) -> Vec<Range<usize>> {
+        (0..self.n_factors(shape))
+            .map(|f| Self::factor_range(shape, f))
+            .collect()
+    }
+
+    /// LDA's log-odds are linear in `x`; QDA's add the products `x_j x_l`, `j ≤ l`.
+    fn induced_extras(&self, n_features: usize) -> Option<usize> {
+        Some(if self.shared {
+            0
+        } else {
+            n_features * (n_features + 1) / 2
+        })
+    }
+
+    fn write_induced_extras(&self, row: ArrayView1<'_, f64>, mut out: ArrayViewMut1<'_, f64>) {
+        if self.shared {
+            return;
+        }
+        let d = row.len();
+        let mut c = 0;
+        for j in 0..d {
+            for l in j..d {
+                out[c] = row[j] * row[l];
+                c += 1;
+            }
+        }
+    }
+
+    fn maps_back(&self, priors: Priors, n_classes: usize) -> bool {
+        gaussian::maps_back(self.shared, priors, n_classes)
+    }
+
+    /// LDA: `Λ` kept, `μ_k = μ_0 + Λ⁻¹ b_k`. QDA: `Λ_k = Λ_0 + tI − 2Q_k` (`Q_k` the
+    /// quadratic coefficients, `t ≥ 0` the least shift that keeps every `Λ_k` positive
+    /// definite), `μ_k = Λ_k⁻¹(b_k + Λ_0 μ_0)`. The prior logits make up the intercepts.
+    fn map_back(
+        &self,
+        param: &Parametrisation,
+        start: ArrayView1<'_, f64>,
+        beta: ArrayView2<'_, f64>,
+    ) -> Option<Array1<f64>> {
+        let induced = Induced::new(param, start, beta)?;
+        if self.shared {
+            let gaussian::SharedMapBack {
+                prior,
+                means,
+                factor,
+                ..
+            } = gaussian::map_back_shared(param, induced)?;
+            return Some(param.encode_gaussian(
+                prior.view(),
+                means.view(),
+                &[factor.into_factor()],
+            ));
+        }
+        let (k, d) = (param.n_classes(), param.n_features());
+        let quadratic = |c: usize| {
+            let mut m = Array2::zeros((d, d));
+            let mut idx = 1 + d;
+            for j in 0..d {
+                for l in j..d {
+                    if j == l {
+                        m[[j, j]] = beta[[c, idx]];
+                    } else {
+                        m[[j, l]] = 0.5 * beta[[c, idx]];
+                        m[[l, j]] = 0.5 * beta[[c, idx]];
+                    }
+                    idx += 1;
+                }
+            }
+            m
+        };
+        let base = &induced.start_precisions[0];
+        let scale = base.diag().iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+        let mut shift = 0.0;
+        let factors = 'search: {
+            for _ in 0..200 {
+                let p0 = base + &(Array2::<f64>::eye(d) * shift);
+                let all: Option<Vec<Array2<f64>>> = (0..k)
+                    .map(|c| {
+                        let pc = if c == 0 {
+                            p0.clone()
+                        } else {
+                            &p0 - &(quadratic(c) * 2.0)
+                        };
+                        cholesky(pc.view()).ok()
+                    })
+                    .collect();
+                if let Some(all) = all {
+                    break 'search all;
+                }
+                shift = if shift == 0.0 {
+                    1e-6 * scale.max(1e-300)
+                } else {
+                    2.0 * shift
+                };
+            }
+            return None;
+        };
+        let precisions: Vec<Array2<f64>> = factors.iter().map(|l| l.dot(&l.t())).collect();
+        let mu0 = &induced.mu0;
+        let p0mu0 = precisions[0].dot(mu0);
+        let half_log_det = |l: &Array2<f64>| l.diag().iter().map(|v| v.ln()).sum::<f64>();
+        let c0 = half_log_det(&factors[0]) - 0.5 * mu0.dot(&p0mu0);
+        let mut means = Array2::zeros((k, d));
+        let mut logits = Array1::zeros(k);
+        means.row_mut(0).assign(mu0);
+        for c in 1..k {
+            let chol = Cholesky::new(precisions[c].view(), "precision").ok()?;
+            let mu = chol.solve_vec((&induced.slope(c) + &p0mu0).view()).ok()?;
+            let cc = half_log_det(&factors[c]) - 0.5 * mu.dot(&precisions[c].dot(&mu));
+            logits[c] = induced.intercept(c) - cc + c0;
+            means.row_mut(c).assign(&mu);
+        }
+        let prior = gaussian::softmax(&logits);
+        Some(param.encode_gaussian(prior.view(), means.view(), &factors))
+    }
+}
+
+/// Decodes a lower Cholesky factor from its `d(d+1)/2` stored entries.
+fn decode_factor(d: usize, block: &[f64]) -> Factor {
+    let mut l = Array2::zeros((d, d));
+    let mut log_det_half = 0.0;
+    let mut idx = 0;
+    for a in 0..d {
+        for b in 0..=a {
+            if a == b {
+                l[[a, a]] = block[idx].exp();
+                log_det_half += block[idx];
+            } else {
+                l[[a, b]] = block[idx];
+            }
+            idx += 1;
+        }
+    }
+    Factor { l, log_det_half }
+}
+
+/// Adds the gradient of `Σ_i w_i [Σ_a ℓ_a − ½ ‖Lᵀ(x_i − μ)‖²]` with respect to the stored
+/// entries of `L`, given the lower triangle of `M = Σ_i w_i (x_i − μ)(x_i − μ)ᵀ` (packed row
+/// by row) and `s0 = Σ_i w_i`.
+fn add_factor_gradient(l: &Array2<f64>, m_lower: &[f64], s0: f64, mut g: ArrayViewMut1<'_, f64>) {
+    let d = l.nrows();
+    let mut m = Array2::<f64>::zeros((d, d));
+    let mut idx = 0;
+    for a in 0..d {
+        for b in 0..=a {
+            m[[a, b]] = m_lower[idx];
+            m[[b, a]] = m_lower[idx];
+            idx += 1;
+        }
+    }
+    let ml = m.dot(l);
+    let mut idx = 0;
+    for a in 0..d {
+        for b in 0..=a {
+            g[idx] += if a == b {
+                s0 - ml[[a, a]] * l[[a, a]]
+            } else {
+                -ml[[a, b]]
+            };
+            idx += 1;
+        }
+    }
+}
+
+/// [`FullCovariance`]'s factors decoded for a Hessian evaluation.
+struct FullTerms<'a> {
+    shape: Shape,
+    shared: bool,
+    params: &'a [f64],
+    /// Per factor: `L` and `Λ = L Lᵀ`, both `d × d` row-major.
+    factors: Vec<(Vec<f64>, Vec<f64>)>,
+    /// The packed lower-triangle entries `(a, b)`, `a ≥ b`, row by row.
+    packed: Vec<(usize, usize)>,
+    diff: Vec<f64>,
+    z: Vec<f64>,
+}
+
+impl LocalTerms for FullTerms<'_> {
+    fn class_indices(&self, c: usize) -> Vec<usize> {
+        let f = if self.shared { 0 } else { c };
+        gaussian::class_indices(self.shape, c, FullCovariance::factor_range(self.shape, f))
+    }
+
+    fn local_derivatives(
+        &mut self,
+        c: usize,
+        _i: usize,
+        row: &[f64],
+        _log_responsibilities: &[f64],
+        grad: &mut [f64],
+        hess: &mut [f64],
+    ) {
+        // With δ = x − μ, z = Lᵀ δ and chain factor c_ab = L_aa on the diagonal, 1 off it:
+        // ∂²/∂μ∂μᵀ = −Λ, ∂²/∂μ_j ∂L_ab = c_ab (1{a = j} z_b + δ_a L_jb),
+        // ∂²/∂L_ab ∂L_ce = −c_ab c_ce δ_a δ_c 1{b = e} (+ c_aa ∂/∂L_aa on the diagonal).
+        let d = row.len();
+        let q = grad.len();
+        hess.fill(0.0);
+        let mean = &self.params[c * d..(c + 1) * d];
+        let (l, precision) = &self.factors[if self.shared { 0 } else { c }];
+        let (diff, z) = (&mut self.diff, &mut self.z);
+        for j in 0..d {
+            diff[j] = row[j] - mean[j];
+        }
+        for b in 0..d {
+            z[b] = (b..d).map(|a| l[a * d + b] * diff[a]).sum();
+        }
+        for j in 0..d {
+            grad[j] = (0..=j).map(|b| l[j * d + b] * z[b]).sum();
+            for m in 0..d {
+                hess[j * q + m] = -precision[j * d + m];
+            }
+        }
+        let chain = |a: usize, b: usize| if a == b { l[a * d + a] } else { 1.0 };
+        for (e, &(a, b)) in self.packed.iter().enumerate() {
+            let raw = -diff[a] * z[b];
+            let ce = chain(a, b);
+            grad[d + e] = if a == b { 1.0 + ce * raw } else { raw };
+            // Mean–factor block.
+            for j in 0..d {
+                let v = ce * (indicator(a == j) * z[b] + diff[a] * l[j * d + b]);
+                hess[j * q + d + e] = v;
+                hess[(d + e) * q + j] = v;
+            }
+            // Factor–factor block: entries in the same column only.
+            for (f, &(c, col)) in self.packed.iter().enumerate() {
+                if col == b {
+                    hess[(d + e) * q + d + f] = -ce * chain(c, col) * diff[a] * diff[c];
+                }
+            }
+            if a == b {
+                hess[(d + e) * q + d + e] += ce * raw;
+            }
+        }
+    }
+}

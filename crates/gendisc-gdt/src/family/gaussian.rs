@@ -1,0 +1,185 @@
+//! What the Gaussian families (one component per class) share: the means block `μ` (`K · d`)
+//! first in `ϑ`, then the precisions, and a log-density that is `½ log det Λ_k − ½ δᵀ Λ_k δ`
+//! for `δ = x − μ_k`, up to `(d/2) ln 2π`.
+
+use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, Axis};
+
+use gendisc_core::linalg::Cholesky;
+use gendisc_core::numerics::log_softmax_in_place;
+
+use super::density::Shape;
+use super::{Parametrisation, Priors};
+
+/// `log f_k(x_i) = −(d/2) ln 2π + centered(k, x_i − μ_k)` for every row and class into `out`
+/// (`n × K`, row-major); `centered` is the family's `½ log det Λ_k − ½ δᵀ Λ_k δ`.
+pub(super) fn log_densities_into(
+    shape: Shape,
+    params: &[f64],
+    xs: &[f64],
+    out: &mut [f64],
+    centered: impl Fn(usize, &[f64]) -> f64,
+) {
+    let (k, d) = (shape.n_classes, shape.n_features);
+    let half_d_ln_2pi = shape.half_d_ln_2pi();
+    let mut diff = vec![0.0; d];
+    for c in 0..k {
+        let mean = &params[c * d..(c + 1) * d];
+        for (i, row) in xs.chunks_exact(d).enumerate() {
+            for j in 0..d {
+                diff[j] = row[j] - mean[j];
+            }
+            out[i * k + c] = -half_d_ln_2pi + centered(c, &diff);
+        }
+    }
+}
+
+/// The offset in `ϑ` of the precision parameters, after the `K · d` means.
+pub(super) fn precision_offset(shape: Shape) -> usize {
+    shape.n_classes * shape.n_features
+}
+
+/// The class means `K × d` as `ϑ` holds them.
+pub(super) fn means(shape: Shape, params: &[f64]) -> Array2<f64> {
+    let d = shape.n_features;
+    Array2::from_shape_fn((shape.n_classes, d), |(c, j)| params[c * d + j])
+}
+
+/// Writes the class means `K × d` into the means block of `ϑ`.
+pub(super) fn encode_means(shape: Shape, means: ArrayView2<'_, f64>, params: &mut [f64]) {
+    let d = shape.n_features;
+    for (c, mean) in means.axis_iter(Axis(0)).enumerate() {
+        for j in 0..d {
+            params[c * d + j] = mean[j];
+        }
+    }
+}
+
+/// Writes the means `K × d` and variances into `ϑ`, each variance `v` as the log-scale
+/// `ℓ = −½ ln v` of its precision `e^{2ℓ}`: one per class (Balls1) or per feature (the shared
+/// diagonal).
+pub(crate) fn encode_scales(
+    shape: Shape,
+    means: ArrayView2<'_, f64>,
+    variances: ArrayView1<'_, f64>,
+    params: &mut [f64],
+) {
+    encode_means(shape, means, params);
+    let po = precision_offset(shape);
+    for (j, &v) in variances.iter().enumerate() {
+        params[po + j] = -0.5 * v.ln();
+    }
+}
+
+/// The indices in `ϑ` of class `c`'s mean followed by its precision parameters `precision`.
+pub(super) fn class_indices(
+    shape: Shape,
+    c: usize,
+    precision: std::ops::Range<usize>,
+) -> Vec<usize> {
+    let d = shape.n_features;
+    (c * d..(c + 1) * d).chain(precision).collect()
+}
+
+/// What the induced coefficients `β` (`K × q`, row 0 zero; [`crate::existence`]) and the
+/// starting point leave of a Gaussian family: class 0's mean `μ_0` and the starting precisions,
+/// with the intercept `a_k`, slope `b_k` of each class.
+pub(super) struct Induced<'a> {
+    pub(super) beta: ArrayView2<'a, f64>,
+    pub(super) mu0: Array1<f64>,
+    pub(super) start_precisions: Vec<Array2<f64>>,
+    pub(super) n_features: usize,
+}
+
+impl<'a> Induced<'a> {
+    /// `β` and the means and precisions `θ` = `start` encodes under `param`.
+    pub(super) fn new(
+        param: &Parametrisation,
+        start: ArrayView1<'_, f64>,
+        beta: ArrayView2<'a, f64>,
+    ) -> Option<Self> {
+        let (start_means, start_precisions) = param.gaussian_parts(start)?;
+        Some(Self {
+            beta,
+            mu0: start_means.row(0).to_owned(),
+            start_precisions,
+            n_features: param.n_features(),
+        })
+    }
+
+    /// Class `c`'s intercept `a_c`.
+    pub(super) fn intercept(&self, c: usize) -> f64 {
+        self.beta[[c, 0]]
+    }
+
+    /// Class `c`'s slope `b_c` (length `d`).
+    pub(super) fn slope(&self, c: usize) -> Array1<f64> {
+        self.beta.slice(s![c, 1..=self.n_features]).to_owned()
+    }
+}
+
+/// The map back of the families whose precision `Λ` every class shares (LDA, the shared
+/// diagonal): `Λ` kept, `μ_k = μ_0 + Λ⁻¹ b_k`, and the prior logits make up the intercepts.
+/// With fixed priors (two classes) `μ_0` moves along `b_1` until the intercept is induced.
+pub(super) fn map_back_shared(
+    param: &Parametrisation,
+    induced: Induced<'_>,
+) -> Option<SharedMapBack> {
+    let (k, d) = (param.n_classes(), param.n_features());
+    let mut means = Array2::zeros((k, d));
+    let mut logits = Array1::zeros(k);
+    let mut mu0 = induced.mu0.clone();
+    let precision = induced.start_precisions[0].clone();
+    let factor = Cholesky::new(precision.view(), "precision").ok()?;
+    let shifts: Vec<Array1<f64>> = (1..k)
+        .map(|c| factor.solve_vec(induced.slope(c).view()).ok())
+        .collect::<Option<_>>()?;
+    if param.priors() == Priors::Fixed {
+        // Two classes, π fixed: move μ_0 along b_1 until the intercept is induced,
+        // −½(μ_1ᵀΛμ_1 − μ_0ᵀΛμ_0) = a_1 with μ_1 = μ_0 + Λ⁻¹b_1.
+        let b = induced.slope(1);
+        let bb = b.dot(&b);
+        if bb == 0.0 {
+            return None;
+        }
+        let target = -induced.intercept(1) - 0.5 * b.dot(&shifts[0]);
+        mu0.scaled_add((target - mu0.dot(&b)) / bb, &b);
+    }
+    means.row_mut(0).assign(&mu0);
+    let quad0 = mu0.dot(&precision.dot(&mu0));
+    for c in 1..k {
+        let mu = &mu0 + &shifts[c - 1];
+        logits[c] = induced.intercept(c) + 0.5 * (mu.dot(&precision.dot(&mu)) - quad0);
+        means.row_mut(c).assign(&mu);
+    }
+    Some(SharedMapBack {
+        prior: softmax(&logits),
+        means,
+        precision,
+        factor,
+    })
+}
+
+/// What [`map_back_shared`] finds: the class priors and means that induce the coefficients,
+/// with the kept shared precision `Λ` and its Cholesky factorisation.
+pub(super) struct SharedMapBack {
+    pub(super) prior: Array1<f64>,
+    pub(super) means: Array2<f64>,
+    pub(super) precision: Array2<f64>,
+    pub(super) factor: Cholesky,
+}
+
+/// Whether a Gaussian family's discriminative end maps back from the induced coefficients:
+/// with estimated priors always; with fixed ones only for a shared precision and two classes.
+pub(super) fn maps_back(shared: bool, priors: Priors, n_classes: usize) -> bool {
+    match priors {
+        Priors::Estimated => true,
+        Priors::Fixed => shared && n_classes == 2,
+    }
+}
+
+/// `softmax(logits)`.
+pub(super) fn softmax(logits: &Array1<f64>) -> Array1<f64> {
+    let mut p = logits.clone();
+    log_softmax_in_place(p.view_mut());
+    p.mapv_into(f64::exp)
+}

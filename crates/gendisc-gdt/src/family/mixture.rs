@@ -1,0 +1,377 @@
+//! Balls2: a mixture of two spherical Gaussians per class (§5, density 4). Each class block of
+//! `ϑ` is `[c_k, μ_k1, μ_k2, ℓ_k1, ℓ_k2]` (`2d + 3` entries), with mixing weights
+//! `ω_k = softmax(0, c_k)` and component variances `σ²_km = v₀ + e^{−2ℓ_km}` above the floor
+//! `v₀` (`e^{−2ℓ_km}` without one).
+
+use ndarray::{s, Array1, Array2, ArrayView2, ArrayView3, ArrayViewMut1};
+
+use gendisc_core::numerics::log_sum_exp;
+use gendisc_core::{Convergence, Result};
+use gendisc_generative::Balls2;
+
+use super::density::{indicator, ClassDensities, LocalTerms, Shape};
+use crate::model::{class_priors_of, fit_maybe_weighted, require_em_converged, TrainingSet};
+use crate::params::GdtValidParams;
+
+/// The number of mixture components per class.
+pub(crate) const COMPONENTS: usize = 2;
+
+/// A Balls2 component encoded from a generative fit starts at `σ² ≥ v₀ (1 + START_GAP)`: a
+/// variance EM left at (or, by rounding, just under) the floor `v₀` has `ℓ` finite, at the
+/// cost of a relative change of at most `START_GAP` in that one variance.
+pub(crate) const START_GAP: f64 = 1e-6;
+
+/// Two spherical Gaussian components per class (Balls2).
+pub(crate) struct SphericalMixture;
+
+impl SphericalMixture {
+    /// The length of one class block: `c_k`, two means, two log-scales.
+    fn block_len(shape: Shape) -> usize {
+        1 + COMPONENTS * shape.n_features + COMPONENTS
+    }
+
+    /// Writes mixing weights `K × 2`, means `K × 2 × d` and variances `K × 2` into `ϑ`.
+    pub(crate) fn encode(
+        shape: Shape,
+        mixing: ArrayView2<'_, f64>,
+        means: ArrayView3<'_, f64>,
+        variances: ArrayView2<'_, f64>,
+        params: &mut [f64],
+    ) {
+        let (d, bs) = (shape.n_features, Self::block_len(shape));
+        // A component with weight 0 (EM gave it no responsibility) gets a tiny weight instead:
+        // a logit must be finite.
+        let floor = f64::EPSILON;
+        // Above the variance floor v₀ by at least START_GAP · v₀: a component at the floor
+        // would need ℓ = ∞.
+        let v0 = shape.variance_floor;
+        for c in 0..shape.n_classes {
+            let b = c * bs;
+            params[b] = mixing[[c, 1]].max(floor).ln() - mixing[[c, 0]].max(floor).ln();
+            for m in 0..COMPONENTS {
+                for j in 0..d {
+                    params[b + 1 + m * d + j] = means[[c, m, j]];
+                }
+                let excess = (variances[[c, m]] - v0).max(START_GAP * v0);
+                params[b + 1 + COMPONENTS * d + m] = -0.5 * excess.ln();
+            }
+        }
+    }
+
+    /// The log responsibilities `log ρ_ikm` at `ϑ` for the rows `xs`.
+    fn log_responsibilities(&self, shape: Shape, params: &[f64], xs: &[f64]) -> Vec<f64> {
+        let n = xs.len() / shape.n_features;
+        let mut log_rho = vec![0.0; self.log_responsibilities_len(shape, n)];
+        let mut density = vec![0.0; n * shape.n_classes];
+        self.log_densities_into(shape, params, xs, &mut density, Some(&mut log_rho));
+        log_rho
+    }
+}
+
+impl ClassDensities for SphericalMixture {
+    fn len(&self, shape: Shape) -> usize {
+        shape.n_classes * Self::block_len(shape)
+    }
+
+    fn log_densities_into(
+        &self,
+        shape: Shape,
+        params: &[f64],
+        xs: &[f64],
+        out: &mut [f64],
+        mut log_responsibilities: Option<&mut [f64]>,
+    ) {
+        let (k, d, bs) = (shape.n_classes, shape.n_features, Self::block_len(shape));
+        let half_d_ln_2pi = shape.half_d_ln_2pi();
+        for c in 0..k {
+            let block = &params[c * bs..(c + 1) * bs];
+            let constants = component_constants(block, d, half_d_ln_2pi, shape.variance_floor);
+            for (i, row) in xs.chunks_exact(d).enumerate() {
+                let lb = component_logs(block, &constants, row);
+                let norm = log_sum_exp(&lb);
+                out[i * k + c] = norm;
+                if let Some(log_rho) = log_responsibilities.as_deref_mut() {
+                    let at = (i * k + c) * COMPONENTS;
+                    for (r, l) in log_rho[at..at + COMPONENTS].iter_mut().zip(lb) {
+                        *r = l - norm;
+                    }
+                }
+            }
+        }
+    }
+
+    fn log_responsibilities_len(&self, shape: Shape, n: usize) -> usize {
+        n * shape.n_classes * COMPONENTS
+    }
+
+    /// Each class weight split over the class's two components by their responsibilities
+    /// `ρ_ikm`; `∂/∂c_k = Σ_i w_i (ρ_i2 − ω_k2)`, and the `ℓ`-derivatives carry the factor `φ`
+    /// of the variance floor.
+    fn add_weighted_gradient(
+        &self,
+        shape: Shape,
+        params: &[f64],
+        xs: &[f64],
+        ws: &[f64],
+        log_responsibilities: Option<&[f64]>,
+        mut gradient: ArrayViewMut1<'_, f64>,
+    ) {
+        let computed;
+        let log_responsibilities = match log_responsibilities {
+            Some(given) => given,
+            None => {
+                computed = self.log_responsibilities(shape, params, xs);
+                &computed
+            }
+        };
+        let (k, d, bs) = (shape.n_classes, shape.n_features, Self::block_len(shape));
+        let half_d_ln_2pi = shape.half_d_ln_2pi();
+        let mut r = vec![0.0; COMPONENTS * d];
+        for c in 0..k {
+            let start = c * bs;
+            let block = &params[start..start + bs];
+            let omega2 = mixing_log_weights(block[0])[1].exp();
+            let constants = component_constants(block, d, half_d_ln_2pi, shape.variance_floor);
+            r.fill(0.0);
+            let mut s0 = [0.0; COMPONENTS];
+            let mut sq = [0.0; COMPONENTS];
+            let mut g_c = 0.0;
+            for (i, (row, wrow)) in xs.chunks_exact(d).zip(ws.chunks_exact(k)).enumerate() {
+                let wi = wrow[c];
+                if wi == 0.0 {
+                    continue;
+                }
+                let at = (i * k + c) * COMPONENTS;
+                let rho: [f64; COMPONENTS] =
+                    std::array::from_fn(|m| log_responsibilities[at + m].exp());
+                for m in 0..COMPONENTS {
+                    let wm = wi * rho[m];
+                    s0[m] += wm;
+                    let mean = &block[1 + m * d..1 + (m + 1) * d];
+                    for j in 0..d {
+                        let dj = row[j] - mean[j];
+                        r[m * d + j] += wm * dj;
+                        sq[m] += wm * dj * dj;
+                    }
+                }
+                g_c += wi * (rho[1] - omega2);
+            }
+            let mut g = gradient.slice_mut(s![start..start + bs]);
+            g[0] += g_c;
+            for (m, scale) in constants.iter().enumerate() {
+                let prec = scale.precision;
+                for j in 0..d {
+                    g[1 + m * d + j] += prec * r[m * d + j];
+                }
+                g[1 + COMPONENTS * d + m] += (d as f64 * s0[m] - prec * sq[m]) * scale.phi;
+            }
+        }
+    }
+
+    fn local_terms<'a>(&self, shape: Shape, params: &'a [f64]) -> Box<dyn LocalTerms + 'a> {
+        let (d, bs) = (shape.n_features, Self::block_len(shape));
+        let half_d_ln_2pi = shape.half_d_ln_2pi();
+        let classes = (0..shape.n_classes)
+            .map(|c| {
+                let block = &params[c * bs..(c + 1) * bs];
+                (
+                    component_constants(block, d, half_d_ln_2pi, shape.variance_floor),
+                    mixing_log_weights(block[0]).map(f64::exp),
+                )
+            })
+            .collect();
+        Box::new(MixtureTerms {
+            shape,
+            params,
+            classes,
+            u: vec![0.0; COMPONENTS * bs],
+        })
+    }
+
+    fn generative_start(
+        &self,
+        p: &GdtValidParams,
+        t: &TrainingSet<'_>,
+    ) -> Result<(Array1<f64>, bool)> {
+        let em = Balls2::params()
+            .n_classes(t.param.n_classes())
+            .priors(class_priors_of(t))
+            // EM's floor is at least the GDT floor, on the same scale.
+            .var_smoothing(p.var_smoothing.max(p.variance_floor))
+            .max_iterations(p.em_max_iterations);
+        let em = match p.em_seed {
+            Some(seed) => em.seed(seed),
+            None => em,
+        };
+        let m = fit_maybe_weighted(em, t)?;
+        if p.require_convergence {
+            require_em_converged(m.report(), p.em_max_iterations)?;
+        }
+        let theta = t.param.encode(m.class_prior().view(), |params| {
+            Self::encode(
+                t.param.shape(),
+                m.mixing_weights(),
+                m.means().view(),
+                m.variances().view(),
+                params,
+            )
+        });
+        Ok((theta, m.report().is_converged()))
+    }
+
+    fn component_variances(&self, shape: Shape, params: &[f64]) -> Option<Array2<f64>> {
+        let (d, bs) = (shape.n_features, Self::block_len(shape));
+        Some(Array2::from_shape_fn(
+            (shape.n_classes, COMPONENTS),
+            |(c, m)| {
+                let ls = params[c * bs + 1 + COMPONENTS * d + m];
+                1.0 / component_scale(ls, shape.variance_floor).1
+            },
+        ))
+    }
+}
+
+/// `log ω = log softmax(0, c)`.
+fn mixing_log_weights(c: f64) -> [f64; COMPONENTS] {
+    let norm = log_sum_exp(&[0.0, c]);
+    [-norm, c - norm]
+}
+
+/// The row-independent part of one component.
+#[derive(Debug, Clone, Copy)]
+struct ComponentScale {
+    /// `log ω_m − (d/2) ln 2π − (d/2) ln σ²_m`.
+    log_constant: f64,
+    /// `1 / σ²_m`.
+    precision: f64,
+    /// `φ_m = e^{−2ℓ_m} / σ²_m = −½ ∂ ln σ²_m / ∂ℓ_m`: 1 without a floor.
+    phi: f64,
+}
+
+/// `σ² = v₀ + e^{−2ℓ}` as `(−½ ln σ², 1/σ², φ)`; without a floor exactly `(ℓ, e^{2ℓ}, 1)`.
+fn component_scale(log_scale: f64, floor: f64) -> (f64, f64, f64) {
+    if floor == 0.0 {
+        return (log_scale, (2.0 * log_scale).exp(), 1.0);
+    }
+    let excess = (-2.0 * log_scale).exp();
+    let variance = floor + excess;
+    (-0.5 * variance.ln(), 1.0 / variance, excess / variance)
+}
+
+/// The row-independent part of one class block `[c, μ_1, μ_2, ℓ_1, ℓ_2]` with variance floor
+/// `floor`, per component.
+fn component_constants(
+    block: &[f64],
+    d: usize,
+    half_d_ln_2pi: f64,
+    floor: f64,
+) -> [ComponentScale; COMPONENTS] {
+    let log_w = mixing_log_weights(block[0]);
+    std::array::from_fn(|m| {
+        let (half_log_precision, precision, phi) =
+            component_scale(block[1 + COMPONENTS * d + m], floor);
+        ComponentScale {
+            log_constant: log_w[m] - half_d_ln_2pi + d as f64 * half_log_precision,
+            precision,
+            phi,
+        }
+    })
+}
+
+/// `log ω_m + log N(x; μ_m, σ²_m I)` for both components of a class block, given its
+/// [`component_constants`].
+fn component_logs(
+    block: &[f64],
+    constants: &[ComponentScale; COMPONENTS],
+    row: &[f64],
+) -> [f64; COMPONENTS] {
+    let d = row.len();
+    let mut lb = [0.0; COMPONENTS];
+    for (m, lbm) in lb.iter_mut().enumerate() {
+        let mean = &block[1 + m * d..1 + (m + 1) * d];
+        let sq: f64 = row.iter().zip(mean).map(|(a, b)| (a - b) * (a - b)).sum();
+        *lbm = constants[m].log_constant - 0.5 * constants[m].precision * sq;
+    }
+    lb
+}
+
+/// [`SphericalMixture`]'s component scales and mixing weights for a Hessian evaluation.
+struct MixtureTerms<'a> {
+    shape: Shape,
+    params: &'a [f64],
+    /// Per class: its components' scales and its mixing weights `ω_1, ω_2`.
+    classes: Vec<([ComponentScale; COMPONENTS], [f64; COMPONENTS])>,
+    /// The component gradients `u_m`, `2 × q`.
+    u: Vec<f64>,
+}
+
+impl LocalTerms for MixtureTerms<'_> {
+    fn class_indices(&self, c: usize) -> Vec<usize> {
+        let bs = SphericalMixture::block_len(self.shape);
+        (c * bs..(c + 1) * bs).collect()
+    }
+
+    /// With `u_m` the gradient of `log ω_m + log N_m` over the class block and `ρ_m` the
+    /// responsibilities: `∇ log f = Σ_m ρ_m u_m` and `∇² log f = Σ_m ρ_m (∇² log ω_m +
+    /// ∇² log N_m) + Σ_m ρ_m u_m u_mᵀ − (∇ log f)(∇ log f)ᵀ`, where
+    /// `∂² log ω_m / ∂c² = −ω_1 ω_2`, `∂/∂ℓ = φ (d − ρ‖δ‖²)`, `∂²/∂μ ∂ℓ = 2φρ δ` and
+    /// `∂²/∂ℓ² = −2φ² ρ‖δ‖² − 2φ (1 − φ)(d − ρ‖δ‖²)`.
+    fn local_derivatives(
+        &mut self,
+        c: usize,
+        i: usize,
+        row: &[f64],
+        log_responsibilities: &[f64],
+        grad: &mut [f64],
+        hess: &mut [f64],
+    ) {
+        let d = row.len();
+        let q = grad.len();
+        hess.fill(0.0);
+        let params = &self.params[c * q..(c + 1) * q];
+        let at = (i * self.shape.n_classes + c) * COMPONENTS;
+        let log_rho = &log_responsibilities[at..at + COMPONENTS];
+        let (constants, [w1, w2]) = self.classes[c];
+        let u = &mut self.u;
+        u.fill(0.0);
+        grad.fill(0.0);
+        for m in 0..COMPONENTS {
+            let resp = log_rho[m].exp();
+            let (prec, phi) = (constants[m].precision, constants[m].phi);
+            let mean = &params[1 + m * d..1 + (m + 1) * d];
+            let um = &mut u[m * q..(m + 1) * q];
+            um[0] = indicator(m == 1) - w2;
+            let ls = 1 + COMPONENTS * d + m;
+            let mut sq = 0.0;
+            for j in 0..d {
+                let dj = row[j] - mean[j];
+                sq += dj * dj;
+                let mj = 1 + m * d + j;
+                um[mj] = prec * dj;
+                hess[mj * q + mj] -= resp * prec;
+                hess[mj * q + ls] += resp * 2.0 * prec * dj * phi;
+                hess[ls * q + mj] += resp * 2.0 * prec * dj * phi;
+            }
+            um[ls] = (d as f64 - prec * sq) * phi;
+            // ∂/∂ℓ [φ (d − ρ q)] with ∂φ/∂ℓ = −2φ(1 − φ) and ∂ρ/∂ℓ = 2φρ; without a floor
+            // (φ = 1) the second term is exactly 0.
+            hess[ls * q + ls] -= resp * 2.0 * prec * sq * phi * phi
+                + resp * 2.0 * phi * (1.0 - phi) * (d as f64 - prec * sq);
+            hess[0] -= resp * w1 * w2;
+            for a in 0..q {
+                grad[a] += resp * um[a];
+                let va = resp * um[a];
+                if va != 0.0 {
+                    for b in 0..q {
+                        hess[a * q + b] += va * um[b];
+                    }
+                }
+            }
+        }
+        for a in 0..q {
+            for b in 0..q {
+                hess[a * q + b] -= grad[a] * grad[b];
+            }
+        }
+    }
+}
