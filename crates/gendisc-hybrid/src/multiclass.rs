@@ -30,13 +30,10 @@ use std::cell::RefCell;
 use ndarray::{Array2, ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2, Axis};
 
 use gendisc_core::Result;
+use gendisc_discriminative::logistic::separation::MarginRange;
 use gendisc_optim::{
     newton_direction, Newton, NewtonSettings, Objective, Solution, TwiceDifferentiable,
 };
-
-/// Margins changing by less than this fraction of the largest change count as unchanged in
-/// the quasi-complete separation test (as in gendisc-discriminative's logistic regression).
-const RECESSION_TOLERANCE: f64 = 1e-6;
 
 /// The conditional negative log-likelihood of the multi-class hybrid as a
 /// [`gendisc_optim`] objective.
@@ -143,12 +140,14 @@ impl<'a> MulticlassObjective<'a> {
         }
     }
 
-    pub(crate) fn weight(&self, i: usize) -> f64 {
-        self.weights[i]
+    /// The rows' weights.
+    pub(crate) fn weights(&self) -> ArrayView1<'_, f64> {
+        ArrayView1::from(&self.weights[..])
     }
 
-    pub(crate) fn label(&self, i: usize) -> usize {
-        self.y[i]
+    /// The rows' classes.
+    pub(crate) fn labels(&self) -> ArrayView1<'_, usize> {
+        self.y.view()
     }
 
     pub(crate) fn n_classes(&self) -> usize {
@@ -418,29 +417,15 @@ pub(crate) fn fit(
 /// some (a direction of recession: quasi-complete separation). The offsets do not scale with
 /// the parameters, so margins are taken without them.
 pub(crate) fn is_separated(objective: &MulticlassObjective<'_>, beta: ArrayView1<'_, f64>) -> bool {
-    let positive_margins = |change: &Array2<f64>| -> (f64, f64) {
-        // (smallest margin, largest |margin|) over rows of positive weight.
-        let (mut lowest, mut largest) = (f64::INFINITY, 0.0_f64);
-        for (i, row) in change.outer_iter().enumerate() {
-            if objective.weight(i) == 0.0 {
-                continue;
-            }
-            let label = objective.label(i);
-            let own = if label == 0 { 0.0 } else { row[label - 1] };
-            for k in 0..objective.n_classes() {
-                if k == label {
-                    continue;
-                }
-                let other = if k == 0 { 0.0 } else { row[k - 1] };
-                let margin = own - other;
-                lowest = lowest.min(margin);
-                largest = largest.max(margin.abs());
-            }
-        }
-        (lowest, largest)
+    let margins = |eta: Array2<f64>| {
+        MarginRange::of(
+            eta.view(),
+            objective.labels(),
+            objective.weights(),
+            objective.n_classes(),
+        )
     };
-    let (lowest, _) = positive_margins(&objective.linear_part(beta));
-    if lowest > 0.0 {
+    if margins(objective.linear_part(beta)).separates() {
         return true;
     }
     let m = objective.dim();
@@ -452,10 +437,9 @@ pub(crate) fn is_separated(objective: &MulticlassObjective<'_>, beta: ArrayView1
     if !(norm > 0.0 && norm.is_finite()) {
         return false;
     }
-    let (lowest, largest) = positive_margins(&objective.linear_part(direction.step.view()));
     // Changes at the level of round-off in Φ Δ say nothing.
     let noise = 1e3 * f64::EPSILON * norm * objective.max_row_norm();
-    largest > noise && lowest >= -RECESSION_TOLERANCE * largest
+    margins(objective.linear_part(direction.step.view())).recedes(noise)
 }
 
 #[cfg(test)]

@@ -19,5 +19,6 @@ pub use probabilistic::{
     reliability_diagram, CalibrationBin, DEFAULT_CALIBRATION_BINS, LOG_LOSS_EPS,
 };
 pub use summary::{
-    mean, mean_confidence_interval, median, quantile, quantiles, sample_std_dev, Interval, Summary,
+    mean, mean_confidence_interval, mean_t_interval, median, quantile, quantiles, sample_std_dev,
+    Interval, MeanInterval, Summary,
 };

@@ -80,14 +80,8 @@ impl Summary {
         let n = sorted.len();
         let mean = mean_of(values);
         let (std_dev, std_error, mean_ci95) = if n >= 2 {
-            let s = std_dev_about(values, mean);
-            let se = s / (n as f64).sqrt();
-            let half_width = student_t_quantile(0.975, (n - 1) as f64)? * se;
-            let interval = Interval {
-                lower: mean - half_width,
-                upper: mean + half_width,
-            };
-            (Some(s), Some(se), Some(interval))
+            let m = t_interval_about(values, mean, 0.95)?;
+            (Some(m.std_dev), Some(m.std_error), Some(m.interval))
         } else {
             (None, None, None)
         };
@@ -241,8 +235,59 @@ pub fn sample_std_dev(values: &[f64]) -> Result<f64> {
     Ok(std_dev_about(values, mean_of(values)))
 }
 
+/// A sample's mean with its spread and its t interval ([`mean_t_interval`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MeanInterval {
+    /// Number of values.
+    pub n: usize,
+    /// Arithmetic mean.
+    pub mean: f64,
+    /// Sample standard deviation `s` (divisor `n − 1`).
+    pub std_dev: f64,
+    /// Standard error of the mean `s/√n`.
+    pub std_error: f64,
+    /// `mean ± t_{(1+level)/2, n−1} · s/√n`.
+    pub interval: Interval,
+}
+
+/// The mean of `values`, its standard error and its t interval at confidence `level`: the one
+/// Student-t interval of the workspace ([`Summary::mean_ci95`], [`mean_confidence_interval`]
+/// and the verdicts' mean differences are this).
+///
+/// Fails with [`Error::InvalidParameter`] unless `0 < level < 1`, with [`Error::TooFewRows`]
+/// for fewer than two values, otherwise as [`mean`].
+pub fn mean_t_interval(values: &[f64], level: f64) -> Result<MeanInterval> {
+    check_values(values)?;
+    check_at_least_two(values, "a confidence interval for the mean")?;
+    t_interval_about(values, mean_of(values), level)
+}
+
+/// [`mean_t_interval`] for checked values (at least two) and their `mean`.
+fn t_interval_about(values: &[f64], mean: f64, level: f64) -> Result<MeanInterval> {
+    if !(level > 0.0 && level < 1.0) {
+        return Err(Error::invalid_parameter(
+            "level",
+            format!("a confidence level in (0, 1) is required, found {level}"),
+        ));
+    }
+    let n = values.len();
+    let std_dev = std_dev_about(values, mean);
+    let std_error = std_dev / (n as f64).sqrt();
+    let half_width = student_t_quantile(0.5 + 0.5 * level, (n - 1) as f64)? * std_error;
+    Ok(MeanInterval {
+        n,
+        mean,
+        std_dev,
+        std_error,
+        interval: Interval {
+            lower: mean - half_width,
+            upper: mean + half_width,
+        },
+    })
+}
+
 /// The t interval for the mean at confidence `level`: `mean ± t_{(1+level)/2, n−1} · s/√n`,
-/// as R's `t.test(x, conf.level = level)$conf.int`.
+/// as R's `t.test(x, conf.level = level)$conf.int` ([`mean_t_interval`]'s interval).
 ///
 /// Fails with [`Error::InvalidParameter`] unless `0 < level < 1`, with [`Error::TooFewRows`]
 /// for fewer than two values, otherwise as [`mean`].
@@ -256,22 +301,7 @@ pub fn sample_std_dev(values: &[f64]) -> Result<f64> {
 /// assert!((ci.upper - 4.48413771175032938).abs() < 1e-14);
 /// ```
 pub fn mean_confidence_interval(values: &[f64], level: f64) -> Result<Interval> {
-    if !(level > 0.0 && level < 1.0) {
-        return Err(Error::invalid_parameter(
-            "level",
-            format!("a confidence level in (0, 1) is required, found {level}"),
-        ));
-    }
-    check_values(values)?;
-    check_at_least_two(values, "a confidence interval for the mean")?;
-    let n = values.len();
-    let mean = mean_of(values);
-    let se = std_dev_about(values, mean) / (n as f64).sqrt();
-    let half_width = student_t_quantile(0.5 + 0.5 * level, (n - 1) as f64)? * se;
-    Ok(Interval {
-        lower: mean - half_width,
-        upper: mean + half_width,
-    })
+    Ok(mean_t_interval(values, level)?.interval)
 }
 
 fn check_at_least_two(values: &[f64], what: &str) -> Result<()> {
@@ -290,6 +320,14 @@ mod tests {
     use super::*;
     use approx::assert_relative_eq;
     use proptest::prelude::*;
+
+    #[test]
+    fn the_95_percent_level_is_the_0975_quantile_exactly() {
+        // Summary's interval at level 0.95 asks for the quantile at 0.5 + 0.5 · 0.95, which
+        // must be the double 0.975 for it to equal R's qt(0.975, n − 1) bit for bit.
+        let level: f64 = 0.95;
+        assert_eq!(0.5 + 0.5 * level, 0.975);
+    }
 
     #[test]
     fn type_7_quantiles_by_hand() {

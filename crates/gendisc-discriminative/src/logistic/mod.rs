@@ -102,7 +102,7 @@ mod glm;
 mod model;
 mod objective;
 mod params;
-mod separation;
+pub mod separation;
 mod sparse;
 mod standardised;
 

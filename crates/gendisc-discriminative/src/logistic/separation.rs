@@ -23,32 +23,67 @@ use ndarray::{Array2, ArrayView1, ArrayView2};
 use super::design::Design;
 
 /// A margin change `a` counts as "not decreasing" when `a ≥ −RECESSION_TOLERANCE · max |a|`.
-pub(crate) const RECESSION_TOLERANCE: f64 = 1e-6;
+pub const RECESSION_TOLERANCE: f64 = 1e-6;
 
-/// Visits every margin `m_ik` (`k ≠ y_i`) of every row of positive weight computed from the
-/// linear predictors `eta` (`n × m`, `m = 1` for two classes).
-fn for_each_margin(
-    eta: ArrayView2<'_, f64>,
-    y: ArrayView1<'_, usize>,
-    weights: ArrayView1<'_, f64>,
-    mut visit: impl FnMut(f64),
-) {
-    for ((row, &label), &w) in eta.outer_iter().zip(&y).zip(&weights) {
-        if w <= 0.0 {
-            continue;
-        }
-        if row.len() == 1 {
-            let sign = if label == 1 { 1.0 } else { -1.0 };
-            visit(sign * row[0]);
-        } else {
-            let own = row[label];
-            for (k, &e) in row.iter().enumerate() {
-                if k != label {
-                    visit(own - e);
-                }
+/// The smallest margin and the largest absolute margin `m_ik = η_{i,y_i} − η_ik` (`k ≠ y_i`)
+/// over the rows of positive weight.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MarginRange {
+    /// The smallest margin (`+∞` when no row has positive weight).
+    pub lowest: f64,
+    /// The largest absolute margin.
+    pub largest: f64,
+}
+
+impl MarginRange {
+    /// The margins of the linear predictors `eta` (`n ×` `n_classes` columns, one per class, or
+    /// `n_classes − 1`, against class 0, whose predictor is then 0: for two classes, the one
+    /// column of log-odds), labels `y` and `weights`.
+    pub fn of(
+        eta: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        weights: ArrayView1<'_, f64>,
+        n_classes: usize,
+    ) -> Self {
+        let against_first = eta.ncols() + 1 == n_classes;
+        let predictor = |row: &ArrayView1<'_, f64>, k: usize| match (against_first, k) {
+            (false, _) => row[k],
+            (true, 0) => 0.0,
+            (true, _) => row[k - 1],
+        };
+        let (mut lowest, mut largest) = (f64::INFINITY, 0.0_f64);
+        for ((row, &label), &w) in eta.outer_iter().zip(&y).zip(&weights) {
+            if w <= 0.0 {
+                continue;
+            }
+            let own = predictor(&row, label);
+            for k in (0..n_classes).filter(|&k| k != label) {
+                let margin = own - predictor(&row, k);
+                lowest = lowest.min(margin);
+                largest = largest.max(margin.abs());
             }
         }
+        Self { lowest, largest }
     }
+
+    /// Complete separation: every margin is positive, so scaling the coefficients up lowers
+    /// every row's loss.
+    pub fn separates(&self) -> bool {
+        self.lowest > 0.0
+    }
+
+    /// As the change of the margins along a direction: whether none decreases (beyond
+    /// [`RECESSION_TOLERANCE`] of the largest) and some increases by more than `noise`, the
+    /// round-off level of the change — a direction of recession (quasi-complete separation).
+    pub fn recedes(&self, noise: f64) -> bool {
+        self.lowest >= -RECESSION_TOLERANCE * self.largest && self.largest > noise
+    }
+}
+
+/// The number of classes of linear predictors `eta` as the logistic fits lay them out: one
+/// column of log-odds for two classes, else one per class.
+fn n_classes_of(eta: ArrayView2<'_, f64>) -> usize {
+    eta.ncols().max(2)
 }
 
 /// Whether the linear predictors `eta` give every row of positive weight a positive margin.
@@ -57,9 +92,7 @@ pub(crate) fn separates_completely(
     y: ArrayView1<'_, usize>,
     weights: ArrayView1<'_, f64>,
 ) -> bool {
-    let mut all_positive = true;
-    for_each_margin(eta, y, weights, |m| all_positive &= m > 0.0);
-    all_positive
+    MarginRange::of(eta, y, weights, n_classes_of(eta)).separates()
 }
 
 /// Whether moving the coefficients along `direction` (`m × width`) decreases no margin and
@@ -76,18 +109,9 @@ pub(crate) fn is_recession_direction(
     }
     let mut change = Array2::zeros((design.n_rows(), direction.nrows()));
     design.linear_predictor(direction, change.view_mut());
-    let (mut lowest, mut largest) = (f64::INFINITY, 0.0_f64);
-    for_each_margin(change.view(), y, weights, |a| {
-        lowest = lowest.min(a);
-        largest = largest.max(a.abs());
-    });
-    if lowest < -RECESSION_TOLERANCE * largest {
-        return false;
-    }
-    // Changes at the level of round-off in X̃Δ say nothing (Δ in the null space of X̃). Only
-    // the candidates pay for the rows' norms.
+    // Changes at the level of round-off in X̃Δ say nothing (Δ in the null space of X̃).
     let noise = 1e3 * f64::EPSILON * direction_norm * design.max_row_norm();
-    largest > noise
+    MarginRange::of(change.view(), y, weights, n_classes_of(change.view())).recedes(noise)
 }
 
 #[cfg(test)]
@@ -95,6 +119,28 @@ mod tests {
     use super::super::design::Features;
     use super::*;
     use ndarray::array;
+
+    #[test]
+    fn margins_against_class_zero_are_those_with_a_zero_column() {
+        // Classes 1 and 2 against class 0: margins 1, 3 (row 0), 3, 2.5 (row 1), 1, 0.5 (row 2).
+        let eta = array![[1.0, -2.0], [0.5, 3.0], [-1.0, -0.5]];
+        let full = array![[0.0, 1.0, -2.0], [0.0, 0.5, 3.0], [0.0, -1.0, -0.5]];
+        let (y, w) = (array![1, 2, 0], array![1.0, 1.0, 1.0]);
+        let range = MarginRange::of(eta.view(), y.view(), w.view(), 3);
+        assert_eq!(range, MarginRange::of(full.view(), y.view(), w.view(), 3));
+        assert_eq!(
+            range,
+            MarginRange {
+                lowest: 0.5,
+                largest: 3.0
+            }
+        );
+        assert!(range.separates());
+        // Row 2 in class 1 instead: its margins are −1 and −0.5.
+        let moved = MarginRange::of(eta.view(), array![1, 2, 1].view(), w.view(), 3);
+        assert_eq!(moved.lowest, -1.0);
+        assert!(!moved.separates() && !moved.recedes(0.0));
+    }
 
     #[test]
     fn complete_separation_certificate() {

@@ -19,7 +19,7 @@
 
 use std::cmp::Ordering;
 
-use gendisc_metrics::distributions::student_t_quantile;
+use gendisc_metrics::mean_t_interval;
 use serde::{Deserialize, Serialize};
 
 /// Which way a metric is better.
@@ -185,21 +185,15 @@ impl Difference {
     }
 }
 
+/// The mean difference with its t interval; `None` below two values (or on a non-finite one).
 fn mean_interval(values: &[f64], level: f64) -> Option<Difference> {
-    let n = values.len();
-    if n < 2 {
-        return None;
-    }
-    let mean = values.iter().sum::<f64>() / n as f64;
-    let sum_sq: f64 = values.iter().map(|v| (v - mean) * (v - mean)).sum();
-    let se = (sum_sq / (n - 1) as f64).sqrt() / (n as f64).sqrt();
-    let t = student_t_quantile(0.5 + 0.5 * level, (n - 1) as f64).ok()?;
+    let m = mean_t_interval(values, level).ok()?;
     Some(Difference {
-        n,
-        estimate: mean,
-        lower: mean - t * se,
-        upper: mean + t * se,
-        std_error: Some(se),
+        n: m.n,
+        estimate: m.mean,
+        lower: m.interval.lower,
+        upper: m.interval.upper,
+        std_error: Some(m.std_error),
     })
 }
 

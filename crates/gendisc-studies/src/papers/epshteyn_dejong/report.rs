@@ -10,7 +10,8 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
 
-use gendisc_metrics::distributions::{student_t_cdf, student_t_quantile};
+use gendisc_metrics::distributions::student_t_cdf;
+use gendisc_metrics::mean_t_interval;
 
 use gendisc_engine::error::StudyError;
 use gendisc_engine::figure::{
@@ -96,26 +97,21 @@ struct MeanCi {
 impl MeanCi {
     fn of(values: &[f64]) -> Self {
         let n = values.len();
-        if n == 0 {
-            return Self {
+        match mean_t_interval(values, 0.95) {
+            Ok(m) => Self {
                 n,
-                mean: f64::NAN,
+                mean: m.mean,
+                lower: m.interval.lower,
+                upper: m.interval.upper,
+            },
+            // One value is its own mean, without an interval; no value (or a non-finite one)
+            // has neither.
+            Err(_) => Self {
+                n,
+                mean: if n == 1 { values[0] } else { f64::NAN },
                 lower: f64::NAN,
                 upper: f64::NAN,
-            };
-        }
-        let mean = values.iter().sum::<f64>() / n as f64;
-        let half = if n < 2 {
-            f64::NAN
-        } else {
-            let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-            student_t_quantile(0.975, (n - 1) as f64).unwrap_or(f64::NAN) * (var / n as f64).sqrt()
-        };
-        Self {
-            n,
-            mean,
-            lower: mean - half,
-            upper: mean + half,
+            },
         }
     }
 }
@@ -137,20 +133,18 @@ impl Paired {
         let second: Vec<f64> = pairs.iter().map(|p| p.1).collect();
         let d: Vec<f64> = pairs.iter().map(|p| p.1 - p.0).collect();
         let difference = MeanCi::of(&d);
-        let n = d.len();
-        let p_value = if n < 2 {
-            f64::NAN
-        } else {
-            let var = d.iter().map(|v| (v - difference.mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-            if var == 0.0 {
-                if difference.mean == 0.0 {
+        let p_value = match mean_t_interval(&d, 0.95) {
+            Err(_) => f64::NAN,
+            Ok(m) if m.std_error == 0.0 => {
+                if m.mean == 0.0 {
                     1.0
                 } else {
                     0.0
                 }
-            } else {
-                let t = difference.mean / (var / n as f64).sqrt();
-                2.0 * (1.0 - student_t_cdf(t.abs(), (n - 1) as f64).unwrap_or(f64::NAN))
+            }
+            Ok(m) => {
+                let t = m.mean / m.std_error;
+                2.0 * (1.0 - student_t_cdf(t.abs(), (m.n - 1) as f64).unwrap_or(f64::NAN))
             }
         };
         Self {
