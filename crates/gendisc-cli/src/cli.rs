@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use gendisc_gdt::Family;
 
 use crate::input::DataArgs;
 
@@ -336,8 +338,8 @@ pub enum Estimator {
         #[command(flatten)]
         fit: FitCommon,
         /// The generative family.
-        #[arg(long, value_enum, default_value_t = GdtFamily::Lda)]
-        family: GdtFamily,
+        #[arg(long, value_parser = gdt_family(), ignore_case = true, default_value = "LDA")]
+        family: Family,
         /// The trade-off λ in [0, 1].
         #[arg(long, default_value_t = 0.5)]
         lambda: f64,
@@ -355,8 +357,8 @@ pub enum Estimator {
         #[command(flatten)]
         fit: FitCommon,
         /// The generative family.
-        #[arg(long, value_enum, default_value_t = GdtFamily::Lda)]
-        family: GdtFamily,
+        #[arg(long, value_parser = gdt_family(), ignore_case = true, default_value = "LDA")]
+        family: Family,
         /// The candidate values of λ, comma-separated.
         #[arg(long, value_delimiter = ',', default_value = "1,0.75,0.5,0.25,0")]
         grid: Vec<f64>,
@@ -545,19 +547,13 @@ pub enum HybridBase {
     Multinomial,
 }
 
-/// GDT's generative families.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GdtFamily {
-    /// Gaussian classes, one shared full covariance.
-    Lda,
-    /// Gaussian classes, a full covariance each.
-    Qda,
-    /// A spherical Gaussian per class.
-    Balls1,
-    /// A mixture of two spherical Gaussians per class.
-    Balls2,
-    /// Gaussian classes, one shared diagonal covariance.
-    SharedDiagonal,
+/// `--family`: a GDT family by its name, case-insensitively, as [`Family`]'s `FromStr` reads
+/// it, with each family's description in the help.
+fn gdt_family() -> impl TypedValueParser<Value = Family> {
+    PossibleValuesParser::new(
+        Family::ALL.map(|family| PossibleValue::new(family.name()).help(family.description())),
+    )
+    .map(|name| name.parse::<Family>().expect("one of the listed families"))
 }
 
 /// `gendisc predict`.

@@ -11,7 +11,7 @@ use gendisc_core::{
 use gendisc_data::encoding::CategoricalAs;
 use gendisc_discriminative::logistic::LogisticSolver;
 use gendisc_discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
-use gendisc_gdt::{Family, Gdt, GdtCv};
+use gendisc_gdt::{Gdt, GdtCv};
 use gendisc_generative::{
     Balls1, Balls2, BernoulliNb, CategoricalNb, CovarianceShrinkage, GaussianNb, Lda, LdaSvd,
     MultinomialNb, Qda,
@@ -21,7 +21,7 @@ use ndarray::Array1;
 use serde::Deserialize;
 
 use crate::cli::{
-    Estimator, FitArgs, GdtFamily, HybridBase, LdaSolverArg, LogisticSolverArg, PriorVarianceArg,
+    Estimator, FitArgs, HybridBase, LdaSolverArg, LogisticSolverArg, PriorVarianceArg,
 };
 use crate::input::{self, Training};
 
@@ -345,7 +345,7 @@ pub fn fit(args: &FitArgs) -> Result<()> {
             regularisation,
             ..
         } => save(
-            &Gdt::params(family_of(*family))
+            &Gdt::params(*family)
                 .lambda(*lambda)
                 .shrinkage(regularisation.covariance_shrinkage()),
             &data,
@@ -358,11 +358,8 @@ pub fn fit(args: &FitArgs) -> Result<()> {
             regularisation,
             ..
         } => save(
-            &GdtCv::params(family_of(*family))
-                .gdt(
-                    Gdt::params(family_of(*family))
-                        .shrinkage(regularisation.covariance_shrinkage()),
-                )
+            &GdtCv::params(*family)
+                .gdt(Gdt::params(*family).shrinkage(regularisation.covariance_shrinkage()))
                 .grid(grid.clone())
                 .n_folds(cv.folds)
                 .n_repeats(cv.repeats)
@@ -681,17 +678,6 @@ fn shrinkage_of(weight: Option<f64>) -> CovarianceShrinkage {
         CovarianceShrinkage::None,
         CovarianceShrinkage::ScaledIdentity,
     )
-}
-
-/// The library's family of a `--family` value.
-fn family_of(family: GdtFamily) -> Family {
-    match family {
-        GdtFamily::Lda => Family::Lda,
-        GdtFamily::Qda => Family::Qda,
-        GdtFamily::Balls1 => Family::Balls1,
-        GdtFamily::Balls2 => Family::Balls2,
-        GdtFamily::SharedDiagonal => Family::SharedDiagonal,
-    }
 }
 
 /// One region per input column: its features (one, or a categorical column's indicators).

@@ -130,6 +130,26 @@ impl Family {
     /// The four families of the paper's Table 1, in its order.
     pub const TABLE1: [Self; 4] = [Self::Lda, Self::Qda, Self::Balls1, Self::Balls2];
 
+    /// Every family: the paper's four, then the shared diagonal.
+    pub const ALL: [Self; 5] = [
+        Self::Lda,
+        Self::Qda,
+        Self::Balls1,
+        Self::Balls2,
+        Self::SharedDiagonal,
+    ];
+
+    /// What the family's class densities are, in a few words.
+    pub fn description(self) -> &'static str {
+        match self {
+            Self::Lda => "Gaussian classes, one shared full covariance",
+            Self::Qda => "Gaussian classes, a full covariance each",
+            Self::Balls1 => "a spherical Gaussian per class",
+            Self::Balls2 => "a mixture of two spherical Gaussians per class",
+            Self::SharedDiagonal => "Gaussian classes, one shared diagonal covariance",
+        }
+    }
+
     /// The name used in tables and on the command line: `LDA`, `QDA`, `Balls1`, `Balls2`,
     /// `shared-diagonal`.
     pub fn name(self) -> &'static str {
@@ -203,23 +223,17 @@ impl FromStr for Family {
 
     /// Parses a family name, case-insensitively.
     fn from_str(s: &str) -> Result<Self> {
-        [
-            Self::Lda,
-            Self::Qda,
-            Self::Balls1,
-            Self::Balls2,
-            Self::SharedDiagonal,
-        ]
-        .into_iter()
-        .find(|f| f.name().eq_ignore_ascii_case(s))
-        .ok_or_else(|| {
-            Error::invalid_parameter(
-                "family",
-                format!(
+        Self::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                Error::invalid_parameter(
+                    "family",
+                    format!(
                     "unknown family {s:?}; expected LDA, QDA, Balls1, Balls2 or shared-diagonal"
                 ),
-            )
-        })
+                )
+            })
     }
 }
 
