@@ -322,11 +322,21 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn the_95_percent_level_is_the_0975_quantile_exactly() {
-        // Summary's interval at level 0.95 asks for the quantile at 0.5 + 0.5 · 0.95, which
-        // must be the double 0.975 for it to equal R's qt(0.975, n − 1) bit for bit.
-        let level: f64 = 0.95;
-        assert_eq!(0.5 + 0.5 * level, 0.975);
+    fn mean_t_interval_gathers_what_summary_reports() {
+        // Mean 2, s = 1, s/√3; the interval is R's t.test(c(1, 2, 3))$conf.int.
+        let m = mean_t_interval(&[1.0, 2.0, 3.0], 0.95).unwrap();
+        assert_eq!((m.n, m.mean, m.std_dev), (3, 2.0, 1.0));
+        assert_relative_eq!(m.std_error, 1.0 / 3.0_f64.sqrt(), max_relative = 1e-15);
+        assert_relative_eq!(m.interval.lower, -0.484_137_711_750_329_77, max_relative = 1e-14);
+        assert_relative_eq!(m.interval.upper, 4.484_137_711_750_329, max_relative = 1e-14);
+        // Summary asks for level 0.95 too: the same numbers, bit for bit.
+        let s = Summary::from_values(&[1.0, 2.0, 3.0]).unwrap();
+        assert_eq!(
+            (s.std_dev, s.std_error, s.mean_ci95),
+            (Some(m.std_dev), Some(m.std_error), Some(m.interval))
+        );
+        assert!(mean_t_interval(&[1.0], 0.95).is_err());
+        assert!(mean_t_interval(&[1.0, 2.0], 1.0).is_err());
     }
 
     #[test]

@@ -157,17 +157,11 @@ impl ClassDensities for SharedDiagonalCovariance {
         beta: ArrayView2<'_, f64>,
     ) -> Option<Array1<f64>> {
         let induced = Induced::new(param, start, beta)?;
-        let gaussian::SharedMapBack {
-            prior,
-            means,
-            precision,
-            ..
-        } = gaussian::map_back_shared(param, induced)?;
-        Some(param.encode_scales(
-            prior.view(),
-            means.view(),
-            precision.diag().mapv(|p| 1.0 / p).view(),
-        ))
+        let gaussian::SharedMapBack { prior, means, .. } =
+            gaussian::map_back_shared(param, &induced)?;
+        // The kept precision Λ is diagonal: its variances are 1/Λ_jj.
+        let variances = induced.start_precisions[0].diag().mapv(|p| 1.0 / p);
+        Some(param.encode_scales(prior.view(), means.view(), variances.view()))
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1};
+use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis, CowArray, Ix2, Ix3};
 
 use gendisc_core::linalg::{cholesky, Cholesky};
 use gendisc_core::Result;
@@ -38,15 +38,6 @@ impl FullCovariance {
             1
         } else {
             shape.n_classes
-        }
-    }
-
-    /// Which factor class `c` uses.
-    fn factor_index(&self, c: usize) -> usize {
-        if self.shared {
-            0
-        } else {
-            c
         }
     }
 
@@ -100,7 +91,7 @@ impl ClassDensities for FullCovariance {
         let factors = self.decode_factors(shape, params);
         let d = shape.n_features;
         gaussian::log_densities_into(shape, params, xs, out, |c, diff| {
-            let Factor { l, log_det_half } = &factors[self.factor_index(c)];
+            let Factor { l, log_det_half } = &factors[factor_index(self.shared, c)];
             // ‖Lᵀ diff‖²: (Lᵀ diff)_b = Σ_{a ≥ b} L_ab diff_a.
             let l = l.as_slice().expect("standard layout");
             let mut q = 0.0;
@@ -137,7 +128,7 @@ impl ClassDensities for FullCovariance {
             let mean = &params[c * d..(c + 1) * d];
             r.fill(0.0);
             let mut s0 = 0.0;
-            let l = &factors[self.factor_index(c)].l;
+            let l = &factors[factor_index(self.shared, c)].l;
             m_lower.fill(0.0);
             for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
                 let wi = wrow[c];
@@ -213,40 +204,22 @@ impl ClassDensities for FullCovariance {
     ) -> Result<(Array1<f64>, bool)> {
         let k = t.param.n_classes();
         let priors = class_priors_of(t);
-        let (prior, means, covariances, scale) = if self.shared {
+        let theta = if self.shared {
             let params = Lda::params()
                 .n_classes(k)
                 .priors(priors)
                 .shrinkage(p.shrinkage);
             let (m, s) = fit_in_regularised_units(params, p.shrinkage, t)?;
-            let covariance = m.covariance().insert_axis(ndarray::Axis(0)).to_owned();
-            (
-                m.class_prior().to_owned(),
-                m.means().to_owned(),
-                covariance,
-                s,
-            )
+            let covariances = m.covariance().insert_axis(Axis(0));
+            encode_fit(t, m.class_prior(), m.means(), covariances, s)?
         } else {
             let params = Qda::params()
                 .n_classes(k)
                 .priors(priors)
                 .regularization(p.shrinkage);
             let (m, s) = fit_in_regularised_units(params, p.shrinkage, t)?;
-            (
-                m.class_prior().to_owned(),
-                m.means().to_owned(),
-                m.covariances().to_owned(),
-                s,
-            )
+            encode_fit(t, m.class_prior(), m.means(), m.covariances(), s)?
         };
-        let factors = in_model_unit(covariances.into(), scale * scale)
-            .outer_iter()
-            .map(precision_factor)
-            .collect::<Result<Vec<_>>>()?;
-        let means = in_model_unit(means.into(), scale);
-        let theta = t.param.encode(prior.view(), |params| {
-            Self::encode(t.param.shape(), means.view(), &factors, params)
-        });
         Ok((theta, true))
     }
 
@@ -258,7 +231,7 @@ impl ClassDensities for FullCovariance {
         let factors = self.decode_factors(shape, params);
         let precisions = (0..shape.n_classes)
             .map(|c| {
-                let l = &factors[self.factor_index(c)].l;
+                let l = &factors[factor_index(self.shared, c)].l;
                 l.dot(&l.t())
             })
             .collect();
@@ -320,8 +293,7 @@ impl ClassDensities for FullCovariance {
                 prior,
                 means,
                 factor,
-                ..
-            } = gaussian::map_back_shared(param, induced)?;
+            } = gaussian::map_back_shared(param, &induced)?;
             return Some(param.encode_gaussian(
                 prior.view(),
                 means.view(),
@@ -392,6 +364,34 @@ impl ClassDensities for FullCovariance {
     }
 }
 
+/// `θ` of a fitted LDA or QDA (one covariance, or one per class), whose means and covariances
+/// are divided by `scale` and `scale²` into the model's unit.
+fn encode_fit(
+    t: &TrainingSet<'_>,
+    prior: Array1<f64>,
+    means: CowArray<'_, f64, Ix2>,
+    covariances: CowArray<'_, f64, Ix3>,
+    scale: f64,
+) -> Result<Array1<f64>> {
+    let factors = in_model_unit(covariances, scale * scale)
+        .outer_iter()
+        .map(precision_factor)
+        .collect::<Result<Vec<_>>>()?;
+    let means = in_model_unit(means, scale);
+    Ok(t.param.encode(prior.view(), |params| {
+        FullCovariance::encode(t.param.shape(), means.view(), &factors, params)
+    }))
+}
+
+/// Which factor class `c` uses: the one shared factor, or its own.
+fn factor_index(shared: bool, c: usize) -> usize {
+    if shared {
+        0
+    } else {
+        c
+    }
+}
+
 /// Decodes a lower Cholesky factor from its `d(d+1)/2` stored entries.
 fn decode_factor(d: usize, block: &[f64]) -> Factor {
     let mut l = Array2::zeros((d, d));
@@ -454,7 +454,7 @@ struct FullTerms<'a> {
 
 impl LocalTerms for FullTerms<'_> {
     fn class_indices(&self, c: usize) -> Vec<usize> {
-        let f = if self.shared { 0 } else { c };
+        let f = factor_index(self.shared, c);
         gaussian::class_indices(self.shape, c, FullCovariance::factor_range(self.shape, f))
     }
 
@@ -474,7 +474,7 @@ impl LocalTerms for FullTerms<'_> {
         let q = grad.len();
         hess.fill(0.0);
         let mean = &self.params[c * d..(c + 1) * d];
-        let (l, precision) = &self.factors[if self.shared { 0 } else { c }];
+        let (l, precision) = &self.factors[factor_index(self.shared, c)];
         let (diff, z) = (&mut self.diff, &mut self.z);
         for j in 0..d {
             diff[j] = row[j] - mean[j];

@@ -122,13 +122,13 @@ impl<'a> Induced<'a> {
 /// With fixed priors (two classes) `μ_0` moves along `b_1` until the intercept is induced.
 pub(super) fn map_back_shared(
     param: &Parametrisation,
-    induced: Induced<'_>,
+    induced: &Induced<'_>,
 ) -> Option<SharedMapBack> {
     let (k, d) = (param.n_classes(), param.n_features());
     let mut means = Array2::zeros((k, d));
     let mut logits = Array1::zeros(k);
     let mut mu0 = induced.mu0.clone();
-    let precision = induced.start_precisions[0].clone();
+    let precision = &induced.start_precisions[0];
     let factor = Cholesky::new(precision.view(), "precision").ok()?;
     let shifts: Vec<Array1<f64>> = (1..k)
         .map(|c| factor.solve_vec(induced.slope(c).view()).ok())
@@ -154,17 +154,15 @@ pub(super) fn map_back_shared(
     Some(SharedMapBack {
         prior: softmax(&logits),
         means,
-        precision,
         factor,
     })
 }
 
 /// What [`map_back_shared`] finds: the class priors and means that induce the coefficients,
-/// with the kept shared precision `Λ` and its Cholesky factorisation.
+/// with the Cholesky factorisation of the kept shared precision `Λ`.
 pub(super) struct SharedMapBack {
     pub(super) prior: Array1<f64>,
     pub(super) means: Array2<f64>,
-    pub(super) precision: Array2<f64>,
     pub(super) factor: Cholesky,
 }
 

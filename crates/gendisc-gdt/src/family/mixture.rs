@@ -14,12 +14,12 @@ use crate::model::{class_priors_of, fit_maybe_weighted, require_em_converged, Tr
 use crate::params::GdtValidParams;
 
 /// The number of mixture components per class.
-pub(crate) const COMPONENTS: usize = 2;
+const COMPONENTS: usize = 2;
 
 /// A Balls2 component encoded from a generative fit starts at `σ² ≥ v₀ (1 + START_GAP)`: a
 /// variance EM left at (or, by rounding, just under) the floor `v₀` has `ℓ` finite, at the
 /// cost of a relative change of at most `START_GAP` in that one variance.
-pub(crate) const START_GAP: f64 = 1e-6;
+const START_GAP: f64 = 1e-6;
 
 /// Two spherical Gaussian components per class (Balls2).
 pub(crate) struct SphericalMixture;
@@ -31,7 +31,7 @@ impl SphericalMixture {
     }
 
     /// Writes mixing weights `K × 2`, means `K × 2 × d` and variances `K × 2` into `ϑ`.
-    pub(crate) fn encode(
+    fn encode(
         shape: Shape,
         mixing: ArrayView2<'_, f64>,
         means: ArrayView3<'_, f64>,

@@ -11,7 +11,7 @@ use std::fs;
 use std::path::Path;
 
 use gendisc_metrics::distributions::student_t_cdf;
-use gendisc_metrics::mean_t_interval;
+use gendisc_metrics::{mean_t_interval, MeanInterval};
 
 use gendisc_engine::error::StudyError;
 use gendisc_engine::figure::{
@@ -96,9 +96,14 @@ struct MeanCi {
 
 impl MeanCi {
     fn of(values: &[f64]) -> Self {
+        Self::from_interval(values, mean_t_interval(values, 0.95).ok().as_ref())
+    }
+
+    /// From the 95% [`mean_t_interval`] of `values`, `None` where there is none.
+    fn from_interval(values: &[f64], interval: Option<&MeanInterval>) -> Self {
         let n = values.len();
-        match mean_t_interval(values, 0.95) {
-            Ok(m) => Self {
+        match interval {
+            Some(m) => Self {
                 n,
                 mean: m.mean,
                 lower: m.interval.lower,
@@ -106,7 +111,7 @@ impl MeanCi {
             },
             // One value is its own mean, without an interval; no value (or a non-finite one)
             // has neither.
-            Err(_) => Self {
+            None => Self {
                 n,
                 mean: if n == 1 { values[0] } else { f64::NAN },
                 lower: f64::NAN,
@@ -132,17 +137,18 @@ impl Paired {
         let first: Vec<f64> = pairs.iter().map(|p| p.0).collect();
         let second: Vec<f64> = pairs.iter().map(|p| p.1).collect();
         let d: Vec<f64> = pairs.iter().map(|p| p.1 - p.0).collect();
-        let difference = MeanCi::of(&d);
-        let p_value = match mean_t_interval(&d, 0.95) {
-            Err(_) => f64::NAN,
-            Ok(m) if m.std_error == 0.0 => {
+        let interval = mean_t_interval(&d, 0.95).ok();
+        let difference = MeanCi::from_interval(&d, interval.as_ref());
+        let p_value = match interval {
+            None => f64::NAN,
+            Some(m) if m.std_error == 0.0 => {
                 if m.mean == 0.0 {
                     1.0
                 } else {
                     0.0
                 }
             }
-            Ok(m) => {
+            Some(m) => {
                 let t = m.mean / m.std_error;
                 2.0 * (1.0 - student_t_cdf(t.abs(), (m.n - 1) as f64).unwrap_or(f64::NAN))
             }
