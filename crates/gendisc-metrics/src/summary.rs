@@ -327,8 +327,16 @@ mod tests {
         let m = mean_t_interval(&[1.0, 2.0, 3.0], 0.95).unwrap();
         assert_eq!((m.n, m.mean, m.std_dev), (3, 2.0, 1.0));
         assert_relative_eq!(m.std_error, 1.0 / 3.0_f64.sqrt(), max_relative = 1e-15);
-        assert_relative_eq!(m.interval.lower, -0.484_137_711_750_329_77, max_relative = 1e-14);
-        assert_relative_eq!(m.interval.upper, 4.484_137_711_750_329, max_relative = 1e-14);
+        assert_relative_eq!(
+            m.interval.lower,
+            -0.484_137_711_750_329_77,
+            max_relative = 1e-14
+        );
+        assert_relative_eq!(
+            m.interval.upper,
+            4.484_137_711_750_329,
+            max_relative = 1e-14
+        );
         // Summary asks for level 0.95 too: the same numbers, bit for bit.
         let s = Summary::from_values(&[1.0, 2.0, 3.0]).unwrap();
         assert_eq!(
