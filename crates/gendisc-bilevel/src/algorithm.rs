@@ -5,7 +5,7 @@ use gendisc_core::validate::{
 };
 use gendisc_core::FitSummary;
 use gendisc_core::{Convergence, Error, Fit, Result};
-use gendisc_optim::{Affine, Socp, SocpStatus};
+use gendisc_optim::{Affine, Socp};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use sprs::CsMatView;
 
@@ -37,15 +37,39 @@ pub struct Iteration {
     pub change: f64,
     /// Clarabel's interior-point iterations in step 1.
     pub socp_iterations: u32,
-    /// How Clarabel's step-1 solve ended: [`SocpStatus::AlmostSolved`] when it stopped at its
-    /// iteration or time limit having met only its reduced tolerances. Records written before
-    /// this field read as [`SocpStatus::Solved`].
-    #[serde(default = "solved")]
-    pub socp_status: SocpStatus,
+    /// How Clarabel's step-1 solve ended ([`gendisc_optim::SocpSolution::status`]):
+    /// [`Converged`](FitStatus::Converged) when it met its tolerances,
+    /// [`Stalled`](FitStatus::Stalled) when it stopped having met only its reduced ones.
+    /// Records written before this field read as `Converged`; those that wrote Clarabel's own
+    /// names read `Solved` as `Converged` and `AlmostSolved` as `Stalled`.
+    #[serde(default = "converged", deserialize_with = "socp_status")]
+    pub socp_status: FitStatus,
 }
 
-fn solved() -> SocpStatus {
-    SocpStatus::Solved
+fn converged() -> FitStatus {
+    FitStatus::Converged
+}
+
+/// A step-1 status as [`FitStatus`] reads it, or as Clarabel named it in earlier files.
+fn socp_status<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<FitStatus, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Status(FitStatus),
+        Clarabel(ClarabelName),
+    }
+    #[derive(serde::Deserialize)]
+    enum ClarabelName {
+        Solved,
+        AlmostSolved,
+    }
+    Ok(
+        match <Written as serde::Deserialize>::deserialize(deserializer)? {
+            Written::Status(status) => status,
+            Written::Clarabel(ClarabelName::Solved) => FitStatus::Converged,
+            Written::Clarabel(ClarabelName::AlmostSolved) => FitStatus::Stalled,
+        },
+    )
 }
 
 /// A number as [`gendisc_core::model_file::non_finite`] reads it, and `null` (what format
@@ -79,10 +103,7 @@ pub struct FitReport {
 /// tolerances too.
 impl Convergence for FitReport {
     fn status(&self) -> FitStatus {
-        let every_program_solved = self
-            .iterations
-            .iter()
-            .all(|i| i.socp_status == SocpStatus::Solved);
+        let every_program_solved = self.iterations.iter().all(|i| i.socp_status.is_converged());
         match self.status {
             FitStatus::Converged if !every_program_solved => FitStatus::Stalled,
             status => status,
@@ -107,7 +128,7 @@ impl FitReport {
         let reduced = self
             .iterations
             .iter()
-            .filter(|i| i.socp_status != SocpStatus::Solved)
+            .filter(|i| !i.socp_status.is_converged())
             .count();
         let socp = if reduced == 0 {
             String::new()
@@ -271,7 +292,7 @@ struct Step1 {
     /// `C₂(ζ₁ + ζ₂)` as solved.
     prior_part: f64,
     socp_iterations: u32,
-    socp_status: SocpStatus,
+    socp_status: FitStatus,
     primal_residual: f64,
     dual_residual: f64,
 }
@@ -320,12 +341,12 @@ fn fit_design(
             (Some(space), Some(rows)) => step1_in_span(p, x, space, rows, &signs, &mu)?,
             _ => step1(p, x, space.as_ref(), &signs, &mu)?,
         };
-        if p.require_convergence && s1.socp_status != SocpStatus::Solved {
+        if p.require_convergence && !s1.socp_status.is_converged() {
             return Err(Error::NotConverged {
                 what: format!("Clarabel on the step-1 program of bilevel alternation {alternation}"),
                 iterations: s1.socp_iterations as usize,
                 detail: format!(
-                    "stopped at its limit of {} iterations (or {} s) having met only its reduced tolerances ({:?}); primal residual {:.3e}, dual residual {:.3e}",
+                    "stopped at its limit of {} iterations (or {} s) having met only its reduced tolerances ({}); primal residual {:.3e}, dual residual {:.3e}",
                     p.socp.max_iter, p.socp.time_limit, s1.socp_status, s1.primal_residual, s1.dual_residual
                 ),
             });
@@ -980,6 +1001,36 @@ mod tests {
     use gendisc_core::linalg::Cholesky;
     use gendisc_optim::SocpSettings;
     use ndarray::{array, Array2};
+
+    #[test]
+    fn step1_statuses_read_in_either_vocabulary() {
+        let record = |status: &str| {
+            format!(
+                r#"{{"objective": 1.0, "objective_after_step2": 1.0, "norm_w": 1.0, "change": "inf", "socp_iterations": 9{status}}}"#
+            )
+        };
+        let read = |status: &str| serde_json::from_str::<Iteration>(&record(status));
+        for (written, status) in [
+            (r#", "socp_status": "Converged""#, FitStatus::Converged),
+            (r#", "socp_status": "Stalled""#, FitStatus::Stalled),
+            (r#", "socp_status": "Solved""#, FitStatus::Converged),
+            (r#", "socp_status": "AlmostSolved""#, FitStatus::Stalled),
+            ("", FitStatus::Converged),
+        ] {
+            assert_eq!(read(written).unwrap().socp_status, status, "{written}");
+        }
+        assert!(read(r#", "socp_status": "Unsolved""#).is_err());
+        let stalled = Iteration {
+            socp_status: FitStatus::Stalled,
+            ..read("").unwrap()
+        };
+        let written = serde_json::to_string(&stalled).unwrap();
+        assert!(written.contains(r#""socp_status":"Stalled""#), "{written}");
+        assert_eq!(
+            serde_json::from_str::<Iteration>(&written).unwrap(),
+            stalled
+        );
+    }
 
     /// Solves max/min wᵀμ s.t. ‖Ω^{−1/2}(μ − t)‖ ≤ r as an SOCP, with Ω^{−1/2} taken as L^{−1}.
     fn extreme_point_by_socp(

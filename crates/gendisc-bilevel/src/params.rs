@@ -139,7 +139,7 @@ pub const DEFAULT_MAX_ITER: usize = 50;
 /// if it has not met even its reduced tolerances by then the fit fails with
 /// [`Error::NotConverged`]; if it has, the solution is used and the iteration's
 /// [`socp_status`](crate::Iteration::socp_status) is
-/// [`SocpStatus::AlmostSolved`](gendisc_optim::SocpStatus::AlmostSolved). By default both are
+/// [`FitStatus::Stalled`](crate::FitStatus::Stalled). By default both are
 /// returned as fits; with [`BilevelParams::require_convergence`] both are errors.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BilevelValidParams {

@@ -95,8 +95,10 @@ impl std::fmt::Display for Status {
 /// Methods that follow a reference implementation's own rule (R's `glm` on the relative change
 /// in deviance, EM on the change in log-likelihood) say so with
 /// [`Criterion::RelativeChange`].
+///
+/// Serialised as one flat object named by its `rule`: `{"rule": "Gradient", "tolerance": 1e-8}`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(tag = "rule", deny_unknown_fields)]
 pub enum Criterion {
     /// `‖∇f‖₂ ≤ tolerance · max(1, |f|)`.
     Gradient {

@@ -211,6 +211,8 @@ where
                 solver,
                 status: fit.status,
                 iterations: fit.iterations,
+                evaluations: fit.evaluations,
+                criterion: fit.criterion,
                 log_likelihood: fit.log_likelihood,
                 gradient_norm: fit.gradient_norm,
                 separated: fit.separated,
@@ -244,9 +246,9 @@ where
             self.prior_variance,
         );
         let n_intercepts = if fit_intercepts { n_contrasts } else { 0 };
-        let (beta, status, iterations, gradient_norm, separated) = if objective.dim() == 0 {
+        let (beta, solved, separated) = if objective.dim() == 0 {
             // A fixed intercept and every region aliased: nothing is left to fit.
-            (Array1::zeros(0), Status::Converged, 0, 0.0, false)
+            (Array1::zeros(0), None, false)
         } else {
             // Start from the intercept-only fit (zero region weights, intercepts log(W_k/W_0)),
             // as logistic regression does, or from naive Bayes, which the hybrid generalises
@@ -296,13 +298,7 @@ where
             }
             let separated = self.prior_variance.is_none()
                 && multiclass::is_separated(&objective, solution.x.view());
-            (
-                solution.x,
-                solution.report.status,
-                solution.report.iterations,
-                solution.report.gradient_norm,
-                separated,
-            )
+            (solution.x, Some(solution.report), separated)
         };
         // μ_0 = 0 and the fitted μ_1 … μ_{K−1}; a fixed intercept is filled in by the caller.
         let mut class_intercepts = Array1::zeros(n_contrasts + 1);
@@ -320,10 +316,12 @@ where
             region_weights,
             report: HybridReport {
                 solver: ThetaSolver::Multiclass,
-                status,
-                iterations,
+                status: solved.map_or(Status::Converged, |r| r.status),
+                iterations: solved.map_or(0, |r| r.iterations),
+                evaluations: solved.map_or(0, |r| r.evaluations),
+                criterion: solved.map(|r| r.criterion),
                 log_likelihood: objective.log_likelihood(beta.view()),
-                gradient_norm,
+                gradient_norm: solved.map_or(0.0, |r| r.gradient_norm),
                 separated,
                 saturated: false,
                 aliased_regions: Vec::new(),
@@ -387,6 +385,8 @@ fn intercept_only(
             solver,
             status: Status::Converged,
             iterations: 0,
+            evaluations: 0,
+            criterion: None,
             log_likelihood,
             gradient_norm: 0.0,
             separated: false,

@@ -8,7 +8,7 @@ use gendisc_core::validate::check_finite_vector;
 use gendisc_core::{
     Classifier, ConditionalModel, Convergence, Error, FactorisedGenerative, Fit, Result,
 };
-use gendisc_optim::Status;
+use gendisc_optim::{Criterion, Status};
 
 use crate::params::{check_regions, HybridParams, Intercept, Normalization, ThetaSolver};
 
@@ -26,6 +26,14 @@ pub struct HybridReport {
     /// Iterations of the solver (Newton steps, or glm's IRLS iterations); 0 when nothing was
     /// left to fit (every region aliased and the intercept closed-form or fixed).
     pub iterations: usize,
+    /// Evaluations of the objective (0 when nothing was left to fit, and in files written
+    /// before they were counted).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub evaluations: usize,
+    /// The stopping criterion the solver was judged by (`None` when nothing was left to fit,
+    /// and in files written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub criterion: Option<Criterion>,
     /// The weighted conditional log-likelihood `Σ_i w_i log p_θ(y_i | x_i)` of the training
     /// set at the fitted `θ`, on the features the fit saw (leave-one-out ones with
     /// [`leave_one_out`](Self::leave_one_out)), without the prior.
@@ -52,6 +60,11 @@ pub struct HybridReport {
     pub aliased_regions: Vec<usize>,
     /// Whether `θ` was fitted on leave-one-out features (Raina et al. eq. (11)).
     pub leave_one_out: bool,
+}
+
+/// Files written before evaluations were counted have none; writing them back adds none.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Convergence for HybridReport {

@@ -17,5 +17,5 @@ pub use method::{AutoSettings, Method, Minimizer, AUTO_MAX_NEWTON_DIM};
 pub use newton::{newton_direction, DirectionKind, Newton, NewtonDirection, NewtonSettings};
 pub use objective::{Objective, TwiceDifferentiable};
 pub use report::{Convergence, Criterion, Report, Solution, Status};
-pub use socp::{Affine, Socp, SocpSettings, SocpSolution, SocpStatus};
+pub use socp::{Affine, Socp, SocpSettings, SocpSolution};
 pub use trust_region::{TrustRegion, TrustRegionSettings};

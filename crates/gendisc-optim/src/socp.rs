@@ -25,9 +25,12 @@
 //!
 //! # Status
 //!
-//! [`Socp::solve`] returns a [`SocpSolution`] when Clarabel reports `Solved` or `AlmostSolved`
-//! (the latter is kept in [`SocpSolution::status`] so callers can decide). Every other outcome
-//! is a typed [`gendisc_core::Error`] carrying Clarabel's residuals:
+//! [`Socp::solve`] returns a [`SocpSolution`] when Clarabel reports `Solved` or `AlmostSolved`,
+//! in the workspace's one convergence vocabulary ([`Status`]) so callers can decide:
+//! `Solved` (the requested tolerances met) is [`Status::Converged`]; `AlmostSolved` (Clarabel
+//! stopped at its iteration or time limit, or for lack of progress, having met only its reduced
+//! tolerances) is [`Status::Stalled`]. Every other outcome is a typed
+//! [`gendisc_core::Error`] carrying Clarabel's residuals:
 //!
 //! | Clarabel status | error |
 //! |---|---|
@@ -39,6 +42,8 @@
 use clarabel::algebra::CscMatrix;
 use clarabel::solver::{DefaultSettings, DefaultSolver, IPSolver, SolverStatus, SupportedConeT};
 use gendisc_core::{Error, Result};
+
+use crate::report::Status;
 
 /// An affine expression `Σ coefficient · x[variable] + constant`.
 ///
@@ -159,15 +164,6 @@ impl SocpSettings {
     }
 }
 
-/// How a successful solve ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum SocpStatus {
-    /// Solved to the requested tolerances.
-    Solved,
-    /// Solved to Clarabel's reduced tolerances only.
-    AlmostSolved,
-}
-
 /// The optimum of a [`Socp`] and how it was reached.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SocpSolution {
@@ -175,8 +171,9 @@ pub struct SocpSolution {
     pub x: Vec<f64>,
     /// The optimal objective value `½xᵀPx + qᵀx` (plus the objective's constant).
     pub objective: f64,
-    /// Whether the full or the reduced tolerances were met.
-    pub status: SocpStatus,
+    /// [`Status::Converged`] when the requested tolerances were met, [`Status::Stalled`] when
+    /// only Clarabel's reduced ones were (see [the module documentation](self#status)).
+    pub status: Status,
     /// Interior-point iterations.
     pub iterations: u32,
     /// Final primal residual.
@@ -401,8 +398,8 @@ impl Socp {
             info.gap_rel
         );
         let status = match sol.status {
-            SolverStatus::Solved => SocpStatus::Solved,
-            SolverStatus::AlmostSolved => SocpStatus::AlmostSolved,
+            SolverStatus::Solved => Status::Converged,
+            SolverStatus::AlmostSolved => Status::Stalled,
             SolverStatus::PrimalInfeasible | SolverStatus::AlmostPrimalInfeasible => {
                 return Err(Error::Infeasible {
                     what: format!("SOCP `{}`", self.name),
@@ -479,7 +476,7 @@ mod tests {
         p.add_equality(Affine::constant(-1.0).term(x, 1.0).term(x + 1, 1.0));
         p.add_lower_bound(x, 0.0).add_lower_bound(x + 1, 0.0);
         let s = p.solve(&settings()).unwrap();
-        assert_eq!(s.status, SocpStatus::Solved);
+        assert_eq!(s.status, Status::Converged);
         assert_abs_diff_eq!(s.x[0], 1.0, epsilon = 1e-6);
         assert_abs_diff_eq!(s.x[1], 0.0, epsilon = 1e-6);
         assert_abs_diff_eq!(s.objective, 1.0, epsilon = 1e-6);

@@ -4,7 +4,7 @@
 
 use gendisc_bilevel::{BilevelClassifier, BilevelParams, FitStatus, GenerativePrior};
 use gendisc_core::{Convergence, Error, Fit};
-use gendisc_optim::{SocpSettings, SocpStatus};
+use gendisc_optim::{SocpSettings, Status};
 use ndarray::{Array1, Array2};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -114,7 +114,7 @@ fn a_step_1_program_stopped_at_clarabels_cap_is_an_error_when_convergence_is_req
                 .report()
                 .iterations
                 .iter()
-                .any(|i| i.socp_status == SocpStatus::AlmostSolved);
+                .any(|i| i.socp_status == Status::Stalled);
             if !almost {
                 assert_eq!(strict.unwrap(), model);
                 continue;

@@ -432,6 +432,8 @@ impl LogisticRegressionValidParams {
             solver,
             status: solution.report.status,
             iterations: solution.report.iterations,
+            evaluations: solution.report.evaluations,
+            criterion: Some(solution.report.criterion),
             deviance: 2.0 * negative_log_likelihood,
             log_likelihood: -negative_log_likelihood,
             gradient_norm: solution.report.gradient_norm,

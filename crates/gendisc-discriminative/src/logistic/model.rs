@@ -7,7 +7,7 @@ use gendisc_core::{
     argmax_rows, log_posterior_from_scores, Classifier, ConditionalModel, Convergence, Error,
     FitSummary, Result, SavedModel,
 };
-use gendisc_optim::Status;
+use gendisc_optim::{Criterion, Status};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 use sprs::CsMatView;
@@ -31,6 +31,14 @@ pub struct FitReport {
     /// Iterations (Newton steps, quasi-Newton or CG line searches, IRLS iterations — glm's
     /// `iter` for [`LogisticSolver::GlmIrls`]).
     pub iterations: usize,
+    /// Evaluations of the objective (0 in files written before they were counted).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub evaluations: usize,
+    /// The stopping criterion the solver was judged by: the gradient criterion on the mean
+    /// penalised objective, or glm's relative change in deviance for
+    /// [`LogisticSolver::GlmIrls`] (`None` in files written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub criterion: Option<Criterion>,
     /// The deviance `−2 Σ_i w_i log p(y_i | x_i)` at the returned coefficients (for 0/1 data
     /// the saturated model has log-likelihood 0, so this is R's residual deviance).
     #[serde(with = "gendisc_core::model_file::non_finite")]
@@ -57,6 +65,11 @@ pub struct FitReport {
     /// [`LogisticSolver::GlmIrls`] it is judged on R's clamped link, i.e. a training linear
     /// predictor beyond `±30`. Binary models only (`false` for the multinomial model).
     pub saturated: bool,
+}
+
+/// Files written before evaluations were counted have none; writing them back adds none.
+pub(crate) fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Convergence for FitReport {
@@ -418,6 +431,8 @@ mod tests {
                 solver: LogisticSolver::Newton,
                 status: Status::Converged,
                 iterations: 1,
+                evaluations: 2,
+                criterion: Some(Criterion::new(1e-8)),
                 deviance: 0.0,
                 log_likelihood: 0.0,
                 gradient_norm: 0.0,

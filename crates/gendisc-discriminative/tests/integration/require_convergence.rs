@@ -7,7 +7,7 @@ use gendisc_discriminative::{
     LinearSvm, LinearSvmParams, LogisticRegression, LogisticRegressionParams, MultiTaskSolver,
     MultiTaskSvm,
 };
-use gendisc_optim::Status;
+use gendisc_optim::{Criterion, Status};
 use ndarray::{Array1, Array2};
 
 /// Two overlapping classes that no solver fits in one iteration.
@@ -52,6 +52,38 @@ fn logistic_regression_at_its_cap() {
                 .fit(x.view(), y.view())
                 .unwrap(),
             free.fit(x.view(), y.view()).unwrap()
+        );
+    }
+}
+
+/// The report names the rule a fit was judged by and what it cost, as the solvers' own
+/// reports do: the gradient criterion for the gradient-based solvers, glm's relative change in
+/// deviance for its IRLS.
+#[test]
+fn logistic_reports_carry_their_criterion_and_evaluations() {
+    let (x, y) = data();
+    for solver in [
+        LogisticSolver::Newton,
+        LogisticSolver::Lbfgs,
+        LogisticSolver::ConjugateGradient,
+        LogisticSolver::GlmIrls,
+    ] {
+        let report = *LogisticRegression::params()
+            .solver(solver)
+            .tolerance(1e-7)
+            .fit(x.view(), y.view())
+            .unwrap()
+            .report();
+        let expected = match solver {
+            LogisticSolver::GlmIrls => Criterion::RelativeChange { tolerance: 1e-7 },
+            _ => Criterion::new(1e-7),
+        };
+        assert_eq!(report.criterion, Some(expected), "{solver:?}");
+        assert!(
+            report.evaluations > report.iterations,
+            "{solver:?}: {} evaluations for {} iterations",
+            report.evaluations,
+            report.iterations
         );
     }
 }

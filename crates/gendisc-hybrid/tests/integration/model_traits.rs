@@ -1,6 +1,7 @@
 //! The fitted model as a value: thread safety, serialisation, determinism, the report, and the
 //! relations between the options.
 
+use gendisc_core::convergence::Criterion;
 use gendisc_core::Convergence;
 use gendisc_core::{
     Classifier, ConditionalModel, FactorisedGenerative, Fit, FitWeighted, Generative,
@@ -90,6 +91,11 @@ fn report_flags_the_aliased_region_and_zeroes_its_weight() {
         assert!(hybrid.region_weights()[0] > 0.0);
         // glm reaches its deviance criterion in a handful of IRLS steps here.
         assert!((1..=10).contains(&report.iterations), "{report:?}");
+        assert!(
+            matches!(report.criterion, Some(Criterion::RelativeChange { .. })),
+            "{report:?}"
+        );
+        assert!(report.evaluations > report.iterations, "{report:?}");
         // The reported log-likelihood is that of the fitted model on the training set (without
         // leave-one-out, whose features differ).
         if !leave_one_out {
@@ -168,6 +174,11 @@ fn three_classes_and_the_decision_of_two() {
     let report = hybrid.report().unwrap();
     assert_eq!(report.solver, ThetaSolver::Multiclass);
     assert!(report.status.is_converged());
+    assert!(
+        matches!(report.criterion, Some(Criterion::Gradient { .. })),
+        "{report:?}"
+    );
+    assert!(report.evaluations > report.iterations, "{report:?}");
     let p = hybrid.predict_proba(x.slice(s![..5, ..])).unwrap();
     for row in p.rows() {
         assert!((row.sum() - 1.0).abs() < 1e-12);
