@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use gendisc_engine::verdict::{claims_markdown, read_verdicts_csv, VerdictRow};
 
-use crate::reproduce::STUDY_NAMES;
+use crate::reproduce::study_names;
 
 /// Arguments of `cargo xtask claims`.
 #[derive(Debug, clap::Args)]
@@ -64,7 +64,7 @@ pub fn run(args: &Args) -> Result<()> {
 /// a study without `verdicts.csv` is left out.
 pub fn collect(results: &Path) -> Result<Vec<VerdictRow>> {
     let mut rows = Vec::new();
-    for study in STUDY_NAMES {
+    for study in study_names() {
         let path = results.join(study).join("verdicts.csv");
         if !path.exists() {
             continue;

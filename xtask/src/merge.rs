@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::reproduce::{self, STUDY_NAMES};
+use crate::reproduce::{self, study_names};
 
 /// Arguments of `cargo xtask merge`.
 #[derive(Debug, clap::Args)]
@@ -53,11 +53,11 @@ pub struct Args {
 
 /// Merges the shards and writes the study's outputs.
 pub fn run(args: &Args) -> Result<()> {
-    if !STUDY_NAMES.contains(&args.study.as_str()) {
+    if !study_names().contains(&args.study.as_str()) {
         bail!(
             "unknown study `{}`; the studies are {}",
             args.study,
-            STUDY_NAMES.join(", ")
+            study_names().join(", ")
         );
     }
     let merge = args

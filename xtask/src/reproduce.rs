@@ -1,5 +1,6 @@
-//! `cargo xtask reproduce`: the registry of studies, fetching what they lack, their dispatch,
-//! and the summary table that ends a run.
+//! `cargo xtask reproduce`: the papers of `gendisc_studies::papers::registry()`, fetching what
+//! they lack, running them, and the summary table that ends a run. Nothing here knows any paper:
+//! each is a `gendisc_studies::Paper`.
 //!
 //! Before running, every chosen study's data files and WordNet are looked for (the data
 //! directory is `$GENDISC_DATA`, else `./data`; WordNet is also found through `$WNHOME` or an
@@ -19,13 +20,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use gendisc_engine::verdict::{read_verdicts_csv, VerdictRow};
-use gendisc_engine::{
-    OnMismatch, RunReport, RunnerSettings, Shard, ShardRun, StudyError, StudyResults,
-};
-use gendisc_studies::papers::{
-    bouchard_triggs, epshteyn_dejong, ng_jordan, raina, xue_titterington,
-};
-use gendisc_text::wordnet::WordNet;
+use gendisc_engine::{OnMismatch, RunnerSettings, Shard, ShardRun, StudyError};
+use gendisc_studies::papers::registry;
+use gendisc_studies::{Grid, Need, Paper, Ran};
 
 use crate::fetch_data::{self, Manifest, Source};
 
@@ -82,27 +79,20 @@ pub struct Args {
     inputs: Option<PathBuf>,
 }
 
-/// The studies whose inputs `--export-inputs` writes.
-const EXPORTS_INPUTS: [&str; 3] = ["xue-titterington", "ng-jordan", "bouchard-triggs"];
-
-/// The studies that `--inputs` runs on inputs read from files.
-const READS_INPUTS: [&str; 3] = ["xue-titterington", "ng-jordan", "bouchard-triggs"];
-
-/// Something a study reads that `cargo xtask fetch-data` can download.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum Need {
-    /// A data file, by its path under the data directory (as in the manifest).
-    File(String),
-    /// WordNet 3.0's noun files (the manifest's `wordnet` archive), wherever
-    /// `gendisc_text::wordnet` finds them.
-    WordNet,
-}
-
 /// The manifest's name of the WordNet archive.
 const WORDNET: &str = "wordnet";
 
-impl Need {
+/// A [`Need`] as `cargo xtask fetch-data` knows it: by name, with its size from the manifest.
+trait InManifest {
     /// The name `cargo xtask fetch-data` knows it by.
+    fn name(&self) -> &str;
+    /// What it is and how large, for the announcement of a download.
+    fn describe(&self, manifest: &Manifest) -> String;
+    /// Its size in bytes, where the manifest records it.
+    fn bytes(&self, manifest: &Manifest) -> Option<u64>;
+}
+
+impl InManifest for Need {
     fn name(&self) -> &str {
         match self {
             Need::File(path) => path,
@@ -110,20 +100,6 @@ impl Need {
         }
     }
 
-    /// Why it cannot be read, if it cannot: the loaders' message (it says where it was looked
-    /// for).
-    fn missing(&self) -> Option<String> {
-        match self {
-            Need::File(path) => gendisc_data::loaders::dataset_path(path)
-                .err()
-                .map(|e| e.to_string()),
-            Need::WordNet => gendisc_text::wordnet::find_dict_dir()
-                .err()
-                .map(|e| e.to_string()),
-        }
-    }
-
-    /// What it is and how large, for the announcement of a download.
     fn describe(&self, manifest: &Manifest) -> String {
         match self {
             Need::File(path) => match manifest.entry(path).and_then(|e| e.bytes) {
@@ -142,7 +118,6 @@ impl Need {
         }
     }
 
-    /// Its size in bytes, where the manifest records it.
     fn bytes(&self, manifest: &Manifest) -> Option<u64> {
         match self {
             Need::File(path) => manifest.entry(path).and_then(|e| e.bytes),
@@ -153,120 +128,25 @@ impl Need {
     }
 }
 
-/// What a study's run did, for the summary.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct Cells {
-    /// Cells of the study.
-    total: usize,
-    /// Cells read back from an earlier run's store.
-    resumed: usize,
-    /// A part of the study that did not run, and why (Bouchard–Triggs' Table 1 without its
-    /// data).
-    left_out: Option<String>,
+/// The papers' ids, in the order `reproduce` runs them.
+pub fn study_names() -> Vec<&'static str> {
+    registry().iter().map(|paper| paper.id()).collect()
 }
 
-impl Cells {
-    fn add(&mut self, report: &RunReport) {
-        self.total += report.cells;
-        self.resumed += report.resumed;
-    }
-}
-
-/// What a study needs to run and what it writes.
-struct Study {
-    name: &'static str,
-    paper: &'static str,
-    run: fn(&Path, &Mode) -> Result<Cells>,
-    /// What it cannot run without.
-    needs: fn() -> Vec<Need>,
-    /// What it reads when present and runs without (Bouchard–Triggs' Table 1); fetched like
-    /// the needs, but its absence skips only the part that reads it.
-    wants: fn() -> Vec<Need>,
-}
-
-fn nothing() -> Vec<Need> {
-    Vec::new()
-}
-
-/// The studies' names, in the order `reproduce` runs them.
-pub const STUDY_NAMES: [&str; 5] = [
-    STUDIES[0].name,
-    STUDIES[1].name,
-    STUDIES[2].name,
-    STUDIES[3].name,
-    STUDIES[4].name,
-];
-
-/// Every study of the project, in the order `reproduce` runs them.
-const STUDIES: [Study; 5] = [
-    Study {
-        name: "xue-titterington",
-        paper: "Xue & Titterington, Interpretation of hybrid generative/discriminative algorithms",
-        run: run_xue_titterington,
-        needs: nothing,
-        wants: nothing,
-    },
-    Study {
-        name: "ng-jordan",
-        paper: "Ng & Jordan (2001), On discriminative vs. generative classifiers",
-        run: run_ng_jordan,
-        needs: ng_jordan_needs,
-        wants: nothing,
-    },
-    Study {
-        name: "raina",
-        paper: "Raina, Shen, Ng & McCallum (2003), Classification with hybrid generative/discriminative models",
-        run: run_raina,
-        needs: newsgroups,
-        wants: nothing,
-    },
-    Study {
-        name: "bouchard-triggs",
-        paper: "Bouchard & Triggs (2004), The trade-off between generative and discriminative classifiers",
-        run: run_bouchard_triggs,
-        // Figure 1 is simulated; without Statlog, Table 1 is skipped and says why.
-        needs: nothing,
-        wants: statlog,
-    },
-    Study {
-        name: "epshteyn-dejong",
-        paper: "Epshteyn & DeJong (2007), Generative prior knowledge for discriminative classification",
-        run: run_epshteyn_dejong,
-        needs: newsgroups_and_wordnet,
-        wants: nothing,
-    },
-];
-
-fn ng_jordan_needs() -> Vec<Need> {
-    ng_jordan::required_files()
-        .into_iter()
-        .map(|f| Need::File(f.to_string()))
-        .collect()
-}
-
-fn newsgroups() -> Vec<Need> {
-    vec![Need::File(gendisc_text::newsgroups::TARBALL.to_string())]
-}
-
-fn newsgroups_and_wordnet() -> Vec<Need> {
-    let mut needs = newsgroups();
-    needs.push(Need::WordNet);
-    needs
-}
-
-fn statlog() -> Vec<Need> {
-    bouchard_triggs::Statlog::ALL
+/// The ids of the papers whose inputs `--export-inputs` writes and `--inputs` reads.
+fn with_inputs() -> Vec<&'static str> {
+    registry()
         .iter()
-        .flat_map(|d| d.files())
-        .map(Need::File)
+        .filter(|paper| paper.inputs().is_some())
+        .map(|paper| paper.id())
         .collect()
 }
 
 /// How each study of a run runs: its grid, and the engine's settings.
 #[derive(Debug, Clone)]
 struct Mode {
-    /// The reduced grid of continuous integration.
-    quick: bool,
+    /// The paper's grid, or the reduced grid of continuous integration.
+    grid: Grid,
     /// The runner settings of every study (see [`runner_settings`]).
     runner: RunnerSettings,
 }
@@ -274,19 +154,19 @@ struct Mode {
 impl Mode {
     fn of(args: &Args) -> Self {
         Self {
-            quick: args.quick,
+            grid: if args.quick { Grid::Quick } else { Grid::Paper },
             runner: runner_settings(args),
         }
     }
 }
 
 /// How a study's turn in the run ended.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 enum Outcome {
     /// It ran (some or all of its cells possibly read back from an earlier run).
     Ran {
-        /// Its cells.
-        cells: Cells,
+        /// What it ran.
+        ran: Ran,
         /// Wall-clock time.
         elapsed: Duration,
         /// The directory it wrote.
@@ -348,16 +228,16 @@ impl VerdictCounts {
 
 /// Runs the named studies, or every study when none is named.
 pub fn run(args: &Args) -> Result<()> {
-    let selected: Vec<&Study> = if args.studies.is_empty() {
-        STUDIES.iter().collect()
+    let selected: Vec<&dyn Paper> = if args.studies.is_empty() {
+        registry().to_vec()
     } else {
         args.studies
             .iter()
             .map(|name| {
-                STUDIES.iter().find(|s| s.name == name).with_context(|| {
+                gendisc_studies::papers::find(name).with_context(|| {
                     format!(
                         "unknown study `{name}`; the studies are {}",
-                        STUDY_NAMES.join(", ")
+                        study_names().join(", ")
                     )
                 })
             })
@@ -365,20 +245,17 @@ pub fn run(args: &Args) -> Result<()> {
     };
 
     let exported = match &args.export_inputs {
-        Some(dir) => Some((
-            study_with_inputs(&selected, "--export-inputs", &EXPORTS_INPUTS)?,
-            dir,
-        )),
+        Some(dir) => Some((study_with_inputs(&selected, "--export-inputs")?, dir)),
         None => None,
     };
     if args.inputs.is_some() {
-        study_with_inputs(&selected, "--inputs", &READS_INPUTS)?;
+        study_with_inputs(&selected, "--inputs")?;
     }
 
     let manifest = Manifest::parse(fetch_data::MANIFEST)?;
     let lacking: BTreeSet<Need> = selected
         .iter()
-        .flat_map(|s| (s.needs)().into_iter().chain((s.wants)()))
+        .flat_map(|paper| paper.needs().into_iter().chain(paper.wants()))
         .filter(|need| need.missing().is_some())
         .collect();
     let not_fetched = if lacking.is_empty() {
@@ -392,32 +269,40 @@ pub fn run(args: &Args) -> Result<()> {
         fetch_missing(&manifest, &lacking, args.mirror.as_deref())
     };
 
+    let mode = Mode::of(args);
     if let Some((study, dir)) = exported {
         // After the download: the inputs of a study of real data are read from its files.
         if lacks(study, &not_fetched).is_none() {
-            export_inputs(study, dir, args.quick)?;
+            export_inputs(study, dir, mode.grid)?;
         }
     }
 
-    let mode = Mode::of(args);
     let mut rows = Vec::new();
-    for study in &selected {
+    for &study in &selected {
         let outcome = match lacks(study, &not_fetched) {
             Some((reason, names)) => {
-                eprintln!("{}: skipped: {reason}", study.name);
+                eprintln!("{}: skipped: {reason}", study.id());
                 if names.len() > 3 {
-                    eprintln!("{}: missing: {}", study.name, names.join(", "));
+                    eprintln!("{}: missing: {}", study.id(), names.join(", "));
                 }
                 Outcome::Skipped(reason)
             }
-            None => match &args.inputs {
-                Some(inputs) => run_timed(study, &args.out, |out| {
-                    run_on_inputs(study, out, &mode, inputs)
-                }),
-                None => run_study(study, &args.out, &mode),
-            },
+            None => run_timed(study, &args.out, &mode, |out| {
+                let runner = mode.runner.clone();
+                match (&args.inputs, study.inputs()) {
+                    (Some(inputs), Some(able)) => {
+                        eprintln!(
+                            "{}: datasets and training rows read from {}",
+                            study.id(),
+                            inputs.display()
+                        );
+                        able.run_on(inputs, out, mode.grid, runner)
+                    }
+                    _ => study.run(out, mode.grid, runner),
+                }
+            }),
         };
-        rows.push((study.name, outcome));
+        rows.push((study.id(), outcome));
     }
 
     if let Some(shard) = args.shard {
@@ -509,8 +394,9 @@ fn fetch_missing(
 
 /// Why `study` cannot run, if it cannot: what of its needs is missing, why, and the command
 /// that fetches it (a short form for the summary, naming at most three), and every missing name.
-fn lacks(study: &Study, not_fetched: &BTreeMap<Need, String>) -> Option<(String, Vec<String>)> {
-    let missing: Vec<(Need, String)> = (study.needs)()
+fn lacks(study: &dyn Paper, not_fetched: &BTreeMap<Need, String>) -> Option<(String, Vec<String>)> {
+    let missing: Vec<(Need, String)> = study
+        .needs()
         .into_iter()
         .filter_map(|need| {
             let problem = need.missing()?;
@@ -534,31 +420,50 @@ fn lacks(study: &Study, not_fetched: &BTreeMap<Need, String>) -> Option<(String,
     Some((format!("lacks {what} ({why}); run `{command}`"), names))
 }
 
-/// Runs one study into `out/<study>` and times it.
-fn run_study(study: &Study, out: &Path, mode: &Mode) -> Outcome {
-    run_timed(study, out, |out| (study.run)(out, mode))
-}
-
-/// Runs one study into `out/<study>` by `run` (given that directory) and times it.
-fn run_timed(study: &Study, out: &Path, run: impl FnOnce(&Path) -> Result<Cells>) -> Outcome {
-    let out = out.join(study.name);
+/// Runs one study into `out/<study>` by `run` (given that directory), times it and says what
+/// it ran.
+fn run_timed(
+    study: &dyn Paper,
+    out: &Path,
+    mode: &Mode,
+    run: impl FnOnce(&Path) -> gendisc_engine::Result<Ran>,
+) -> Outcome {
+    let name = study.id();
+    let out = out.join(name);
     if let Err(error) = fs::create_dir_all(&out) {
         return Outcome::Failed(format!("cannot create {}: {error}", out.display()));
     }
-    eprintln!("{}: {}", study.name, study.paper);
+    eprintln!("{name}: {}", study.citation());
     let start = Instant::now();
     match run(&out) {
-        Ok(cells) => {
+        Ok(ran) => {
             let elapsed = start.elapsed();
+            for note in &ran.notes {
+                eprintln!("{name}: {note}");
+            }
+            for (part, report) in &ran.parts {
+                if report.discarded_mismatched_store {
+                    eprintln!(
+                        "{name}: {part}: the previous results had another configuration and \
+                         were replaced"
+                    );
+                }
+                eprintln!(
+                    "{name}: {part}: {} cells ({} resumed, {} run)",
+                    report.cells, report.resumed, report.ran
+                );
+            }
+            if let Some(left_out) = &ran.left_out {
+                eprintln!("{name}: {left_out}");
+            }
             eprintln!(
-                "{}: results in {} ({})",
-                study.name,
+                "{name}: results in {} ({})",
                 out.display(),
                 duration_text(elapsed)
             );
             match VerdictCounts::read(&out) {
                 Ok(verdicts) => Outcome::Ran {
-                    cells,
+                    ran,
                     elapsed,
                     out,
                     verdicts,
@@ -566,18 +471,17 @@ fn run_timed(study: &Study, out: &Path, run: impl FnOnce(&Path) -> Result<Cells>
                 Err(error) => Outcome::Failed(format!("{error:#}")),
             }
         }
-        Err(error) => match error.downcast_ref::<StudyError>() {
-            Some(StudyError::ShardFinished(shards)) => {
-                for shard in shards {
-                    eprintln!("{}: finished {shard}", study.name);
-                }
-                Outcome::Shard(shards.clone())
+        Err(StudyError::ShardFinished(shards)) => {
+            for shard in &shards {
+                eprintln!("{name}: finished {shard}");
             }
-            _ => {
-                eprintln!("{}: failed: {error:#}", study.name);
-                Outcome::Failed(format!("{error:#}"))
-            }
-        },
+            Outcome::Shard(shards)
+        }
+        Err(error) => {
+            let error = explain(error, mode);
+            eprintln!("{name}: failed: {error:#}");
+            Outcome::Failed(format!("{error:#}"))
+        }
     }
 }
 
@@ -690,22 +594,23 @@ fn summary_markdown(rows: &[(&str, Outcome)], command: &str) -> String {
     for (name, outcome) in rows {
         let line = match outcome {
             Outcome::Ran {
-                cells,
+                ran,
                 elapsed,
                 out,
                 verdicts,
             } => {
-                let mut what = if cells.total > 0 && cells.resumed == cells.total {
+                let (total, resumed) = (ran.cells(), ran.resumed());
+                let mut what = if total > 0 && resumed == total {
                     "resumed (every cell from an earlier run)".to_string()
-                } else if cells.resumed > 0 {
+                } else if resumed > 0 {
                     format!(
                         "ran ({} of the cells resumed from an earlier run)",
-                        thousands(cells.resumed)
+                        thousands(resumed)
                     )
                 } else {
                     "ran".to_string()
                 };
-                if let Some(left_out) = &cells.left_out {
+                if let Some(left_out) = &ran.left_out {
                     what.push_str("; ");
                     what.push_str(left_out);
                 }
@@ -725,7 +630,7 @@ fn summary_markdown(rows: &[(&str, Outcome)], command: &str) -> String {
                 format!(
                     "| {name} | {} | {} | {} | {} | {counts} |",
                     cell(&what),
-                    thousands(cells.total),
+                    thousands(total),
                     duration_text(*elapsed),
                     cell(&out.display().to_string()),
                 )
@@ -799,49 +704,15 @@ fn explain(error: StudyError, mode: &Mode) -> anyhow::Error {
     }
 }
 
-/// Runs a study's cells with the settings of `mode`, says what was run and returns the counts.
-fn run_cells(
-    name: &str,
-    mode: &Mode,
-    reproduce: impl FnOnce(RunnerSettings) -> gendisc_engine::Result<StudyResults>,
-) -> Result<Cells> {
-    let start = Instant::now();
-    let results = reproduce(mode.runner.clone()).map_err(|error| explain(error, mode))?;
-    let report = results.report();
-    if report.discarded_mismatched_store {
-        eprintln!("{name}: the previous results had another configuration and were replaced");
-    }
-    eprintln!(
-        "{name}: {} cells ({} resumed, {} run) in {:.2} s",
-        report.cells,
-        report.resumed,
-        report.ran,
-        start.elapsed().as_secs_f64()
-    );
-    let mut cells = Cells::default();
-    cells.add(report);
-    Ok(cells)
-}
-
-fn run_xue_titterington(out: &Path, mode: &Mode) -> Result<Cells> {
-    let settings = if mode.quick {
-        xue_titterington::Settings::quick()
-    } else {
-        xue_titterington::Settings::paper()
-    };
-    run_cells("xue-titterington", mode, |runner| {
-        xue_titterington::reproduce(out, settings, runner)
-    })
-}
-
-/// The one study named with `flag` (`--export-inputs`, `--inputs`), if it is one of `able`, the
-/// studies that flag serves.
-fn study_with_inputs<'a>(selected: &[&'a Study], flag: &str, able: &[&str]) -> Result<&'a Study> {
+/// The one study named with `flag` (`--export-inputs`, `--inputs`), if it can write and read its
+/// inputs.
+fn study_with_inputs<'a>(selected: &[&'a dyn Paper], flag: &str) -> Result<&'a dyn Paper> {
+    let able = with_inputs();
     match selected {
-        [study] if able.contains(&study.name) => Ok(study),
+        [study] if study.inputs().is_some() => Ok(*study),
         [study] => bail!(
             "{flag} does not serve {} yet; it serves {}",
-            study.name,
+            study.id(),
             able.join(", ")
         ),
         _ => bail!(
@@ -851,193 +722,28 @@ fn study_with_inputs<'a>(selected: &[&'a Study], flag: &str, able: &[&str]) -> R
     }
 }
 
-/// Writes the inputs of `study` (one of [`EXPORTS_INPUTS`]) into `dir`.
-fn export_inputs(study: &Study, dir: &Path, quick: bool) -> Result<()> {
+/// Writes the inputs of `study` (one that has them, see [`study_with_inputs`]) into `dir`.
+fn export_inputs(study: &dyn Paper, dir: &Path, grid: Grid) -> Result<()> {
+    let Some(inputs) = study.inputs() else {
+        bail!("the inputs of {} cannot be written", study.id());
+    };
     let start = Instant::now();
-    match study.name {
-        "xue-titterington" => {
-            xue_titterington::export_inputs(dir, &xue_titterington_settings(quick))?
-        }
-        "ng-jordan" => {
-            let settings = if quick {
-                ng_jordan::Settings::quick()
-            } else {
-                ng_jordan::Settings::paper()
-            };
-            ng_jordan::export_inputs(dir, &ng_jordan::NgJordanStudy::new(settings)?)?;
-        }
-        "bouchard-triggs" => {
-            let settings = if quick {
-                bouchard_triggs::Settings::quick()
-            } else {
-                bouchard_triggs::Settings::paper()
-            };
-            let figure1 = bouchard_triggs::Figure1Study::new(settings.clone())?;
-            bouchard_triggs::export_figure1_inputs(&dir.join("figure1"), &figure1)?;
-            match bouchard_triggs::Table1Study::new(settings) {
-                Ok(table1) => {
-                    bouchard_triggs::export_table1_inputs(&dir.join("table1"), &table1)?;
-                }
-                Err(reason) => {
-                    eprintln!("bouchard-triggs: Table 1's inputs not written: {reason}");
-                }
-            }
-        }
-        other => bail!("the inputs of {other} cannot be written"),
+    for note in inputs.export(dir, grid)? {
+        eprintln!("{}: {note}", study.id());
     }
     eprintln!(
         "{}: datasets and training rows written to {} in {:.2} s",
-        study.name,
+        study.id(),
         dir.display(),
         start.elapsed().as_secs_f64()
     );
     Ok(())
 }
 
-fn xue_titterington_settings(quick: bool) -> xue_titterington::Settings {
-    if quick {
-        xue_titterington::Settings::quick()
-    } else {
-        xue_titterington::Settings::paper()
-    }
-}
-
-/// `study` (one of [`READS_INPUTS`]) on the datasets and training rows read from `inputs`.
-fn run_on_inputs(study: &Study, out: &Path, mode: &Mode, inputs: &Path) -> Result<Cells> {
-    eprintln!(
-        "{}: datasets and training rows read from {}",
-        study.name,
-        inputs.display()
-    );
-    match study.name {
-        "xue-titterington" => {
-            let settings = xue_titterington_settings(mode.quick);
-            run_cells(study.name, mode, |runner| {
-                xue_titterington::reproduce_from_inputs(out, inputs, settings, runner)
-            })
-        }
-        "ng-jordan" => {
-            let settings = if mode.quick {
-                ng_jordan::Settings::quick()
-            } else {
-                ng_jordan::Settings::paper()
-            };
-            run_cells(study.name, mode, |runner| {
-                ng_jordan::reproduce_from_inputs(out, inputs, settings, runner)
-            })
-        }
-        "bouchard-triggs" => run_bouchard_triggs_with(mode, |settings, runner| {
-            bouchard_triggs::reproduce_from_inputs(out, inputs, settings, runner)
-        }),
-        other => bail!("{other} cannot run on inputs read from files"),
-    }
-}
-
-fn run_ng_jordan(out: &Path, mode: &Mode) -> Result<Cells> {
-    let settings = if mode.quick {
-        ng_jordan::Settings::quick()
-    } else {
-        ng_jordan::Settings::paper()
-    };
-    run_cells("ng-jordan", mode, |runner| {
-        ng_jordan::reproduce(out, settings, runner)
-    })
-}
-
-fn run_raina(out: &Path, mode: &Mode) -> Result<Cells> {
-    let settings = if mode.quick {
-        raina::Settings::quick()
-    } else {
-        raina::Settings::paper()
-    };
-    let start = Instant::now();
-    let news = raina::read_collection().context("raina needs the 20 Newsgroups archive")?;
-    eprintln!(
-        "raina: read {} postings in {:.2} s",
-        news.postings().len(),
-        start.elapsed().as_secs_f64()
-    );
-    run_cells("raina", mode, |runner| {
-        raina::reproduce(&news, out, settings, runner)
-    })
-}
-
-fn run_epshteyn_dejong(out: &Path, mode: &Mode) -> Result<Cells> {
-    let settings = if mode.quick {
-        epshteyn_dejong::Settings::quick()
-    } else {
-        epshteyn_dejong::Settings::paper()
-    };
-    let start = Instant::now();
-    // The same archive as Raina et al.'s study.
-    let news =
-        raina::read_collection().context("epshteyn-dejong needs the 20 Newsgroups archive")?;
-    let wordnet = WordNet::locate().context("epshteyn-dejong needs WordNet 3.0")?;
-    eprintln!(
-        "epshteyn-dejong: read {} postings and {} noun synsets (from {}) in {:.2} s",
-        news.postings().len(),
-        wordnet.n_synsets(),
-        wordnet.dict_dir().display(),
-        start.elapsed().as_secs_f64()
-    );
-    run_cells("epshteyn-dejong", mode, |runner| {
-        epshteyn_dejong::reproduce(&news, &wordnet, out, settings, runner)
-    })
-}
-
-fn run_bouchard_triggs(out: &Path, mode: &Mode) -> Result<Cells> {
-    run_bouchard_triggs_with(mode, |settings, runner| {
-        bouchard_triggs::reproduce(out, settings, runner)
-    })
-}
-
-/// Bouchard–Triggs as `reproduce` runs it (on drawn or on read inputs), with its cell counts.
-fn run_bouchard_triggs_with(
-    mode: &Mode,
-    reproduce: impl FnOnce(
-        bouchard_triggs::Settings,
-        RunnerSettings,
-    ) -> gendisc_engine::Result<bouchard_triggs::Reproduction>,
-) -> Result<Cells> {
-    let settings = if mode.quick {
-        bouchard_triggs::Settings::quick()
-    } else {
-        bouchard_triggs::Settings::paper()
-    };
-    let start = Instant::now();
-    let reproduction =
-        reproduce(settings, mode.runner.clone()).map_err(|error| explain(error, mode))?;
-    let mut cells = Cells::default();
-    let figure1 = reproduction.figure1.report();
-    cells.add(figure1);
-    eprintln!(
-        "bouchard-triggs: Figure 1, {} cells ({} resumed, {} run)",
-        figure1.cells, figure1.resumed, figure1.ran
-    );
-    match &reproduction.table1 {
-        Ok(results) => {
-            let table1 = results.report();
-            cells.add(table1);
-            eprintln!(
-                "bouchard-triggs: Table 1, {} cells ({} resumed, {} run)",
-                table1.cells, table1.resumed, table1.ran
-            );
-        }
-        Err(reason) => {
-            eprintln!("bouchard-triggs: Table 1 skipped: {reason}");
-            cells.left_out = Some(format!("Table 1 skipped: {reason}"));
-        }
-    }
-    eprintln!(
-        "bouchard-triggs: done in {:.2} s",
-        start.elapsed().as_secs_f64()
-    );
-    Ok(cells)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gendisc_engine::RunReport;
 
     fn verdict(verdict: &str, robustness: &str) -> VerdictRow {
         VerdictRow {
@@ -1080,17 +786,34 @@ mod tests {
         );
     }
 
+    fn report(cells: usize, resumed: usize) -> RunReport {
+        RunReport {
+            cells,
+            resumed,
+            ran: cells - resumed,
+            duplicate_lines: 0,
+            discarded_partial_line: false,
+            discarded_mismatched_store: false,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// A run of one part with `cells` cells, `resumed` of them read back.
+    fn ran(cells: usize, resumed: usize, left_out: Option<&str>) -> Ran {
+        Ran {
+            parts: vec![("the study".into(), report(cells, resumed))],
+            left_out: left_out.map(str::to_owned),
+            notes: Vec::new(),
+        }
+    }
+
     #[test]
     fn the_summary_has_a_row_per_study_with_its_outcome() {
         let rows = [
             (
                 "xue-titterington",
                 Outcome::Ran {
-                    cells: Cells {
-                        total: 62_400,
-                        resumed: 0,
-                        left_out: None,
-                    },
+                    ran: ran(62_400, 0, None),
                     elapsed: Duration::from_millis(9_480),
                     out: PathBuf::from("results/xue-titterington"),
                     verdicts: Some(VerdictCounts {
@@ -1106,11 +829,7 @@ mod tests {
             (
                 "bouchard-triggs",
                 Outcome::Ran {
-                    cells: Cells {
-                        total: 2_900,
-                        resumed: 2_900,
-                        left_out: Some("Table 1 skipped: no heart.dat | here".into()),
-                    },
+                    ran: ran(2_900, 2_900, Some("Table 1 skipped: no heart.dat | here")),
                     elapsed: Duration::from_secs(43 * 60 + 7),
                     out: PathBuf::from("results/bouchard-triggs"),
                     verdicts: None,
@@ -1119,11 +838,7 @@ mod tests {
             (
                 "ng-jordan",
                 Outcome::Ran {
-                    cells: Cells {
-                        total: 34_600,
-                        resumed: 1_000,
-                        left_out: None,
-                    },
+                    ran: ran(34_600, 1_000, None),
                     elapsed: Duration::from_secs(3_725),
                     out: PathBuf::from("results/ng-jordan"),
                     verdicts: Some(VerdictCounts::default()),
@@ -1189,26 +904,27 @@ mod tests {
 
     #[test]
     fn the_input_flags_take_one_study_that_they_serve() {
-        let find = |name: &str| STUDIES.iter().find(|s| s.name == name).unwrap();
-        for name in EXPORTS_INPUTS.iter().chain(&READS_INPUTS) {
-            assert!(STUDY_NAMES.contains(name), "{name}");
-        }
+        let find = |name: &str| gendisc_studies::papers::find(name).unwrap();
+        assert_eq!(
+            with_inputs(),
+            ["xue-titterington", "ng-jordan", "bouchard-triggs"]
+        );
         let (xt, nj, raina) = (find("xue-titterington"), find("ng-jordan"), find("raina"));
-        assert!(study_with_inputs(&[xt], "--inputs", &READS_INPUTS).is_ok());
-        assert!(study_with_inputs(&[nj], "--inputs", &READS_INPUTS).is_ok());
+        assert!(study_with_inputs(&[xt], "--inputs").is_ok());
+        assert!(study_with_inputs(&[nj], "--inputs").is_ok());
         let bt = find("bouchard-triggs");
-        assert!(study_with_inputs(&[bt], "--inputs", &READS_INPUTS).is_ok());
-        assert!(study_with_inputs(&[nj], "--export-inputs", &EXPORTS_INPUTS).is_ok());
-        let refused = |selected: &[&Study], flag: &str, able: &[&str]| {
-            study_with_inputs(selected, flag, able)
+        assert!(study_with_inputs(&[bt], "--inputs").is_ok());
+        assert!(study_with_inputs(&[nj], "--export-inputs").is_ok());
+        let refused = |selected: &[&dyn Paper], flag: &str| {
+            study_with_inputs(selected, flag)
                 .err()
                 .map(|e| e.to_string())
                 .unwrap_or_default()
         };
-        assert!(refused(&[raina], "--inputs", &READS_INPUTS).contains("does not serve raina"));
-        assert!(refused(&[raina], "--export-inputs", &EXPORTS_INPUTS).contains("raina"));
-        assert!(refused(&[xt, nj], "--export-inputs", &EXPORTS_INPUTS).contains("one study"));
-        assert!(refused(&[], "--inputs", &READS_INPUTS).contains("one study"));
+        assert!(refused(&[raina], "--inputs").contains("does not serve raina"));
+        assert!(refused(&[raina], "--export-inputs").contains("raina"));
+        assert!(refused(&[xt, nj], "--export-inputs").contains("one study"));
+        assert!(refused(&[], "--inputs").contains("one study"));
     }
 
     #[derive(Debug, clap::Parser)]
@@ -1249,15 +965,7 @@ mod tests {
             study: "raina".into(),
             shard,
             store: None,
-            report: RunReport {
-                cells: 10,
-                resumed: 0,
-                ran: 10,
-                duplicate_lines: 0,
-                discarded_partial_line: false,
-                discarded_mismatched_store: false,
-                elapsed: Duration::ZERO,
-            },
+            report: report(10, 0),
         }]);
         let out = std::env::temp_dir().join(format!("xtask-shard-run-{}", std::process::id()));
         std::fs::create_dir_all(out.join("raina")).unwrap();
@@ -1305,8 +1013,8 @@ mod tests {
     #[test]
     fn every_study_names_what_it_reads_and_the_manifest_has_it() {
         let manifest = Manifest::parse(fetch_data::MANIFEST).unwrap();
-        for study in &STUDIES {
-            for need in (study.needs)().into_iter().chain((study.wants)()) {
+        for study in registry() {
+            for need in study.needs().into_iter().chain(study.wants()) {
                 let known = match &need {
                     Need::File(path) => manifest.entry(path).is_some(),
                     Need::WordNet => manifest.archive(WORDNET).is_some(),
@@ -1314,7 +1022,7 @@ mod tests {
                 assert!(
                     known,
                     "{}: {} is not in the manifest",
-                    study.name,
+                    study.id(),
                     need.name()
                 );
                 assert!(need.bytes(&manifest).is_some(), "{}", need.name());
@@ -1322,7 +1030,7 @@ mod tests {
         }
         // Without WordNet anywhere the study is skipped with the command that fetches it.
         if let Some((reason, names)) = lacks(
-            &STUDIES[4],
+            gendisc_studies::papers::find("epshteyn-dejong").unwrap(),
             &[(Need::WordNet, "not downloaded: --offline".to_string())].into(),
         ) {
             assert!(reason.contains("`cargo xtask fetch-data "), "{reason}");

@@ -18,5 +18,6 @@ pub use shard::{Shard, ShardRun};
 pub use store::{FlushPolicy, OnMismatch};
 pub use study::{fingerprint, Study};
 pub use tables::{
-    format_float, outcomes_csv, write_outcomes_csv, Spread, Statistic, SummaryRow, SummaryTable,
+    format_float, outcomes_csv, write_outcomes_csv, write_text, Spread, Statistic, SummaryRow,
+    SummaryTable,
 };

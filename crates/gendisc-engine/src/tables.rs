@@ -302,6 +302,15 @@ pub fn outcomes_csv(results: &StudyResults) -> Result<String> {
     finish_csv(writer)
 }
 
+/// Writes an output's text (a report, a table, an SVG figure) to `path`; an I/O failure is a
+/// [`StudyError::Write`] naming the file.
+pub fn write_text(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).map_err(|source| StudyError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 /// Writes [`outcomes_csv`] to `path` (atomically, creating the directory if needed).
 pub fn write_outcomes_csv(results: &StudyResults, path: impl AsRef<Path>) -> Result<()> {
     write_atomically(path.as_ref(), outcomes_csv(results)?.as_bytes())

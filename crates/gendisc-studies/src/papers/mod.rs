@@ -13,6 +13,25 @@ use std::path::Path;
 
 use gendisc_engine::{Result, Runner, RunnerSettings, Study, StudyError, StudyResults};
 
+use crate::paper::Paper;
+
+/// Every reproduced paper, in the order `cargo xtask reproduce` runs them: the one list a new
+/// paper is added to.
+pub fn registry() -> &'static [&'static dyn Paper] {
+    &[
+        &xue_titterington::XueTitterington,
+        &ng_jordan::NgJordan,
+        &raina::Raina,
+        &bouchard_triggs::BouchardTriggs,
+        &epshteyn_dejong::EpshteynDeJong,
+    ]
+}
+
+/// The paper whose [`id`](Paper::id) is `id`.
+pub fn find(id: &str) -> Option<&'static dyn Paper> {
+    registry().iter().copied().find(|paper| paper.id() == id)
+}
+
 /// Runs `study` with its result store at `out/store` — resuming from it when it holds cells of
 /// the same configuration — as every reproduction does before writing its outputs, and writes
 /// the per-replicate results beside the store as CSV (`cells.jsonl` → `cells.csv`, see

@@ -27,6 +27,7 @@
 mod claims;
 mod fisher;
 mod inputs;
+mod paper;
 mod report;
 
 use std::path::Path;
@@ -49,6 +50,7 @@ use crate::papers::inputs::same_bits;
 
 pub use fisher::{InputScaling, Reduction};
 pub use inputs::{export_figure1_inputs, export_table1_inputs, InputSource};
+pub use paper::BouchardTriggs;
 pub use report::write_outputs;
 
 /// The study's identifier, also its directory under `results/`.

@@ -2,8 +2,8 @@
 //! `lambda-cv.csv` and `REPORT.md`, every number and verdict computed from the results just
 //! written.
 
+use gendisc_engine::write_text;
 use std::fmt::Write as _;
-use std::fs;
 use std::path::Path;
 
 use gendisc_gdt::{Family, TABLE1_GRID};
@@ -19,7 +19,7 @@ use super::{
 use gendisc_engine::figure::{Figure, Panel, Point, ReferenceLine, Series};
 use gendisc_engine::tables::format_float;
 use gendisc_engine::verdict::{write_verdicts_csv, Difference, Side, Verdict, CONFIDENCE};
-use gendisc_engine::{Result, StudyError, StudyResults, SummaryTable};
+use gendisc_engine::{Result, StudyResults, SummaryTable};
 
 /// Table 1 of the paper: test error rate averaged over 100 trials, rows `LDA GEN` …
 /// `Balls2 DISC` (λ = 1, 0.75, 0.5, 0.25, 0 per model), columns australian, diabetes, heart,
@@ -59,13 +59,6 @@ fn paper_rows() -> Vec<String> {
                 .map(move |&l| format!("{} {}", f.name(), super::lambda_label(l)))
         })
         .collect()
-}
-
-fn write_text(path: &Path, text: &str) -> Result<()> {
-    fs::write(path, text).map_err(|source| StudyError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
 }
 
 /// Writes every output of the study under `out`.

@@ -35,6 +35,7 @@
 //!   evaluated on the other 10%.
 
 mod features;
+mod paper;
 mod report;
 
 use std::path::Path;
@@ -54,6 +55,7 @@ use sprs::{CsMat, CsMatView};
 use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
 pub use features::{FeatureStats, NounFeatures};
+pub use paper::EpshteynDeJong;
 pub use report::write_outputs;
 
 /// The study's identifier, also its directory under `results/`.

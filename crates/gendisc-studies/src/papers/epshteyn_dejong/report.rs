@@ -4,6 +4,7 @@
 mod claims;
 
 use claims::Improvement;
+use gendisc_engine::write_text;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -76,13 +77,6 @@ pub fn write_outputs(
     )?;
     write_text(&out.join("REPORT.md"), &data.report(&verdicts))?;
     Ok(())
-}
-
-fn write_text(path: &Path, text: &str) -> Result<()> {
-    fs::write(path, text).map_err(|source| StudyError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
 }
 
 /// Mean and 95% t interval of a sample (`NaN` bounds below two values).
@@ -1069,16 +1063,14 @@ fn reading_changes(verdicts: &[claims::Judged]) -> String {
     // (claim, alignment, measure, verdict) of every Figure 5.1 verdict.
     let rows: Vec<(&str, &str, &str, String)> = verdicts
         .iter()
-        .filter(|j| j.verdict.claim.id.starts_with("5.1-"))
-        .map(|j| {
-            let c = &j.verdict.claim;
-            let (alignment, measure) = c.reading.split_once(" · ").unwrap_or((&c.reading, ""));
-            (
-                c.id.as_str(),
-                alignment,
-                measure,
+        .filter_map(|j| {
+            let key = j.figure_51?;
+            Some((
+                j.verdict.claim.id.as_str(),
+                key.alignment,
+                key.measure.map_or("", claims::Improvement::name),
                 j.verdict.word.to_string(),
-            )
+            ))
         })
         .collect();
     let mut lines = Vec::new();

@@ -55,6 +55,7 @@ mod claims;
 pub mod datasets;
 mod inputs;
 mod mixing;
+mod paper;
 mod report;
 mod version_space;
 
@@ -76,6 +77,7 @@ pub use datasets::{
 };
 pub use inputs::{export_inputs, InputSource};
 pub use mixing::{walk_mixing, MixingRow};
+pub use paper::NgJordan;
 pub use report::write_outputs;
 pub use version_space::{perceptron_separator, random_separator};
 

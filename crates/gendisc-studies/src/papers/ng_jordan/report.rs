@@ -6,9 +6,9 @@
 //! computed from `learning_curves.csv` as written — the file is read back — so that they can be
 //! checked against it.
 
+use gendisc_engine::write_text;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::fs;
 use std::path::Path;
 
 use super::claims::{self, Reading, LR, NB, READINGS};
@@ -62,13 +62,6 @@ pub fn write_outputs(out: &Path, study: &NgJordanStudy, results: &StudyResults) 
         &report_markdown(&curves, &verdicts, &evidence, &table, study),
     )?;
     Ok(())
-}
-
-fn write_text(path: &Path, text: &str) -> Result<()> {
-    fs::write(path, text).map_err(|source| StudyError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
 }
 
 fn csv_error(detail: impl std::fmt::Display) -> StudyError {

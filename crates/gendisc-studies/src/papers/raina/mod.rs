@@ -36,6 +36,7 @@
 //!   separated. The report judges every claim under both readings (`claims`).
 
 mod claims;
+mod paper;
 mod report;
 
 use std::path::Path;
@@ -54,6 +55,7 @@ use sprs::CsMat;
 
 use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
+pub use paper::Raina;
 pub use report::write_outputs;
 
 /// The study's identifier, also its directory under `results/`.

@@ -1,11 +1,10 @@
 //! The outputs of the Raina et al. study: CSV tables, Figures 1 and 2 as SVG, and `REPORT.md`
 //! with each claim of the paper, our numbers and a verdict computed from them.
 
+use gendisc_engine::write_text;
 use std::fmt::Write as _;
-use std::fs;
 use std::path::Path;
 
-use gendisc_engine::error::StudyError;
 use gendisc_engine::figure::{Figure, LineStyle, Marker, Panel, Series};
 use gendisc_engine::tables::{format_float, Statistic};
 use gendisc_engine::verdict::{write_verdicts_csv, Statement, Verdict};
@@ -37,13 +36,6 @@ pub fn write_outputs(out: &Path, study: &RainaStudy, results: &StudyResults) -> 
     write_verdicts_csv(out.join("verdicts.csv"), super::STUDY_ID, &verdicts)?;
     write_text(&out.join("REPORT.md"), &data.report(study, &verdicts))?;
     Ok(())
-}
-
-fn write_text(path: &Path, text: &str) -> Result<()> {
-    fs::write(path, text).map_err(|source| StudyError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
 }
 
 /// Figure 1's mean test errors per pair: sizes and, per classifier, one value per size.

@@ -31,6 +31,7 @@
 
 mod claims;
 mod inputs;
+mod paper;
 mod report;
 
 use std::path::Path;
@@ -50,6 +51,7 @@ use gendisc_engine::interchange::complement;
 use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
 
 pub use inputs::{export_inputs, InputSource};
+pub use paper::XueTitterington;
 pub use report::write_outputs;
 
 /// The study's identifier, also its directory under `results/`.

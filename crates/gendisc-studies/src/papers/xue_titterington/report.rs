@@ -1,8 +1,8 @@
 //! The outputs of the Xue–Titterington study: tables, figures, the datasets' moments and
 //! `REPORT.md`, every number and verdict computed from the results just written.
 
+use gendisc_engine::write_text;
 use std::fmt::Write as _;
-use std::fs;
 use std::path::Path;
 
 use gendisc_data::generators::{CovarianceStructure, XueTitteringtonPreset};
@@ -17,7 +17,7 @@ use super::{
 use gendisc_engine::figure::{Figure, LineStyle, Panel, Series};
 use gendisc_engine::tables::format_float;
 use gendisc_engine::verdict::{write_verdicts_csv, Verdict};
-use gendisc_engine::{Result, Statistic, StudyError, StudyResults, SummaryTable};
+use gendisc_engine::{Result, Statistic, StudyResults, SummaryTable};
 
 /// The paper's three classifiers, whose comparison the paper's conclusions are about.
 const PAPER_CLASSIFIERS: [&str; 3] = [NAIVE_BAYES, LOGISTIC_REGRESSION, HYBRID];
@@ -59,13 +59,6 @@ fn source_phrase(study: &XueTitteringtonStudy) -> String {
              of digest {digest}; see `docs/data-interchange.md`)"
         ),
     }
-}
-
-fn write_text(path: &Path, text: &str) -> Result<()> {
-    fs::write(path, text).map_err(|source| StudyError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
 }
 
 fn datasets_of_figure(figure: u8) -> Vec<XueTitteringtonPreset> {

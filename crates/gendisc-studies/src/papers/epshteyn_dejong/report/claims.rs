@@ -34,6 +34,16 @@ const SMALL_REASON: &str = "sizes up to 9: the paper's low-sample experiments (F
 pub(super) struct Judged {
     pub verdict: Verdict,
     pub what: String,
+    /// For a Figure 5.1 verdict, the reading it is judged under.
+    pub figure_51: Option<Figure51Key>,
+}
+
+/// Where a Figure 5.1 verdict sits among the readings: the alignment of the setups and the
+/// measure of improvement (none for `5.1-above`, whose sign is the same in every measure).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Figure51Key {
+    pub alignment: &'static str,
+    pub measure: Option<Improvement>,
 }
 
 /// Mean and standard error of a sample (non-finite values left out); `None` below two values.
@@ -224,6 +234,10 @@ impl ReportData<'_> {
         .thresholds(Thresholds::every())
         .reading(reading.name);
         out.push(Judged {
+            figure_51: Some(Figure51Key {
+                alignment: reading.name,
+                measure: None,
+            }),
             verdict: Verdict::judge(&above, &evidence(Improvement::Points)?, "setups")?,
             what:
                 "Each setup is a unit: the bilevel classifier's accuracy minus the SVM's, paired \
@@ -257,6 +271,10 @@ impl ReportData<'_> {
             .window(Window::All, window_reason)
             .reading(label.clone());
             out.push(Judged {
+                figure_51: Some(Figure51Key {
+                    alignment: reading.name,
+                    measure: Some(measure),
+                }),
                 verdict: from_units(&range, &units, "setups")?,
                 what: format!(
                     "Improvement as {}. Each setup is a unit: it holds when the 95% interval of \
@@ -276,6 +294,10 @@ impl ReportData<'_> {
             .thresholds(Thresholds::every())
             .reading(label);
             out.push(Judged {
+                figure_51: Some(Figure51Key {
+                    alignment: reading.name,
+                    measure: Some(measure),
+                }),
                 verdict: Verdict::judge(&significant, &evidence(measure)?, "setups")?,
                 what: format!(
                     "Improvement as {}. Each setup is a unit: the 95% t interval of the mean \
@@ -330,6 +352,7 @@ impl ReportData<'_> {
         .window(small, SMALL_REASON)
         .reading(DEFAULT_READING);
         out.push(Judged {
+            figure_51: None,
             verdict: Verdict::judge(&best, &evidence, "points")?,
             what: "Each (setup, size) point is a unit: the bilevel classifier must be shown more \
                    accurate than both the SVM and the multi-task SVM (paired over the samples)."
@@ -373,6 +396,7 @@ impl ReportData<'_> {
         )
         .reading(DEFAULT_READING);
         out.push(Judged {
+            figure_51: None,
             verdict: from_units(&improves, &units, "steps")?,
             what: "Each step between neighbouring sizes of a setup is a unit (at the larger \
                    size): the bilevel classifier's mean accuracy there minus at the smaller size, \
@@ -393,6 +417,7 @@ impl ReportData<'_> {
         .window(small, SMALL_REASON)
         .reading(DEFAULT_READING);
         out.push(Judged {
+            figure_51: None,
             verdict: Verdict::judge(&converge, &evidence, "setups")?,
             what: format!(
                 "Each setup is a unit: the bilevel classifier's mean advantage over the SVM over \
@@ -411,6 +436,7 @@ impl ReportData<'_> {
         )
         .reading(DEFAULT_READING);
         out.push(Judged {
+            figure_51: None,
             verdict: Verdict::judge(&multitask, &evidence, "points")?,
             what: "Each (setup, size) point is a unit, paired over the samples.".into(),
         });
@@ -484,6 +510,7 @@ impl ReportData<'_> {
         )
         .reading(DEFAULT_READING);
         out.push(Judged {
+            figure_51: None,
             verdict: from_units(&beats_both, &units, "setups")?,
             what: format!(
                 "The units are the setups where the SVM at m = {last} is shown more accurate than \
@@ -545,6 +572,7 @@ impl ReportData<'_> {
             .window(small, SMALL_REASON)
             .reading(DEFAULT_READING);
             out.push(Judged {
+                figure_51: None,
                 verdict: from_units(&least, &units, "points")?,
                 what: "Each other setup at each size is a unit: its gain of the bilevel \
                        classifier over the SVM (paired mean) minus Experiment 4's at the same \
@@ -589,6 +617,7 @@ impl ReportData<'_> {
         )
         .reading("every fit of the run");
         Ok(Judged {
+            figure_51: None,
             verdict: from_units(&claim, &units, "fits")?,
             what: "Each bilevel fit of every figure is a unit: it holds when the alternation \
                    stopped after 2 to 4 rounds."
@@ -652,6 +681,7 @@ impl ReportData<'_> {
             .window(Window::All, "Figure 5.3 has one size, 9 postings")
             .reading(DEFAULT_READING);
             out.push(Judged {
+                figure_51: None,
                 verdict: Verdict::judge(&claim, &evidence, "steps")?,
                 what: format!(
                     "Each step between neighbouring values of {} is a unit: the bilevel \
