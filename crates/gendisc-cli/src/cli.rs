@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use gendisc_discriminative::logistic::LogisticSolver;
 use gendisc_gdt::Family;
 
 use crate::input::DataArgs;
@@ -266,8 +267,8 @@ pub enum Estimator {
         #[command(flatten)]
         cv: CrossValidationArgs,
         /// The solver; `glm` is R's glm.fit (binary, no prior).
-        #[arg(long, value_enum, default_value_t = LogisticSolverArg::Auto)]
-        solver: LogisticSolverArg,
+        #[arg(long, value_parser = logistic_solver(), ignore_case = true, default_value = "auto")]
+        solver: LogisticSolver,
         /// The iteration cap [default: the solver's].
         #[arg(long, value_name = "N")]
         max_iterations: Option<usize>,
@@ -519,21 +520,6 @@ pub enum LdaSolverArg {
     Covariance,
 }
 
-/// Logistic regression's solvers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LogisticSolverArg {
-    /// Newton for few coefficients, L-BFGS for many.
-    Auto,
-    /// Damped Newton (IRLS with a line search).
-    Newton,
-    /// Limited-memory BFGS.
-    Lbfgs,
-    /// Nonlinear conjugate gradient.
-    Cg,
-    /// R's glm.fit: IRLS stopping where glm stops (binary, no prior).
-    Glm,
-}
-
 /// The naive Bayes models the hybrid is built on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum HybridBase {
@@ -554,6 +540,19 @@ fn gdt_family() -> impl TypedValueParser<Value = Family> {
         Family::ALL.map(|family| PossibleValue::new(family.name()).help(family.description())),
     )
     .map(|name| name.parse::<Family>().expect("one of the listed families"))
+}
+
+/// `--solver` of logistic regression: a solver by its short name, as [`LogisticSolver`]'s
+/// `FromStr` reads it, with each solver's description in the help.
+fn logistic_solver() -> impl TypedValueParser<Value = LogisticSolver> {
+    PossibleValuesParser::new(
+        LogisticSolver::ALL
+            .map(|solver| PossibleValue::new(solver.name()).help(solver.description())),
+    )
+    .map(|name| {
+        name.parse::<LogisticSolver>()
+            .expect("one of the listed solvers")
+    })
 }
 
 /// `gendisc predict`.

@@ -9,7 +9,6 @@ use gendisc_core::{
     ColumnEncoding, CrossValidationCurve, Fit, FitSummary, LabelledModel, Preprocessing, SavedModel,
 };
 use gendisc_data::encoding::CategoricalAs;
-use gendisc_discriminative::logistic::LogisticSolver;
 use gendisc_discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
 use gendisc_gdt::{Gdt, GdtCv};
 use gendisc_generative::{
@@ -20,9 +19,7 @@ use gendisc_hybrid::{HybridParams, Normalization};
 use ndarray::Array1;
 use serde::Deserialize;
 
-use crate::cli::{
-    Estimator, FitArgs, HybridBase, LdaSolverArg, LogisticSolverArg, PriorVarianceArg,
-};
+use crate::cli::{Estimator, FitArgs, HybridBase, LdaSolverArg, PriorVarianceArg};
 use crate::input::{self, Training};
 
 /// Every estimator: its name for `gendisc fit`, the kind of model file it writes, and what it
@@ -236,13 +233,7 @@ pub fn fit(args: &FitArgs) -> Result<()> {
         } => {
             let mut params = LogisticRegression::params()
                 .fit_intercept(!no_intercept)
-                .solver(match solver {
-                    LogisticSolverArg::Auto => LogisticSolver::Auto,
-                    LogisticSolverArg::Newton => LogisticSolver::Newton,
-                    LogisticSolverArg::Lbfgs => LogisticSolver::Lbfgs,
-                    LogisticSolverArg::Cg => LogisticSolver::ConjugateGradient,
-                    LogisticSolverArg::Glm => LogisticSolver::GlmIrls,
-                });
+                .solver(*solver);
             if let Some(cap) = max_iterations {
                 params = params.max_iterations(*cap);
             }

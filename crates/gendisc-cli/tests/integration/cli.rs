@@ -453,6 +453,37 @@ fn logistic_regression_with_a_cross_validated_prior_variance() {
     );
 }
 
+/// `--solver` takes logistic regression's own solver names (any case), and the model file
+/// records the solver that ran.
+#[test]
+fn the_logistic_solver_is_named_as_the_library_names_it() {
+    let dir = temp_with(&[]);
+    let data = sample();
+    let data = data.to_str().unwrap();
+    for (name, recorded) in [
+        ("glm", "GlmIrls"),
+        ("CG", "ConjugateGradient"),
+        ("lbfgs", "Lbfgs"),
+    ] {
+        run_ok(
+            dir.path(),
+            &[
+                "fit", "lr", "--data", data, "--solver", name, "--out", "lr.json",
+            ],
+        );
+        let file: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(dir.path().join("lr.json")).unwrap()).unwrap();
+        assert_eq!(file["model"]["report"]["solver"], recorded, "{name}");
+    }
+    run_err(
+        dir.path(),
+        &[
+            "fit", "lr", "--data", data, "--solver", "irls", "--out", "lr.json",
+        ],
+        &["irls", "auto", "newton", "lbfgs", "cg", "glm"],
+    );
+}
+
 #[test]
 fn the_bilevel_classifier_reads_its_prior_from_a_file() {
     let features = ["temperature", "vibration", "pressure", "current"];

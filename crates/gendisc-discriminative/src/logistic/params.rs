@@ -56,6 +56,66 @@ pub enum LogisticSolver {
     GlmIrls,
 }
 
+impl LogisticSolver {
+    /// Every solver, [`Auto`](Self::Auto) first.
+    pub const ALL: [Self; 5] = [
+        Self::Auto,
+        Self::Newton,
+        Self::Lbfgs,
+        Self::ConjugateGradient,
+        Self::GlmIrls,
+    ];
+
+    /// Its short name, as the `gendisc` command takes it: `auto`, `newton`, `lbfgs`, `cg`,
+    /// `glm`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::Newton => "newton",
+            Self::Lbfgs => "lbfgs",
+            Self::ConjugateGradient => "cg",
+            Self::GlmIrls => "glm",
+        }
+    }
+
+    /// What it does, in a few words.
+    pub fn description(self) -> &'static str {
+        match self {
+            Self::Auto => "Newton for few coefficients, L-BFGS for many",
+            Self::Newton => "damped Newton (IRLS with a line search)",
+            Self::Lbfgs => "limited-memory BFGS",
+            Self::ConjugateGradient => "nonlinear conjugate gradient",
+            Self::GlmIrls => "R's glm.fit: IRLS stopping where glm stops (binary, no prior)",
+        }
+    }
+}
+
+impl std::fmt::Display for LogisticSolver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for LogisticSolver {
+    type Err = Error;
+
+    /// Parses a [short name](LogisticSolver::name), case-insensitively.
+    fn from_str(s: &str) -> Result<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|solver| solver.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                Error::invalid_parameter(
+                    "solver",
+                    format!(
+                        "unknown logistic-regression solver {s:?}; expected {}",
+                        Self::ALL.map(Self::name).join(", ")
+                    ),
+                )
+            })
+    }
+}
+
 /// [`LogisticSolver::Auto`] uses Newton up to this many coefficients (`K′ · (d + 1)`, with
 /// `K′ = 1` for two classes and `K′ = K` otherwise).
 pub const AUTO_NEWTON_MAX_COEFFICIENTS: usize = 256;
@@ -320,5 +380,25 @@ impl ParamGuard for LogisticRegressionParams {
     fn check(self) -> Result<Self::Checked> {
         self.check_ref()?;
         Ok(self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_solver_is_read_back_from_its_name_in_any_case() {
+        for solver in LogisticSolver::ALL {
+            assert_eq!(solver.name().parse::<LogisticSolver>().unwrap(), solver);
+            let upper = solver.name().to_uppercase();
+            assert_eq!(upper.parse::<LogisticSolver>().unwrap(), solver);
+            assert_eq!(solver.to_string(), solver.name());
+        }
+        let error = "irls".parse::<LogisticSolver>().unwrap_err().to_string();
+        assert!(
+            error.contains("\"irls\"") && error.contains("newton, lbfgs, cg, glm"),
+            "{error}"
+        );
     }
 }
