@@ -22,8 +22,8 @@ use serde::Deserialize;
 use crate::cli::{Estimator, FitArgs, HybridBase, LdaSolverArg, PriorVarianceArg};
 use crate::input::{self, Training};
 
-/// Every estimator: its name for `gendisc fit`, the kind of model file it writes, and what it
-/// is.
+/// Every estimator: its name for `gendisc fit`, the kind of model file it writes (the model's
+/// own [`SavedModel::KIND`] where it writes one kind), and what it is.
 pub const ESTIMATORS: [(&str, &str, &str); 15] = [
     (
         "nb",
@@ -32,39 +32,39 @@ pub const ESTIMATORS: [(&str, &str, &str); 15] = [
     ),
     (
         "gaussian-nb",
-        "gaussian-naive-bayes",
+        GaussianNb::KIND,
         "Gaussian naive Bayes",
     ),
     (
         "bernoulli-nb",
-        "bernoulli-naive-bayes",
+        BernoulliNb::KIND,
         "Bernoulli naive Bayes for 0/1 features",
     ),
     (
         "categorical-nb",
-        "categorical-naive-bayes",
+        CategoricalNb::KIND,
         "categorical naive Bayes, columns read as categories",
     ),
     (
         "multinomial-nb",
-        "multinomial-naive-bayes",
+        MultinomialNb::KIND,
         "multinomial naive Bayes for counts",
     ),
     (
         "lda",
-        "lda-svd",
+        LdaSvd::KIND,
         "linear discriminant analysis: Gaussian classes, one shared covariance (`lda` with \
          --solver covariance)",
     ),
     (
         "qda",
-        "qda",
+        Qda::KIND,
         "quadratic discriminant analysis: a Gaussian covariance per class",
     ),
-    ("balls1", "balls1", "a spherical Gaussian per class"),
+    ("balls1", Balls1::KIND, "a spherical Gaussian per class"),
     (
         "balls2",
-        "balls2",
+        Balls2::KIND,
         "a mixture of two spherical Gaussians per class (EM)",
     ),
     (
@@ -74,7 +74,7 @@ pub const ESTIMATORS: [(&str, &str, &str); 15] = [
     ),
     (
         "linear-svm",
-        "linear-svm",
+        LinearSvm::KIND,
         "linear support vector machine (hinge loss)",
     ),
     (
@@ -84,17 +84,17 @@ pub const ESTIMATORS: [(&str, &str, &str); 15] = [
     ),
     (
         "gdt",
-        "gdt",
+        Gdt::KIND,
         "Bouchard & Triggs' generative-discriminative trade-off at a given lambda",
     ),
     (
         "gdt-cv",
-        "gdt-cv",
+        GdtCv::KIND,
         "the generative-discriminative trade-off, lambda chosen by cross-validation",
     ),
     (
         "bilevel",
-        "bilevel",
+        BilevelClassifier::KIND,
         "Epshteyn & DeJong's max-margin classifier with a generative prior (two classes)",
     ),
 ];
