@@ -2,7 +2,6 @@
 //! `lambda-cv.csv` and `REPORT.md`, every number and verdict computed from the results just
 //! written.
 
-use gendisc_engine::write_text;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -19,7 +18,7 @@ use super::{
 use gendisc_engine::figure::{Figure, Panel, Point, ReferenceLine, Series};
 use gendisc_engine::tables::format_float;
 use gendisc_engine::verdict::{write_verdicts_csv, Difference, Side, Verdict, CONFIDENCE};
-use gendisc_engine::{Result, StudyResults, SummaryTable};
+use gendisc_engine::{write_text, Result, StudyResults, SummaryTable};
 
 /// Table 1 of the paper: test error rate averaged over 100 trials, rows `LDA GEN` …
 /// `Balls2 DISC` (λ = 1, 0.75, 0.5, 0.25, 0 per model), columns australian, diabetes, heart,

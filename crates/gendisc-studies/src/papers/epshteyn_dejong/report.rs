@@ -4,7 +4,6 @@
 mod claims;
 
 use claims::Improvement;
-use gendisc_engine::write_text;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -19,7 +18,7 @@ use gendisc_engine::figure::{
     Figure, LineStyle, Marker, Panel, Point, ReferenceLine, Scale, Series,
 };
 use gendisc_engine::tables::format_float;
-use gendisc_engine::{Outcome, Result, StudyResults, SummaryTable};
+use gendisc_engine::{write_text, Outcome, Result, StudyResults, SummaryTable};
 
 use super::{
     figure_51_dataset, Alignment, EpshteynDejongStudy, Setup, ACCURACY, BETA, BILEVEL, CONVERGED,

@@ -6,7 +6,6 @@
 //! computed from `learning_curves.csv` as written — the file is read back — so that they can be
 //! checked against it.
 
-use gendisc_engine::write_text;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -22,7 +21,7 @@ use gendisc_engine::tables::format_float;
 use gendisc_engine::verdict::{
     write_verdicts_csv, Evidence, Side, Thresholds, Verdict, Window, Word, CONFIDENCE,
 };
-use gendisc_engine::{Result, StudyError, StudyResults, SummaryTable};
+use gendisc_engine::{write_text, Result, StudyError, StudyResults, SummaryTable};
 
 /// The header of `learning_curves.csv`.
 const CURVES_HEADER: [&str; 7] = [

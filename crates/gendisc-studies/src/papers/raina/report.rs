@@ -1,14 +1,13 @@
 //! The outputs of the Raina et al. study: CSV tables, Figures 1 and 2 as SVG, and `REPORT.md`
 //! with each claim of the paper, our numbers and a verdict computed from them.
 
-use gendisc_engine::write_text;
 use std::fmt::Write as _;
 use std::path::Path;
 
 use gendisc_engine::figure::{Figure, LineStyle, Marker, Panel, Series};
 use gendisc_engine::tables::{format_float, Statistic};
-use gendisc_engine::verdict::{write_verdicts_csv, Statement, Verdict};
-use gendisc_engine::{Result, StudyResults, SummaryTable};
+use gendisc_engine::verdict::{claim_sections, write_verdicts_csv, Verdict};
+use gendisc_engine::{write_text, Result, StudyResults, SummaryTable};
 
 use super::claims::{self, READINGS, TARGET_ACCURACY};
 
@@ -449,28 +448,5 @@ fn claims_markdown(md: &mut String, verdicts: &[Verdict]) {
         let _ = writeln!(md, "- **{}**: {}.", reading.name, reading.description);
     }
     md.push('\n');
-    let mut ids: Vec<&str> = Vec::new();
-    for v in verdicts {
-        if !ids.contains(&v.claim.id.as_str()) {
-            ids.push(&v.claim.id);
-        }
-    }
-    for id in &ids {
-        let of_claim: Vec<&Verdict> = verdicts.iter().filter(|v| v.claim.id == *id).collect();
-        let _ = writeln!(
-            md,
-            "### Claim {id}\n\n> *\"{}\"*\n",
-            of_claim[0].claim.quote
-        );
-        if let Statement::Units { what, .. } = &of_claim[0].claim.statement {
-            let _ = writeln!(md, "A unit: {what}.\n");
-        }
-        for v in &of_claim {
-            let _ = writeln!(md, "Reading *{}*:\n\n{}\n", v.claim.reading, v.markdown());
-            let against = v.against_list();
-            if !against.is_empty() {
-                let _ = writeln!(md, "{against}");
-            }
-        }
-    }
+    md.push_str(&claim_sections(verdicts, "Claim"));
 }

@@ -1,7 +1,6 @@
 //! The outputs of the Xue–Titterington study: tables, figures, the datasets' moments and
 //! `REPORT.md`, every number and verdict computed from the results just written.
 
-use gendisc_engine::write_text;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -16,8 +15,8 @@ use super::{
 };
 use gendisc_engine::figure::{Figure, LineStyle, Panel, Series};
 use gendisc_engine::tables::format_float;
-use gendisc_engine::verdict::{write_verdicts_csv, Verdict};
-use gendisc_engine::{Result, Statistic, StudyResults, SummaryTable};
+use gendisc_engine::verdict::{claim_sections, write_verdicts_csv, Verdict};
+use gendisc_engine::{write_text, Result, Statistic, StudyResults, SummaryTable};
 
 /// The paper's three classifiers, whose comparison the paper's conclusions are about.
 const PAPER_CLASSIFIERS: [&str; 3] = [NAIVE_BAYES, LOGISTIC_REGRESSION, HYBRID];
@@ -430,27 +429,7 @@ fn conclusions_markdown(r: &mut String, verdicts: &[Verdict]) {
          hybrid is shown better than both naive Bayes and logistic regression; ties count for \
          it.\n"
     );
-    let mut ids: Vec<&str> = Vec::new();
-    for v in verdicts {
-        if !ids.contains(&v.claim.id.as_str()) {
-            ids.push(&v.claim.id);
-        }
-    }
-    for id in ids {
-        let of_claim: Vec<&Verdict> = verdicts.iter().filter(|v| v.claim.id == id).collect();
-        let _ = writeln!(
-            r,
-            "### Conclusion {id}\n\n> *\"{}\"*\n",
-            of_claim[0].claim.quote
-        );
-        for v in of_claim {
-            let _ = writeln!(r, "Reading *{}*:\n\n{}\n", v.claim.reading, v.markdown());
-            let against = v.against_list();
-            if !against.is_empty() {
-                let _ = writeln!(r, "{against}");
-            }
-        }
-    }
+    r.push_str(&claim_sections(verdicts, "Conclusion"));
 }
 
 fn list(r: &mut String, lines: &[String]) {
