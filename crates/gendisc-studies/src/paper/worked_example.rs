@@ -46,12 +46,13 @@ const PLUG_IN: &str = "plug-in";
 const FIXED: &str = "fixed";
 const ERROR_RATE: &str = "error-rate";
 
-struct Thresholds {
+/// The two threshold rules on the line, as a study.
+struct ThresholdRules {
     settings: Settings,
     schema: Schema,
 }
 
-impl Study for Thresholds {
+impl Study for ThresholdRules {
     fn id(&self) -> &str {
         "toy"
     }
@@ -144,7 +145,7 @@ impl Paper for Toy {
     }
 
     fn run(&self, out: &Path, grid: Grid, runner: RunnerSettings) -> Result<Ran> {
-        let study = Thresholds {
+        let study = ThresholdRules {
             settings: Settings::for_grid(grid),
             schema: Schema::new([PLUG_IN, FIXED], [ERROR_RATE])?,
         };
