@@ -5,7 +5,7 @@ use gendisc_core::validate::{
 };
 use gendisc_core::FitSummary;
 use gendisc_core::{Convergence, Error, Fit, Result};
-use gendisc_optim::{Affine, Socp};
+use gendisc_optim::{Affine, Criterion, Report, Socp};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use sprs::CsMatView;
 
@@ -95,6 +95,16 @@ pub struct FitReport {
     pub iterations: Vec<Iteration>,
     /// Why it stopped.
     pub status: FitStatus,
+    /// The alternation's tolerance on the relative change of `(w, b, μ₁, μ₂)`
+    /// ([`BilevelValidParams::tol`](crate::BilevelValidParams::tol)); `None` in files written before it
+    /// was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+    /// The tolerance of every step-1 program ([`Criterion::InteriorPoint`], from
+    /// [`BilevelValidParams::socp`](crate::BilevelValidParams::socp)); `None` in files written before it
+    /// was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program_tolerance: Option<f64>,
 }
 
 /// The alternation's status, except that a converged alternation with a step-1 program that
@@ -108,6 +118,36 @@ impl Convergence for FitReport {
             FitStatus::Converged if !every_program_solved => FitStatus::Stalled,
             status => status,
         }
+    }
+
+    /// The alternation (valued at the last objective after step 2, one evaluation per
+    /// alternation), then each alternation's step-1 program (valued at its objective). Neither
+    /// evaluates a gradient. A NaN tolerance where the file predates its recording.
+    fn solver_reports(&self) -> Vec<Report> {
+        let alternation = Report {
+            status: self.status,
+            criterion: Criterion::RelativeChange {
+                tolerance: self.tolerance.unwrap_or(f64::NAN),
+            },
+            iterations: self.n_iterations(),
+            evaluations: self.n_iterations(),
+            value: self
+                .iterations
+                .last()
+                .map_or(f64::NAN, |i| i.objective_after_step2),
+            gradient_norm: None,
+        };
+        let programs = self.iterations.iter().map(|i| Report {
+            status: i.socp_status,
+            criterion: Criterion::InteriorPoint {
+                tolerance: self.program_tolerance.unwrap_or(f64::NAN),
+            },
+            iterations: i.socp_iterations as usize,
+            evaluations: i.socp_iterations as usize,
+            value: i.objective,
+            gradient_norm: None,
+        });
+        std::iter::once(alternation).chain(programs).collect()
     }
 }
 
@@ -398,7 +438,12 @@ fn fit_design(
         w,
         b,
         mu,
-        FitReport { iterations, status },
+        FitReport {
+            iterations,
+            status,
+            tolerance: Some(p.tol),
+            program_tolerance: Some(p.socp.tolerance()),
+        },
     ))
 }
 

@@ -220,6 +220,8 @@ mod tests {
         let report = FitReport {
             iterations: Vec::new(),
             status: FitStatus::Converged,
+            tolerance: None,
+            program_tolerance: None,
         };
         let model = BilevelClassifier::new(
             array![2.0, -2.0],

@@ -10,9 +10,11 @@
 //!
 //! Every estimator's fit report answers the same question the same way, through
 //! [`Convergence`]: `report.is_converged()` for logistic regression, the hybrid, GDT, the SVMs,
-//! the bilevel classifier and Balls2's EM alike. What a report says beyond convergence (a
-//! logistic fit's fitted probabilities of 0 or 1, a GDT fit's generative start) stays in that
-//! report's own fields.
+//! the bilevel classifier and Balls2's EM alike; and
+//! [`solver_reports`](Convergence::solver_reports) gives each solver run of a fit in one type,
+//! [`Report`]: status, [`Criterion`], iterations, evaluations, objective and gradient norm.
+//! What a report says beyond that (a logistic fit's fitted probabilities of 0 or 1, a GDT
+//! fit's generative start, an SVM's duality gap) stays in that report's own fields.
 
 use serde::{Deserialize, Serialize};
 
@@ -89,26 +91,48 @@ impl std::fmt::Display for Status {
 
 /// The stopping criterion a run was judged by.
 ///
-/// The solvers of this crate stop on the gradient: `‖∇f‖₂ ≤ tolerance · max(1, |f|)` —
+/// The solvers of `gendisc-optim` stop on the gradient: `‖∇f‖₂ ≤ tolerance · max(1, |f|)` —
 /// relative to the objective's magnitude once that exceeds one, as scipy's and Optim.jl's
 /// defaults are, so that a criterion means the same on a sum and on a mean of many terms.
-/// Methods that follow a reference implementation's own rule (R's `glm` on the relative change
-/// in deviance, EM on the change in log-likelihood) say so with
-/// [`Criterion::RelativeChange`].
+/// Methods that follow a reference's own rule say which: R's `glm` and the bilevel alternation a
+/// relative change ([`Criterion::RelativeChange`]), EM its gain in log-likelihood
+/// ([`Criterion::LikelihoodGain`]), dual coordinate descent the spread of the dual's projected
+/// gradient ([`Criterion::ProjectedGradientSpread`]), an interior-point solve its residuals and
+/// duality gap ([`Criterion::InteriorPoint`]).
 ///
 /// Serialised as one flat object named by its `rule`: `{"rule": "Gradient", "tolerance": 1e-8}`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "rule", deny_unknown_fields)]
+#[non_exhaustive]
 pub enum Criterion {
     /// `‖∇f‖₂ ≤ tolerance · max(1, |f|)`.
     Gradient {
         /// The gradient tolerance.
         tolerance: f64,
     },
-    /// The relative change of a monitored quantity (a deviance, a log-likelihood) between
-    /// iterations fell below `tolerance`.
+    /// The relative change of a monitored quantity between iterations fell to `tolerance`: R's
+    /// `glm` on the deviance, `|D − D_prev| / (|D| + 0.1)`; the bilevel alternation on its
+    /// parameters, `‖θ − θ_prev‖ / max(1, ‖θ_prev‖)`.
     RelativeChange {
         /// The tolerance on the relative change.
+        tolerance: f64,
+    },
+    /// EM's gain in log-likelihood over one iteration, per unit of the rows' weight, fell to
+    /// `tolerance`.
+    LikelihoodGain {
+        /// The tolerance on the gain per unit of weight.
+        tolerance: f64,
+    },
+    /// Dual coordinate descent's first-order condition on the box-constrained dual (Hsieh et
+    /// al., 2008): `max_j ∇ᴾ_j f − min_j ∇ᴾ_j f ≤ tolerance` over the projected gradient.
+    ProjectedGradientSpread {
+        /// The tolerance on the spread.
+        tolerance: f64,
+    },
+    /// An interior-point solve met its duality-gap and feasibility tolerances (Clarabel's
+    /// `tol_gap_abs`, `tol_gap_rel` and `tol_feas`, which the workspace sets alike).
+    InteriorPoint {
+        /// The gap and feasibility tolerance.
         tolerance: f64,
     },
 }
@@ -121,8 +145,19 @@ impl Criterion {
         }
     }
 
+    /// The tolerance of the rule, whichever it is.
+    pub fn tolerance(&self) -> f64 {
+        match *self {
+            Criterion::Gradient { tolerance }
+            | Criterion::RelativeChange { tolerance }
+            | Criterion::LikelihoodGain { tolerance }
+            | Criterion::ProjectedGradientSpread { tolerance }
+            | Criterion::InteriorPoint { tolerance } => tolerance,
+        }
+    }
+
     /// The largest gradient norm that meets a gradient criterion at objective value `value`
-    /// (`None` for [`Criterion::RelativeChange`]).
+    /// (`None` for the other rules, which a gradient does not decide).
     pub fn threshold(&self, value: f64) -> Option<f64> {
         match *self {
             Criterion::Gradient { tolerance } => {
@@ -133,20 +168,40 @@ impl Criterion {
                 };
                 Some(tolerance * scale)
             }
-            Criterion::RelativeChange { .. } => None,
+            _ => None,
         }
     }
 
     /// Whether a gradient norm meets a gradient criterion at objective value `value` (always
-    /// `false` for [`Criterion::RelativeChange`], which a gradient cannot decide).
+    /// `false` for the other rules, which a gradient cannot decide).
     pub fn is_met(&self, value: f64, gradient_norm: f64) -> bool {
         self.threshold(value)
             .is_some_and(|threshold| gradient_norm <= threshold)
     }
 }
 
+impl std::fmt::Display for Criterion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tolerance = self.tolerance();
+        match self {
+            Criterion::Gradient { .. } => write!(f, "‖∇f‖₂ ≤ {tolerance:e} · max(1, |f|)"),
+            Criterion::RelativeChange { .. } => write!(f, "relative change ≤ {tolerance:e}"),
+            Criterion::LikelihoodGain { .. } => {
+                write!(f, "log-likelihood gain per unit of weight ≤ {tolerance:e}")
+            }
+            Criterion::ProjectedGradientSpread { .. } => {
+                write!(f, "spread of the projected gradient ≤ {tolerance:e}")
+            }
+            Criterion::InteriorPoint { .. } => {
+                write!(f, "duality gap and residuals ≤ {tolerance:e}")
+            }
+        }
+    }
+}
+
 /// How a run ended: its status, the criterion it was judged by, what it cost and where it
-/// stopped.
+/// stopped — the workspace's one report type, which every estimator gives through
+/// [`Convergence::solver_reports`].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Report {
@@ -154,21 +209,31 @@ pub struct Report {
     pub status: Status,
     /// The stopping criterion ([`Status::Converged`] means it was met).
     pub criterion: Criterion,
-    /// Accepted steps (outer iterations).
+    /// Accepted steps (outer iterations: Newton steps, line searches, EM or IRLS iterations,
+    /// passes of coordinate descent, alternations, interior-point iterations).
     pub iterations: usize,
-    /// Evaluations of the objective (with or without its gradient).
+    /// Evaluations of the objective (with or without its gradient); for methods that evaluate
+    /// it once per iteration by construction (EM, IRLS, coordinate descent, an alternation),
+    /// `iterations + 1`, or `iterations` where the start is not evaluated.
     pub evaluations: usize,
-    /// The objective at the returned parameters.
+    /// The objective at the returned parameters, as the method minimises it (EM's and a
+    /// likelihood's negated).
     #[serde(with = "crate::model_file::non_finite")]
     pub value: f64,
-    /// `‖∇f‖₂` at the returned parameters (NaN if it could not be evaluated there).
-    #[serde(with = "crate::model_file::non_finite")]
-    pub gradient_norm: f64,
+    /// `‖∇f‖₂` at the returned parameters (NaN where it could not be evaluated there); `None`
+    /// for the methods that evaluate no gradient (EM, dual coordinate descent on the
+    /// non-differentiable primal, an alternation, an interior-point solve).
+    #[serde(with = "crate::model_file::non_finite::option")]
+    pub gradient_norm: Option<f64>,
 }
 
 impl Convergence for Report {
     fn status(&self) -> Status {
         self.status
+    }
+
+    fn solver_reports(&self) -> Vec<Report> {
+        vec![*self]
     }
 }
 
@@ -188,7 +253,7 @@ impl Convergence for Report {
 ///     iterations: 100,
 ///     evaluations: 131,
 ///     value: 0.42,
-///     gradient_norm: 3e-5,
+///     gradient_norm: Some(3e-5),
 /// };
 /// assert!(!report.is_converged());
 /// assert_eq!(report.status().to_string(), "maximum number of iterations reached");
@@ -201,6 +266,17 @@ pub trait Convergence {
     fn is_converged(&self) -> bool {
         self.status().is_converged()
     }
+
+    /// Every solver run the fit is made of, in the one [`Report`] type: one for a single
+    /// problem (logistic regression, the hybrid's `θ`, GDT, the multi-task SVM), one per
+    /// binary problem (the linear SVM) or per class (Balls2's EM), the alternation and then
+    /// each of its step-1 programs (the bilevel classifier).
+    ///
+    /// [`status`](Self::status) is [`Status::of_parts`] of these, except where the estimator
+    /// knows more than its solver: a certificate that no finite optimum exists (a logistic
+    /// likelihood on separated data) makes the fit [`Status::NoFiniteMinimiser`] whatever its
+    /// solver's report says.
+    fn solver_reports(&self) -> Vec<Report>;
 }
 
 #[cfg(test)]

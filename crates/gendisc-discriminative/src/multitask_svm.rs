@@ -41,7 +41,7 @@ use gendisc_core::validate::{
     check_sparse_prediction_matrix,
 };
 use gendisc_core::{Convergence, Error, ParamGuard, Result};
-use gendisc_optim::{Affine, Socp, SocpSettings, Status};
+use gendisc_optim::{Affine, Report, Socp, SocpSettings, Status};
 use ndarray::{Array1, ArrayView1, ArrayView2};
 use sprs::{CsMat, CsMatView};
 
@@ -361,9 +361,7 @@ impl MultiTaskSvmValidParams {
             weights,
             intercepts: sol.x[b..b + n_tasks].to_vec(),
             objective: sol.objective,
-            iterations: sol.iterations,
-            // The interior-point solver fails rather than return an unconverged point.
-            status: Status::Converged,
+            report: sol.report(),
         })
     }
 
@@ -417,10 +415,10 @@ impl MultiTaskSvmValidParams {
             weights,
             intercepts,
             objective: 0.0,
-            iterations: svm.reports()[0].iterations.min(u32::MAX as usize) as u32,
-            status: svm.status(),
+            report: svm.solver_reports()[0],
         };
         model.objective = model.objective_on(tasks, self.c1, self.c2);
+        model.report.value = model.objective;
         Ok(model)
     }
 }
@@ -472,8 +470,7 @@ pub struct MultiTaskSvm {
     weights: Vec<Array1<f64>>,
     intercepts: Vec<f64>,
     objective: f64,
-    iterations: u32,
-    status: Status,
+    report: Report,
 }
 
 impl MultiTaskSvm {
@@ -506,7 +503,13 @@ impl MultiTaskSvm {
     /// The solver's iterations: interior-point iterations, or dual coordinate descent's outer
     /// iterations.
     pub fn iterations(&self) -> u32 {
-        self.iterations
+        self.report.iterations.min(u32::MAX as usize) as u32
+    }
+    /// How the solver's run ended: the interior-point solve (its status is
+    /// [`Stalled`](Status::Stalled) when Clarabel met only its reduced tolerances), or dual
+    /// coordinate descent, valued at (5.3).
+    pub fn report(&self) -> &Report {
+        &self.report
     }
     /// `w_tᵀx_i + b_t` for every row of `x`.
     pub fn decision_function(&self, task: usize, x: ArrayView2<'_, f64>) -> Result<Array1<f64>> {
@@ -589,12 +592,18 @@ impl MultiTaskSvm {
     }
 }
 
-/// Always [`Converged`](Status::Converged) for the interior-point solver, which fails rather
-/// than stop short; [`MaxIterations`](Status::MaxIterations) when dual coordinate descent
-/// reached `max_iter` first (see [`MultiTaskSvmParams::require_convergence`]).
+/// [`Converged`](Status::Converged) when the solver met its tolerances. The interior-point
+/// solver fails rather than stop at its cap, but is [`Stalled`](Status::Stalled) when Clarabel
+/// met only its reduced tolerances; dual coordinate descent is
+/// [`MaxIterations`](Status::MaxIterations) when it reached `max_iter` first (see
+/// [`MultiTaskSvmParams::require_convergence`]).
 impl Convergence for MultiTaskSvm {
     fn status(&self) -> Status {
-        self.status
+        self.report.status
+    }
+
+    fn solver_reports(&self) -> Vec<Report> {
+        vec![self.report]
     }
 }
 

@@ -179,7 +179,9 @@ pub(crate) fn induced_start<'a>(
         .with_gradient_tolerance(dim, tolerance * 1e-4)
         .minimize(&problem, Array1::zeros(dim).view())?;
     let report = &solution.report;
-    if !(report.is_converged() || report.gradient_norm <= tolerance * report.value.abs().max(1.0)) {
+    if !(report.is_converged()
+        || solution.gradient_norm() <= tolerance * report.value.abs().max(1.0))
+    {
         return Ok(None);
     }
     let beta = Array2::from_shape_fn((k, q), |(c, j)| {

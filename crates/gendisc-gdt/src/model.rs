@@ -81,6 +81,23 @@ impl Convergence for GdtReport {
             self.status
         }
     }
+
+    /// The optimiser's run on `−L_λ / S`; none at `λ = 1`, where the generative fit is the
+    /// estimate (the generative model's own report gives its EM runs). A NaN tolerance where
+    /// the file predates its recording.
+    fn solver_reports(&self) -> Vec<gendisc_optim::Report> {
+        if self.lambda == 1.0 {
+            return Vec::new();
+        }
+        vec![gendisc_optim::Report {
+            status: self.status,
+            criterion: gendisc_optim::Criterion::new(self.gradient_tolerance.unwrap_or(f64::NAN)),
+            iterations: self.iterations,
+            evaluations: self.evaluations,
+            value: self.objective,
+            gradient_norm: Some(self.gradient_norm),
+        }]
+    }
 }
 
 impl GdtReport {
@@ -732,6 +749,7 @@ fn optimise_unchecked<'t>(
         solution.report.iterations += induced.report.iterations;
         solution.report.evaluations += induced.report.evaluations;
     }
+    let gradient_norm = solution.gradient_norm();
     Ok(Gdt {
         scale: t.scale,
         param: t.param,
@@ -742,7 +760,7 @@ fn optimise_unchecked<'t>(
             iterations: solution.report.iterations,
             evaluations: solution.report.evaluations,
             objective: solution.report.value,
-            gradient_norm: solution.report.gradient_norm,
+            gradient_norm,
             gradient_tolerance,
             start_converged,
             indefinite_hessians: counted.indefinite(),

@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
 
-use gendisc_core::convergence::{Convergence, Status};
+use gendisc_core::convergence::{Convergence, Criterion, Report, Status};
 use gendisc_core::model_file::invariants::{finite, invalid, log_distribution, shape};
 use gendisc_core::numerics::log_sum_exp;
 use gendisc_core::{Classifier, Error, FitSummary, Generative, ParamGuard, Result, SavedModel};
@@ -450,6 +450,10 @@ pub struct EmReport {
     pub iterations: usize,
     /// Whether the tolerance was met before the iteration cap.
     pub converged: bool,
+    /// The tolerance on the gain in log-likelihood per unit of the class's weight
+    /// ([`Balls2Params::tolerance`]); `None` in files written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
     /// The class log-likelihood `Σ_{i: y_i = k} w_i log p(x_i | y = k)` at the initial
     /// parameters and after every iteration (`iterations + 1` entries, never decreasing up to
     /// round-off); the last entry belongs to the returned parameters.
@@ -465,13 +469,27 @@ pub struct Balls2Report {
     pub classes: Vec<EmReport>,
 }
 
-/// EM stops on the gain of its log-likelihood (a [`Criterion::RelativeChange`]) or at its
-/// iteration cap: [`Converged`](Status::Converged) or [`MaxIterations`](Status::MaxIterations).
-///
-/// [`Criterion::RelativeChange`]: gendisc_core::convergence::Criterion::RelativeChange
+/// EM stops on the gain of its log-likelihood per unit of weight
+/// ([`Criterion::LikelihoodGain`]) or at its iteration cap: [`Converged`](Status::Converged) or
+/// [`MaxIterations`](Status::MaxIterations).
 impl Convergence for EmReport {
     fn status(&self) -> Status {
         Status::met_or_capped(self.converged)
+    }
+
+    /// The class's run, valued at its negated log-likelihood (a NaN tolerance where the file
+    /// predates its recording): one evaluation at the start and one per iteration, no gradient.
+    fn solver_reports(&self) -> Vec<Report> {
+        vec![Report {
+            status: self.status(),
+            criterion: Criterion::LikelihoodGain {
+                tolerance: self.tolerance.unwrap_or(f64::NAN),
+            },
+            iterations: self.iterations,
+            evaluations: self.log_likelihood.len(),
+            value: self.log_likelihood.last().map_or(f64::NAN, |ll| -ll),
+            gradient_norm: None,
+        }]
     }
 }
 
@@ -479,6 +497,14 @@ impl Convergence for EmReport {
 impl Convergence for Balls2Report {
     fn status(&self) -> Status {
         Status::of_parts(self.classes.iter().map(Convergence::status))
+    }
+
+    /// One run per class, in class order.
+    fn solver_reports(&self) -> Vec<Report> {
+        self.classes
+            .iter()
+            .flat_map(Convergence::solver_reports)
+            .collect()
     }
 }
 
@@ -931,6 +957,7 @@ fn run_em(
         EmReport {
             iterations,
             converged,
+            tolerance: Some(p.tolerance),
             log_likelihood: trace,
         },
     )

@@ -215,6 +215,7 @@ where
                 criterion: fit.criterion,
                 log_likelihood: fit.log_likelihood,
                 gradient_norm: fit.gradient_norm,
+                objective: fit.objective,
                 separated: fit.separated,
                 saturated: fit.saturated,
                 aliased_regions: Vec::new(),
@@ -291,7 +292,7 @@ where
                     format!(
                         "the gradient norm of the mean objective was {:e}, above the tolerance \
                          {:e}; raise max_iterations or loosen the tolerance",
-                        solution.report.gradient_norm,
+                        solution.gradient_norm(),
                         self.tolerance.unwrap_or(multiclass::DEFAULT_TOLERANCE)
                     ),
                 ));
@@ -321,7 +322,8 @@ where
                 evaluations: solved.map_or(0, |r| r.evaluations),
                 criterion: solved.map(|r| r.criterion),
                 log_likelihood: objective.log_likelihood(beta.view()),
-                gradient_norm: solved.map_or(0.0, |r| r.gradient_norm),
+                gradient_norm: solved.and_then(|r| r.gradient_norm).unwrap_or(0.0),
+                objective: solved.map(|r| r.value),
                 separated,
                 saturated: false,
                 aliased_regions: Vec::new(),
@@ -389,6 +391,7 @@ fn intercept_only(
             criterion: None,
             log_likelihood,
             gradient_norm: 0.0,
+            objective: None,
             separated: false,
             saturated: false,
             aliased_regions: Vec::new(),

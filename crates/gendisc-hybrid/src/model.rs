@@ -8,7 +8,7 @@ use gendisc_core::validate::check_finite_vector;
 use gendisc_core::{
     Classifier, ConditionalModel, Convergence, Error, FactorisedGenerative, Fit, Result,
 };
-use gendisc_optim::{Criterion, Status};
+use gendisc_optim::{Criterion, Report, Status};
 
 use crate::params::{check_regions, HybridParams, Intercept, Normalization, ThetaSolver};
 
@@ -42,6 +42,15 @@ pub struct HybridReport {
     /// `‖∇f‖₂` of the mean penalised negative log-likelihood at the fitted `θ`.
     #[serde(with = "gendisc_core::model_file::non_finite")]
     pub gradient_norm: f64,
+    /// The mean penalised negative log-likelihood at the fitted `θ`: the objective the solver
+    /// minimised (`None` when nothing was left to fit, and in files written before it was
+    /// recorded).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "gendisc_core::model_file::non_finite::option"
+    )]
+    pub objective: Option<f64>,
     /// The features separate the classes (completely or quasi-completely), so that the
     /// unpenalised estimate does not exist and the returned `θ` is where the solver stopped:
     /// fit with a prior ([`HybridParams::prior_variance`]) for a finite estimate. Always
@@ -74,6 +83,29 @@ impl Convergence for HybridReport {
         } else {
             self.status
         }
+    }
+
+    /// The run of `θ`'s solver: none when nothing was left to fit; in files written before the
+    /// criterion and the objective were recorded, the solver's rule with a NaN tolerance and a
+    /// NaN objective.
+    fn solver_reports(&self) -> Vec<Report> {
+        if self.iterations == 0 && self.criterion.is_none() {
+            return Vec::new();
+        }
+        let unrecorded = match self.solver {
+            ThetaSolver::Glm => Criterion::RelativeChange {
+                tolerance: f64::NAN,
+            },
+            _ => Criterion::new(f64::NAN),
+        };
+        vec![Report {
+            status: self.status,
+            criterion: self.criterion.unwrap_or(unrecorded),
+            iterations: self.iterations,
+            evaluations: self.evaluations,
+            value: self.objective.unwrap_or(f64::NAN),
+            gradient_norm: Some(self.gradient_norm),
+        }]
     }
 }
 

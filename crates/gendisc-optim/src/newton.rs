@@ -360,7 +360,7 @@ impl Iterate {
                 iterations,
                 evaluations: problem.evaluations(),
                 value: self.f,
-                gradient_norm: norm(&self.g),
+                gradient_norm: Some(norm(&self.g)),
             },
             x: self.x,
         }
@@ -414,7 +414,7 @@ mod tests {
         assert_eq!(sol.report.status, Status::Converged);
         assert_eq!(sol.report.iterations, 1);
         assert_abs_diff_eq!(sol.x, q.minimizer(), epsilon = 1e-12);
-        assert!(sol.report.gradient_norm <= 1e-8);
+        assert!(sol.gradient_norm() <= 1e-8);
     }
 
     /// `½x² + 0.45` whose evaluation adds `10⁻¹⁵` away from `x0`, as rounding in a long sum

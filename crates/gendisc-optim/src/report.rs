@@ -14,3 +14,11 @@ pub struct Solution {
     /// How the run ended.
     pub report: Report,
 }
+
+impl Solution {
+    /// `‖∇f‖₂` at the returned parameters, which every solver of this crate evaluates (NaN
+    /// only where it could not be evaluated there).
+    pub fn gradient_norm(&self) -> f64 {
+        self.report.gradient_norm.unwrap_or(f64::NAN)
+    }
+}

@@ -43,7 +43,7 @@ use clarabel::algebra::CscMatrix;
 use clarabel::solver::{DefaultSettings, DefaultSolver, IPSolver, SolverStatus, SupportedConeT};
 use gendisc_core::{Error, Result};
 
-use crate::report::Status;
+use crate::report::{Criterion, Report, Status};
 
 /// An affine expression `Σ coefficient · x[variable] + constant`.
 ///
@@ -129,6 +129,12 @@ impl Default for SocpSettings {
 }
 
 impl SocpSettings {
+    /// The loosest of the gap and feasibility tolerances: what a solve that
+    /// [`Converged`](Status::Converged) is accurate to ([`Criterion::InteriorPoint`]).
+    pub fn tolerance(&self) -> f64 {
+        self.tol_gap_abs.max(self.tol_gap_rel).max(self.tol_feas)
+    }
+
     fn check(&self) -> Result<()> {
         if self.max_iter == 0 {
             return Err(Error::invalid_parameter("max_iter", "must be at least 1"));
@@ -180,6 +186,24 @@ pub struct SocpSolution {
     pub primal_residual: f64,
     /// Final dual residual.
     pub dual_residual: f64,
+    /// The tolerances the solve was judged by ([`Criterion::InteriorPoint`], the loosest of
+    /// the settings' gap and feasibility tolerances).
+    pub criterion: Criterion,
+}
+
+impl SocpSolution {
+    /// The solve in the workspace's one report type: Clarabel evaluates the program once per
+    /// interior-point iteration and no gradient norm.
+    pub fn report(&self) -> Report {
+        Report {
+            status: self.status,
+            criterion: self.criterion,
+            iterations: self.iterations as usize,
+            evaluations: self.iterations as usize,
+            value: self.objective,
+            gradient_norm: None,
+        }
+    }
 }
 
 /// A second-order cone program under construction (see the [module docs](self)).
@@ -442,6 +466,9 @@ impl Socp {
             iterations: info.iterations,
             primal_residual: info.res_primal,
             dual_residual: info.res_dual,
+            criterion: Criterion::InteriorPoint {
+                tolerance: settings.tolerance(),
+            },
         })
     }
 }

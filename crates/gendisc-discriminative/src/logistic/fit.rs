@@ -3,8 +3,8 @@
 use gendisc_core::validate::{check_labels, check_training_matrix, check_weights, class_totals};
 use gendisc_core::{Error, Fit, FitWeighted, ParamGuard, Result};
 use gendisc_optim::{
-    newton_direction, ConjugateGradient, ConjugateGradientSettings, Lbfgs, LbfgsSettings, Newton,
-    NewtonSettings, Objective, Solution, Status, TwiceDifferentiable,
+    newton_direction, ConjugateGradient, ConjugateGradientSettings, Criterion, Lbfgs,
+    LbfgsSettings, Newton, NewtonSettings, Objective, Solution, Status, TwiceDifferentiable,
 };
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis, CowArray};
 use sprs::CsMatView;
@@ -388,13 +388,13 @@ impl LogisticRegressionValidParams {
                 let solution = Solution {
                     report: gendisc_optim::Report {
                         status,
-                        criterion: gendisc_optim::Criterion::RelativeChange {
+                        criterion: Criterion::RelativeChange {
                             tolerance: tolerance.unwrap_or(default_tolerance(solver)),
                         },
                         iterations: outcome.iterations,
                         evaluations: outcome.iterations + 1,
                         value: objective.value(outcome.theta.view()),
-                        gradient_norm: gradient.dot(&gradient).sqrt(),
+                        gradient_norm: Some(gradient.dot(&gradient).sqrt()),
                     },
                     x: outcome.theta,
                 };
@@ -413,7 +413,7 @@ impl LogisticRegressionValidParams {
                 _ => format!(
                     "the gradient norm of the mean objective was {:e}, above the tolerance \
                      {tolerance:e}; raise max_iterations or loosen the tolerance",
-                    solution.report.gradient_norm
+                    solution.gradient_norm()
                 ),
             };
             return Err(Error::NotConverged {
@@ -422,6 +422,7 @@ impl LogisticRegressionValidParams {
                 detail,
             });
         }
+        let gradient_norm = solution.gradient_norm();
         let theta = solution.x;
         let negative_log_likelihood = objective.negative_log_likelihood_at(theta.view());
         let eta = objective.predictors(theta.view());
@@ -436,7 +437,8 @@ impl LogisticRegressionValidParams {
             criterion: Some(solution.report.criterion),
             deviance: 2.0 * negative_log_likelihood,
             log_likelihood: -negative_log_likelihood,
-            gradient_norm: solution.report.gradient_norm,
+            gradient_norm,
+            objective: Some(solution.report.value),
             separated,
             saturated,
         };

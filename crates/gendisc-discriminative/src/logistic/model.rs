@@ -7,7 +7,7 @@ use gendisc_core::{
     argmax_rows, log_posterior_from_scores, Classifier, ConditionalModel, Convergence, Error,
     FitSummary, Result, SavedModel,
 };
-use gendisc_optim::{Criterion, Status};
+use gendisc_optim::{Criterion, Report, Status};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 use sprs::CsMatView;
@@ -50,6 +50,14 @@ pub struct FitReport {
     /// the quantity the gradient tolerance applies to.
     #[serde(with = "gendisc_core::model_file::non_finite")]
     pub gradient_norm: f64,
+    /// The mean penalised negative log-likelihood at the returned coefficients: the objective
+    /// the solver minimised (`None` in files written before it was recorded).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "gendisc_core::model_file::non_finite::option"
+    )]
+    pub objective: Option<f64>,
     /// The training data are completely or quasi-completely separated, so the unpenalised
     /// maximum-likelihood estimate does not exist: the returned coefficients are where the
     /// solver stopped on its way to infinity, meaningful in direction only, and the fitted
@@ -80,6 +88,25 @@ impl Convergence for FitReport {
         } else {
             self.status
         }
+    }
+
+    /// The solver's run. Files written before the criterion and the objective were recorded
+    /// give the solver's rule with a NaN tolerance, and a NaN objective: not recorded.
+    fn solver_reports(&self) -> Vec<Report> {
+        let unrecorded = match self.solver {
+            LogisticSolver::GlmIrls => Criterion::RelativeChange {
+                tolerance: f64::NAN,
+            },
+            _ => Criterion::new(f64::NAN),
+        };
+        vec![Report {
+            status: self.status,
+            criterion: self.criterion.unwrap_or(unrecorded),
+            iterations: self.iterations,
+            evaluations: self.evaluations,
+            value: self.objective.unwrap_or(f64::NAN),
+            gradient_norm: Some(self.gradient_norm),
+        }]
     }
 }
 
@@ -436,6 +463,7 @@ mod tests {
                 deviance: 0.0,
                 log_likelihood: 0.0,
                 gradient_norm: 0.0,
+                objective: Some(0.5),
                 separated: false,
                 saturated: false,
             },

@@ -278,7 +278,7 @@ pub(crate) fn solve<R: Rows>(
     }
 
     it.refresh_weights(p);
-    let report = finish(p, &mut it, &upper, status, iterations, gap)?;
+    let report = finish(p, &mut it, &upper, status, iterations, gap, settings.tol)?;
     Ok(DualSolution {
         alpha: it.alpha,
         weights: it.weights,
@@ -343,6 +343,7 @@ fn finish<R: Rows>(
     status: FitStatus,
     iterations: usize,
     projected_gradient_gap: f64,
+    tolerance: f64,
 ) -> Result<FitReport> {
     let n = it.alpha.len();
     let squared_norm = it.weights_squared_norm();
@@ -389,6 +390,7 @@ fn finish<R: Rows>(
     Ok(FitReport {
         status,
         iterations,
+        tolerance: Some(tolerance),
         projected_gradient_gap,
         dual_objective,
         primal_objective,

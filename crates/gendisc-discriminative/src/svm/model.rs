@@ -280,6 +280,14 @@ impl Convergence for LinearSvm {
     fn status(&self) -> FitStatus {
         FitStatus::of_parts(self.reports.iter().map(|report| report.status))
     }
+
+    /// One run per binary problem, in the order of [`coef`](Self::coef)'s rows.
+    fn solver_reports(&self) -> Vec<gendisc_core::convergence::Report> {
+        self.reports
+            .iter()
+            .flat_map(Convergence::solver_reports)
+            .collect()
+    }
 }
 
 #[cfg(test)]

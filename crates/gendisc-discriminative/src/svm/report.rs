@@ -1,5 +1,6 @@
 //! What a fit did: the status and the optimality certificate of each binary sub-problem.
 
+use gendisc_core::convergence::{Criterion, Report};
 use serde::{Deserialize, Serialize};
 
 /// How a dual coordinate descent run ended: the workspace's one status vocabulary
@@ -34,6 +35,11 @@ pub struct FitReport {
     pub status: FitStatus,
     /// Outer iterations: passes over the (possibly shrunk) set of active coordinates.
     pub iterations: usize,
+    /// The tolerance on the spread of the projected gradient
+    /// ([`LinearSvmParams::tol`](super::LinearSvmParams::tol)); `None` in files written before
+    /// it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
     /// `max(max_j ∇ᴾ_j f, 0) − min(min_j ∇ᴾ_j f, 0)` over the coordinates visited in the last
     /// outer iteration: the stopping measure, `≤ tol` on convergence.
     #[serde(with = "gendisc_core::model_file::non_finite")]
@@ -64,5 +70,22 @@ impl FitReport {
 impl gendisc_core::Convergence for FitReport {
     fn status(&self) -> FitStatus {
         self.status
+    }
+
+    /// The run, judged by the spread of the dual's projected gradient (a NaN tolerance where
+    /// the file predates its recording), valued at the primal objective; dual coordinate
+    /// descent evaluates no gradient of the (non-differentiable) primal, so its norm is NaN,
+    /// and evaluates the dual once per outer iteration.
+    fn solver_reports(&self) -> Vec<Report> {
+        vec![Report {
+            status: self.status,
+            criterion: Criterion::ProjectedGradientSpread {
+                tolerance: self.tolerance.unwrap_or(f64::NAN),
+            },
+            iterations: self.iterations,
+            evaluations: self.iterations,
+            value: self.primal_objective,
+            gradient_norm: None,
+        }]
     }
 }

@@ -9,4 +9,5 @@ mod golden;
 mod invariants;
 mod posteriors;
 mod reload;
+mod reports;
 mod strict;
