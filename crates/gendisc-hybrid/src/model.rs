@@ -8,6 +8,7 @@ use gendisc_core::validate::check_finite_vector;
 use gendisc_core::{
     Classifier, ConditionalModel, Convergence, Error, FactorisedGenerative, Fit, Result,
 };
+use gendisc_discriminative::logistic::recorded_run;
 use gendisc_optim::{Criterion, Report, Status};
 
 use crate::params::{check_regions, HybridParams, Intercept, Normalization, ThetaSolver};
@@ -85,27 +86,19 @@ impl Convergence for HybridReport {
         }
     }
 
-    /// The run of `θ`'s solver: none when nothing was left to fit; in files written before the
-    /// criterion and the objective were recorded, the solver's rule with a NaN tolerance and a
-    /// NaN objective.
+    /// The run of `θ`'s solver ([`recorded_run`]); none when nothing was left to fit.
     fn solver_reports(&self) -> Vec<Report> {
         if self.iterations == 0 && self.criterion.is_none() {
             return Vec::new();
         }
-        let unrecorded = match self.solver {
-            ThetaSolver::Glm => Criterion::RelativeChange {
-                tolerance: f64::NAN,
-            },
-            _ => Criterion::new(f64::NAN),
-        };
-        vec![Report {
-            status: self.status,
-            criterion: self.criterion.unwrap_or(unrecorded),
-            iterations: self.iterations,
-            evaluations: self.evaluations,
-            value: self.objective.unwrap_or(f64::NAN),
-            gradient_norm: Some(self.gradient_norm),
-        }]
+        vec![recorded_run(
+            self.solver == ThetaSolver::Glm,
+            self.status,
+            self.criterion,
+            (self.iterations, self.evaluations),
+            self.objective,
+            self.gradient_norm,
+        )]
     }
 }
 

@@ -111,7 +111,7 @@ pub use cv::{
     LogisticRegressionCvValidParams, PriorVarianceSelection,
 };
 pub use glm::r_logit_linkinv;
-pub use model::{separation_warnings, FitReport, LogisticRegression};
+pub use model::{recorded_run, separation_warnings, FitReport, LogisticRegression};
 pub use params::{
     LogisticRegressionParams, LogisticRegressionValidParams, LogisticSolver,
     AUTO_NEWTON_MAX_COEFFICIENTS,

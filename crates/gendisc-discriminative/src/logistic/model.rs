@@ -90,23 +90,45 @@ impl Convergence for FitReport {
         }
     }
 
-    /// The solver's run. Files written before the criterion and the objective were recorded
-    /// give the solver's rule with a NaN tolerance, and a NaN objective: not recorded.
+    /// The solver's run (see [`recorded_run`]).
     fn solver_reports(&self) -> Vec<Report> {
-        let unrecorded = match self.solver {
-            LogisticSolver::GlmIrls => Criterion::RelativeChange {
-                tolerance: f64::NAN,
-            },
-            _ => Criterion::new(f64::NAN),
-        };
-        vec![Report {
-            status: self.status,
-            criterion: self.criterion.unwrap_or(unrecorded),
-            iterations: self.iterations,
-            evaluations: self.evaluations,
-            value: self.objective.unwrap_or(f64::NAN),
-            gradient_norm: Some(self.gradient_norm),
-        }]
+        vec![recorded_run(
+            self.solver == LogisticSolver::GlmIrls,
+            self.status,
+            self.criterion,
+            (self.iterations, self.evaluations),
+            self.objective,
+            self.gradient_norm,
+        )]
+    }
+}
+
+/// A logistic fit's run in the one report type, from what its report recorded (shared with the
+/// hybrid's `θ`, which is a logistic regression): `glm` for R's IRLS, `(iterations,
+/// evaluations)`. Files written before the criterion and the objective were recorded give the
+/// solver's rule with a NaN tolerance, and a NaN objective: not recorded.
+pub fn recorded_run(
+    glm: bool,
+    status: Status,
+    criterion: Option<Criterion>,
+    (iterations, evaluations): (usize, usize),
+    objective: Option<f64>,
+    gradient_norm: f64,
+) -> Report {
+    let unrecorded = if glm {
+        Criterion::RelativeChange {
+            tolerance: f64::NAN,
+        }
+    } else {
+        Criterion::new(f64::NAN)
+    };
+    Report {
+        status,
+        criterion: criterion.unwrap_or(unrecorded),
+        iterations,
+        evaluations,
+        value: objective.unwrap_or(f64::NAN),
+        gradient_norm: Some(gradient_norm),
     }
 }
 

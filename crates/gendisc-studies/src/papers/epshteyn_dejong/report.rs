@@ -18,6 +18,7 @@ use gendisc_engine::figure::{
     Figure, LineStyle, Marker, Panel, Point, ReferenceLine, Scale, Series,
 };
 use gendisc_engine::tables::format_float;
+use gendisc_engine::verdict::Thresholds;
 use gendisc_engine::{write_text, Outcome, Result, StudyResults, SummaryTable};
 
 use super::{
@@ -760,14 +761,20 @@ impl<'a> ReportData<'a> {
         );
 
         let _ = writeln!(r, "## Claims\n");
+        let (usual, every) = (Thresholds::DEFAULT, Thresholds::EVERY);
         let _ = writeln!(
             r,
             "Each claim is judged by the project's one method (`docs/verdicts.md`): per unit, \
              the 95% interval of the paired (or, where the samples differ, independent) \
              difference; a unit whose interval contains zero is a tie, which does not count for \
-             a claim of a difference; supported from 75% of units, partly from 50% (100% and 75% \
-             where the paper says \"all\"); robust unless moving both thresholds by 10 points or \
-             the window by one size changes the verdict.\n"
+             a claim of a difference; supported from {}% of units, partly from {}% ({}% and {}% \
+             where the paper says \"all\"); robust unless moving both thresholds by {} points or \
+             the window by one size changes the verdict.\n",
+            usual.supported,
+            usual.partly,
+            every.supported,
+            every.partly,
+            Thresholds::SHIFT
         );
         let _ = writeln!(
             r,

@@ -109,6 +109,13 @@ fn figure1_reason() -> String {
 
 /// Every claim's verdict under `reading`, in the paper's order.
 pub fn verdicts(results: &StudyResults, reading: &Reading) -> Result<Vec<Verdict>> {
+    let mut out = figure1_verdicts(results, reading)?;
+    out.extend(figure2_verdicts(results, reading)?);
+    Ok(out)
+}
+
+/// Claims 1–5, on Figure 1's test errors at its (pair, m) points.
+fn figure1_verdicts(results: &StudyResults, reading: &Reading) -> Result<Vec<Verdict>> {
     let figure1 = figure_evidence(
         results,
         ER,
@@ -124,9 +131,17 @@ pub fn verdicts(results: &StudyResults, reading: &Reading) -> Result<Vec<Verdict
     )?;
     let window = Window::range(FIGURE1_WINDOW.0, FIGURE1_WINDOW.1);
     let on_figure1 = |claim: Claim| claim.window(window, figure1_reason()).reading(reading.name);
-    let mut out = Vec::new();
-
-    let claim = on_figure1(Claim::new(
+    let beats = |id: &str, quote: &str, a: &str, b: &str| {
+        on_figure1(Claim::new(
+            id,
+            quote,
+            Statement::Beats {
+                a: a.into(),
+                b: b.into(),
+            },
+        ))
+    };
+    let near_best = on_figure1(Claim::new(
         "1",
         "In every experiment, for the training set sizes considered, the normalized hybrid \
          algorithm with R = 2 has test error that is either the lowest or very near the lowest \
@@ -138,19 +153,13 @@ pub fn verdicts(results: &StudyResults, reading: &Reading) -> Result<Vec<Verdict
         },
     ))
     .thresholds(Thresholds::every());
-    out.push(Verdict::judge(&claim, &figure1, "points")?);
-
-    let claim = on_figure1(Claim::new(
+    let beats_naive_bayes = beats(
         "2",
         "It almost always outperforms the basic naive Bayes algorithm (§3)",
-        Statement::Beats {
-            a: H2.into(),
-            b: NB.into(),
-        },
-    ));
-    out.push(Verdict::judge(&claim, &figure1, "points")?);
-
-    let claim = Claim::new(
+        H2,
+        NB,
+    );
+    let gap_shrinks = Claim::new(
         "3",
         "The difference in performance is especially dramatic for small training sets (§3)",
         Statement::GapShrinks {
@@ -168,44 +177,51 @@ pub fn verdicts(results: &StudyResults, reading: &Reading) -> Result<Vec<Verdict
         ),
     )
     .reading(reading.name);
-    out.push(Verdict::judge(&claim, &figure1, "pairs")?);
-
-    let claim = on_figure1(Claim::new(
+    let two_regions = beats(
         "4",
         "The hybrid algorithm with R = 2 (breaking the document into two regions) outperforms \
          R = 1 (§3, not shown in the paper)",
-        Statement::Beats {
-            a: H2.into(),
-            b: H1.into(),
-        },
-    ));
-    out.push(Verdict::judge(&claim, &figure1, "points")?);
-
-    let claim = on_figure1(Claim::new(
+        H2,
+        H1,
+    );
+    let normalized = beats(
         "5",
         "The normalized version of the hybrid algorithm generally outperforms the unnormalized \
          version (§3, not shown in the paper)",
-        Statement::Beats {
-            a: H2.into(),
-            b: U2.into(),
-        },
-    ));
-    out.push(Verdict::judge(&claim, &figure1, "points")?);
+        H2,
+        U2,
+    );
+    [
+        (near_best, "points"),
+        (beats_naive_bayes, "points"),
+        (gap_shrinks, "pairs"),
+        (two_regions, "points"),
+        (normalized, "points"),
+    ]
+    .iter()
+    .map(|(claim, unit)| Verdict::judge(claim, &figure1, unit))
+    .collect()
+}
 
-    // Figure 2: the accuracy at each coverage of the grid, per split.
-    let mut coverage_evidence = Vec::with_capacity(COVERAGE_GRID);
-    for c in 1..=COVERAGE_GRID {
-        coverage_evidence.push(figure_evidence(
-            results,
-            &accuracy_metric(c),
-            &[(reading.h1, H1), (NAIVE_BAYES, NB), (reading.u1, U1)],
-            FIGURE_2,
-            Better::Higher,
-        )?);
-    }
+/// Claims 6–8, on Figure 2's accuracy at every coverage of the grid, per split.
+fn figure2_verdicts(results: &StudyResults, reading: &Reading) -> Result<Vec<Verdict>> {
+    let coverage_evidence = (1..=COVERAGE_GRID)
+        .map(|c| {
+            figure_evidence(
+                results,
+                &accuracy_metric(c),
+                &[(reading.h1, H1), (NAIVE_BAYES, NB), (reading.u1, U1)],
+                FIGURE_2,
+                Better::Higher,
+            )
+        })
+        .collect::<Result<Vec<_>>>()?;
     let reason = "every coverage of the grid, 2%…100%, of Figure 2's curves";
+    let on_units = |claim: Claim, unit: &str, units: Vec<Unit>| {
+        Verdict::from_units(&claim, &[], unit, |_, _| Ok(units.clone()))
+    };
 
-    let claim = Claim::new(
+    let higher = Claim::new(
         "6",
         "The normalized hybrid algorithm (R = 1) does significantly better than naive Bayes, and \
          has accuracy/coverage curves that are higher almost everywhere (§5)",
@@ -219,16 +235,49 @@ pub fn verdicts(results: &StudyResults, reading: &Reading) -> Result<Vec<Verdict
     )
     .window(Window::All, reason)
     .reading(reading.name);
-    let units = coverage_units(&coverage_evidence, H1, NB, |d| match d.side(0.0) {
+    let higher_units = coverage_units(&coverage_evidence, H1, NB, |d| match d.side(0.0) {
         Side::A => Judgement::Holds,
         Side::B => Judgement::Against,
         Side::Tie => Judgement::Tie,
     })?;
-    out.push(Verdict::from_units(&claim, &[], "coverages", |_, _| {
-        Ok(units.clone())
-    })?);
 
-    let claim = Claim::new(
+    let same = Claim::new(
+        "8",
+        "The unnormalized algorithm has performance about the same as naive Bayes (§5)",
+        Statement::Units {
+            what: format!(
+                "the unnormalized hybrid's accuracy (R = 1) is within {NEAR} of naive Bayes' at a \
+                 coverage, paired over the splits"
+            ),
+            kind: Kind::NoDifference,
+        },
+    )
+    .window(Window::All, reason)
+    .reading(reading.name);
+    let same_units = coverage_units(&coverage_evidence, U1, NB, |d| {
+        if d.lower >= -NEAR && d.upper <= NEAR {
+            Judgement::Holds
+        } else if d.side(NEAR) == Side::Tie {
+            Judgement::Tie
+        } else {
+            Judgement::Against
+        }
+    })?;
+
+    Ok(vec![
+        on_units(higher, "coverages", higher_units)?,
+        on_units(
+            figure_2a_claim(reading),
+            "statements",
+            figure_2a_units(results, reading)?,
+        )?,
+        on_units(same, "coverages", same_units)?,
+    ])
+}
+
+/// Claim 7, on Figure 2a's pair.
+fn figure_2a_claim(reading: &Reading) -> Claim {
+    Claim::new(
         "7",
         "In Figure 2a, the normalized hybrid algorithm with R = 1 has a coverage of over 40% at \
          95% accuracy, while naive Bayes' coverage is 0 for the same accuracy (§5)",
@@ -248,39 +297,7 @@ pub fn verdicts(results: &StudyResults, reading: &Reading) -> Result<Vec<Verdict
         Window::All,
         "Figure 2a's pair, taken to be Figure 1a's (the text names no panel)",
     )
-    .reading(reading.name);
-    let units = figure_2a_units(results, reading)?;
-    out.push(Verdict::from_units(&claim, &[], "statements", |_, _| {
-        Ok(units.clone())
-    })?);
-
-    let claim = Claim::new(
-        "8",
-        "The unnormalized algorithm has performance about the same as naive Bayes (§5)",
-        Statement::Units {
-            what: format!(
-                "the unnormalized hybrid's accuracy (R = 1) is within {NEAR} of naive Bayes' at a \
-                 coverage, paired over the splits"
-            ),
-            kind: Kind::NoDifference,
-        },
-    )
-    .window(Window::All, reason)
-    .reading(reading.name);
-    let units = coverage_units(&coverage_evidence, U1, NB, |d| {
-        if d.lower >= -NEAR && d.upper <= NEAR {
-            Judgement::Holds
-        } else if d.side(NEAR) == Side::Tie {
-            Judgement::Tie
-        } else {
-            Judgement::Against
-        }
-    })?;
-    out.push(Verdict::from_units(&claim, &[], "coverages", |_, _| {
-        Ok(units.clone())
-    })?);
-
-    Ok(out)
+    .reading(reading.name)
 }
 
 /// The evidence of one figure: `series` (schema classifier, name in the claims) on `metric`,
