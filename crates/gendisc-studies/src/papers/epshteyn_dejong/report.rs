@@ -19,7 +19,7 @@ use gendisc_engine::figure::{
 };
 use gendisc_engine::tables::format_float;
 use gendisc_engine::verdict::Thresholds;
-use gendisc_engine::{write_text, Outcome, Result, StudyResults, SummaryTable};
+use gendisc_engine::{write_text, Outcome, Result, Schema, StudyResults, SummaryTable};
 
 use super::{
     figure_51_dataset, Alignment, EpshteynDejongStudy, Setup, ACCURACY, BETA, BILEVEL, CONVERGED,
@@ -217,23 +217,87 @@ struct ReportData<'a> {
     prior_fill: Vec<[f64; 2]>,
 }
 
+/// The outcomes of each `(dataset, training size)`, in replicate order, read by classifier and
+/// metric name.
+struct Groups<'a> {
+    schema: &'a Schema,
+    outcomes: BTreeMap<(&'a str, usize), Vec<&'a Outcome>>,
+}
+
+impl<'a> Groups<'a> {
+    fn of(results: &'a StudyResults) -> Self {
+        let mut outcomes: BTreeMap<(&str, usize), Vec<&Outcome>> = BTreeMap::new();
+        for (cell, outcome) in results.iter() {
+            outcomes
+                .entry((cell.dataset.as_str(), cell.train_size))
+                .or_default()
+                .push(outcome);
+        }
+        Self {
+            schema: results.schema(),
+            outcomes,
+        }
+    }
+
+    /// `classifier`'s `metric` on each replicate of `(dataset, m)`, `None` where not measured.
+    fn values(&self, dataset: &str, m: usize, classifier: &str, metric: &str) -> Vec<Option<f64>> {
+        let c = self
+            .schema
+            .classifier_index(classifier)
+            .expect("a classifier");
+        let k = self.schema.metric_index(metric).expect("a metric");
+        self.outcomes
+            .get(&(dataset, m))
+            .map_or(Vec::new(), |g| g.iter().map(|o| o.get(c, k)).collect())
+    }
+
+    /// The mean accuracy of `classifier` over the replicates where it was measured.
+    fn accuracy(&self, dataset: &str, m: usize, classifier: &str) -> MeanCi {
+        let measured: Vec<f64> = self
+            .values(dataset, m, classifier, ACCURACY)
+            .into_iter()
+            .flatten()
+            .collect();
+        MeanCi::of(&measured)
+    }
+
+    /// The SVM's and the bilevel classifier's accuracies, paired over the replicates where
+    /// both were measured, and the number of bilevel fits that failed.
+    fn paired(&self, dataset: &str, m: usize) -> (Paired, usize) {
+        let svm = self.values(dataset, m, SVM, ACCURACY);
+        let bilevel = self.values(dataset, m, BILEVEL, ACCURACY);
+        let pairs: Vec<(f64, f64)> = svm
+            .iter()
+            .zip(&bilevel)
+            .filter_map(|(a, b)| Some(((*a)?, (*b)?)))
+            .collect();
+        let failed = bilevel.iter().filter(|b| b.is_none()).count();
+        (Paired::of(&pairs), failed)
+    }
+
+    /// The mean of one of the bilevel classifier's own metrics.
+    fn bilevel_metric(&self, dataset: &str, m: usize, metric: &str) -> MeanCi {
+        let measured: Vec<f64> = self
+            .values(dataset, m, BILEVEL, metric)
+            .into_iter()
+            .flatten()
+            .collect();
+        MeanCi::of(&measured)
+    }
+}
+
 impl<'a> ReportData<'a> {
     fn new(study: &'a EpshteynDejongStudy, results: &'a StudyResults) -> Self {
+        let groups = Groups::of(results);
         let schema = results.schema();
         let c = |name: &str| schema.classifier_index(name).expect("a classifier");
         let k = |name: &str| schema.metric_index(name).expect("a metric");
-        // The outcomes of each `(dataset, training size)`, in replicate order.
-        let mut groups: BTreeMap<(&str, usize), Vec<&Outcome>> = BTreeMap::new();
         let mut iterations = Vec::new();
         let mut fits = Vec::new();
         let mut replicates: BTreeMap<(String, usize), Vec<&Outcome>> = BTreeMap::new();
         let (mut not_converged, mut failures) = (0, 0);
         let mut prior_fill = Vec::new();
         for (cell, outcome) in results.iter() {
-            groups
-                .entry((cell.dataset.as_str(), cell.train_size))
-                .or_default()
-                .push(outcome);
             replicates
                 .entry((cell.dataset.clone(), cell.train_size))
                 .or_default()
@@ -254,152 +318,11 @@ impl<'a> ReportData<'a> {
                 prior_fill.push([u, f]);
             }
         }
-        let values = |dataset: &str, m: usize, classifier: &str| -> Vec<Option<f64>> {
-            groups.get(&(dataset, m)).map_or(Vec::new(), |g| {
-                g.iter()
-                    .map(|o| o.get(c(classifier), k(ACCURACY)))
-                    .collect()
-            })
-        };
-        let present = |v: Vec<Option<f64>>| v.into_iter().flatten().collect::<Vec<f64>>();
-        let paired = |dataset: &str, m: usize| -> (Paired, usize) {
-            let svm = values(dataset, m, SVM);
-            let bilevel = values(dataset, m, BILEVEL);
-            let pairs: Vec<(f64, f64)> = svm
-                .iter()
-                .zip(&bilevel)
-                .filter_map(|(a, b)| Some(((*a)?, (*b)?)))
-                .collect();
-            let failed = bilevel.iter().filter(|b| b.is_none()).count();
-            (Paired::of(&pairs), failed)
-        };
-
-        let s = study.settings();
-        let bilevel_metric = |dataset: &str, m: usize, metric: &str| -> MeanCi {
-            let values: Vec<f64> = groups.get(&(dataset, m)).map_or(Vec::new(), |g| {
-                g.iter()
-                    .filter_map(|o| o.get(c(BILEVEL), k(metric)))
-                    .collect()
-            });
-            MeanCi::of(&values)
-        };
-        // Each alignment's setups, then the setups whose tasks share a group under the
-        // alignment that maps it to itself.
-        let mut readings: Vec<(&'static str, Alignment, Vec<Setup>)> = s
-            .figure_51_alignments
-            .iter()
-            .map(|&a| (a.name(), a, study.figure_51_setups().to_vec()))
-            .collect();
-        for &a in &s.figure_51_alignments {
-            let shared: Vec<Setup> = study
-                .figure_51_setups()
-                .iter()
-                .filter(|setup| setup.shared_group_alignment() == Some(a))
-                .copied()
-                .collect();
-            match readings.iter_mut().find(|r| r.0 == SHARED_GROUP_READING) {
-                Some(r) => r.2.extend(shared),
-                None => readings.push((SHARED_GROUP_READING, a, shared)),
-            }
-        }
-        let mut scatter = Vec::new();
-        for (reading, _, setups) in &readings {
-            let mut points: Vec<ScatterPoint> = setups
-                .iter()
-                .map(|&setup| {
-                    let alignment = if *reading == SHARED_GROUP_READING {
-                        setup
-                            .shared_group_alignment()
-                            .expect("shared-group setups share a group")
-                    } else {
-                        Alignment::ALL
-                            .into_iter()
-                            .find(|a| a.name() == *reading)
-                            .expect("an alignment's reading")
-                    };
-                    let name = EpshteynDejongStudy::dataset_name(
-                        figure_51_dataset(alignment),
-                        &setup.id(),
-                    );
-                    let size = study.figure_51_size(setup.test);
-                    let (comparison, failures) = paired(&name, size);
-                    ScatterPoint {
-                        reading,
-                        dataset: name.clone(),
-                        setup,
-                        size,
-                        comparison,
-                        failures,
-                        separation: bilevel_metric(&name, size, PRIOR_SEPARATION),
-                        cosine: bilevel_metric(&name, size, PRIOR_COSINE),
-                    }
-                })
-                .collect();
-            // In the order of Figure 5.1's setups.
-            let order =
-                |p: &ScatterPoint| study.figure_51_setups().iter().position(|s| *s == p.setup);
-            points.sort_by_key(order);
-            scatter.extend(points);
-        }
-        let curves = study
-            .figure_52_setups()
-            .iter()
-            .map(|&setup| {
-                let name = EpshteynDejongStudy::dataset_name(FIGURE_52, &setup.id());
-                let accuracy = s
-                    .figure_52_sizes
-                    .iter()
-                    .map(|&m| {
-                        [SVM, BILEVEL, MULTITASK_SVM]
-                            .map(|classifier| MeanCi::of(&present(values(&name, m, classifier))))
-                    })
-                    .collect();
-                let lda_name = EpshteynDejongStudy::dataset_name(FIGURE_52_LDA, &setup.test.id());
-                let lda = MeanCi::of(&present(values(
-                    &lda_name,
-                    study.prior_size(setup.test),
-                    LDA_90,
-                )));
-                LearningCurve {
-                    setup,
-                    sizes: s.figure_52_sizes.clone(),
-                    accuracy,
-                    lda,
-                }
-            })
-            .collect();
-        let sensitivity = [
-            ("β", FIGURE_53_BETA, &s.figure_53_betas),
-            ("φ", FIGURE_53_PHI, &s.figure_53_phis),
-        ]
-        .into_iter()
-        .map(|(name, figure, grid)| {
-            let dataset = |i: usize| EpshteynDejongStudy::dataset_name(figure, &i.to_string());
-            let bilevel = (0..grid.len())
-                .map(|i| MeanCi::of(&present(values(&dataset(i), s.figure_53_size, BILEVEL))))
-                .collect();
-            // The SVM does not depend on β or φ, and every value's cells share their samples.
-            let svm = MeanCi::of(&present(values(&dataset(0), s.figure_53_size, SVM)));
-            let beta = (0..grid.len())
-                .map(|i| bilevel_metric(&dataset(i), s.figure_53_size, BETA))
-                .collect();
-            let separation = bilevel_metric(&dataset(0), s.figure_53_size, PRIOR_SEPARATION);
-            Sensitivity {
-                name,
-                figure,
-                beta,
-                separation,
-                values: grid.clone(),
-                bilevel,
-                svm,
-            }
-        })
-        .collect();
         Self {
             study,
-            scatter,
-            curves,
-            sensitivity,
+            scatter: scatter(study, &groups),
+            curves: curves(study, &groups),
+            sensitivity: sensitivity(study, &groups),
             iterations,
             fits,
             replicates,
@@ -680,10 +603,23 @@ impl<'a> ReportData<'a> {
         figure
     }
 
+    /// The whole of `REPORT.md`: one renderer per section.
     fn report(&self, verdicts: &[claims::Judged]) -> String {
-        let study = self.study;
-        let s = study.settings();
-        let f = study.features().stats();
+        let mut md = String::new();
+        md.push_str(&self.title_markdown());
+        md.push_str(&self.data_markdown());
+        md.push_str(&self.prior_and_settings_markdown());
+        md.push_str(&self.claims_markdown(verdicts));
+        md.push_str(&self.figure_51_readings_markdown());
+        md.push_str(&self.figure_51_tables_markdown());
+        md.push_str(&self.figure_52_markdown());
+        md.push_str(&self.figure_53_markdown());
+        md.push_str(&self.alternation_markdown());
+        md
+    }
+
+    /// The title and where the numbers come from.
+    fn title_markdown(&self) -> String {
         let mut r = String::new();
         let _ = writeln!(
             r,
@@ -693,6 +629,15 @@ impl<'a> ReportData<'a> {
              under `results/epshteyn-dejong/`). Design choices are in \
              `docs/epshteyn-dejong.md`.\n"
         );
+        r
+    }
+
+    /// The data: postings, words, features and their WordNet distances.
+    fn data_markdown(&self) -> String {
+        let study = self.study;
+        let s = study.settings();
+        let f = study.features().stats();
+        let mut r = String::new();
         let _ = writeln!(r, "## Data\n");
         let _ = writeln!(
             r,
@@ -731,6 +676,14 @@ impl<'a> ReportData<'a> {
                 .collect();
             let _ = writeln!(r, "| {} | {} |", group.label, h.join(" · "));
         }
+        r
+    }
+
+    /// How the priors were reconstructed, and the settings.
+    fn prior_and_settings_markdown(&self) -> String {
+        let study = self.study;
+        let s = study.settings();
+        let mut r = String::new();
         let fits = self.prior_fill.len().max(1) as f64;
         let with_unseen = self.prior_fill.iter().filter(|p| p[0] > 0.0).count();
         let _ = writeln!(
@@ -759,7 +712,12 @@ impl<'a> ReportData<'a> {
             s.figure_52_replicates,
             s.figure_53_replicates
         );
+        r
+    }
 
+    /// Each claim's verdict: the table, what changes with the reading, then each in full.
+    fn claims_markdown(&self, verdicts: &[claims::Judged]) -> String {
+        let mut r = String::new();
         let _ = writeln!(r, "## Claims\n");
         let (usual, every) = (Thresholds::DEFAULT, Thresholds::EVERY);
         let _ = writeln!(
@@ -813,7 +771,14 @@ impl<'a> ReportData<'a> {
                 let _ = writeln!(r, "\nAgainst:\n\n{}", against.trim_end());
             }
         }
+        r
+    }
 
+    /// Figure 5.1: the readings of the alignment and how the table measures improvement.
+    fn figure_51_readings_markdown(&self) -> String {
+        let study = self.study;
+        let s = study.settings();
+        let mut r = String::new();
         let _ = writeln!(r, "\n## Figure 5.1\n\n![Figure 5.1](fig5_1.svg)\n");
         let _ = writeln!(
             r,
@@ -851,6 +816,12 @@ impl<'a> ReportData<'a> {
              ratios, with 95% intervals).\n",
             s.beta
         );
+        r
+    }
+
+    /// Figure 5.1 under each reading: per setup, the two accuracies and the improvement.
+    fn figure_51_tables_markdown(&self) -> String {
+        let mut r = String::new();
         let mut readings: Vec<&'static str> = Vec::new();
         for p in &self.scatter {
             if !readings.contains(&p.reading) {
@@ -858,80 +829,94 @@ impl<'a> ReportData<'a> {
             }
         }
         for reading in readings {
-            let points: Vec<&ScatterPoint> = self
-                .scatter
+            r.push_str(&self.figure_51_reading_markdown(reading));
+        }
+        r
+    }
+
+    /// Figure 5.1 under one reading: the table of setups, the range of each measure of
+    /// improvement, and how the improvement follows the prior's alignment.
+    fn figure_51_reading_markdown(&self, reading: &str) -> String {
+        let mut r = String::new();
+        let points: Vec<&ScatterPoint> = self
+            .scatter
+            .iter()
+            .filter(|p| p.reading == reading)
+            .collect();
+        let _ = writeln!(
+            r,
+            "### Reading: {reading}\n\n| setup | m | SVM | bilevel | points (95% CI) | \
+             relative gain | error reduction | p | β_max | cos |\n\
+             |---|---|---|---|---|---|---|---|---|---|"
+        );
+        let mut ranges = [(f64::INFINITY, f64::NEG_INFINITY); 3];
+        for p in &points {
+            let c = &p.comparison;
+            let bilevel = self.accuracies(&p.dataset, p.size, BILEVEL);
+            let svm = self.accuracies(&p.dataset, p.size, SVM);
+            let d: Vec<Option<gendisc_engine::verdict::Difference>> = Improvement::ALL
                 .iter()
-                .filter(|p| p.reading == reading)
+                .map(|m| m.difference(&bilevel, &svm))
                 .collect();
+            for (range, d) in ranges.iter_mut().zip(&d) {
+                if let Some(d) = d {
+                    *range = (range.0.min(d.estimate), range.1.max(d.estimate));
+                }
+            }
+            let interval = |d: &Option<gendisc_engine::verdict::Difference>| {
+                d.map_or("n/a".to_string(), |d| {
+                    format!("{} ({} to {})", pct(d.estimate), pct(d.lower), pct(d.upper))
+                })
+            };
             let _ = writeln!(
                 r,
-                "### Reading: {reading}\n\n| setup | m | SVM | bilevel | points (95% CI) | \
-                 relative gain | error reduction | p | β_max | cos |\n\
-                 |---|---|---|---|---|---|---|---|---|---|"
+                "| {} | {} | {} | {} | {} | {}% | {}% | {} | {} | {} |",
+                p.setup.title(),
+                p.size,
+                pct(c.first.mean),
+                pct(c.second.mean),
+                interval(&d[0]),
+                interval(&d[1]),
+                interval(&d[2]),
+                p_text(c.p_value),
+                fixed(0.5 * p.separation.mean, 3),
+                fixed(p.cosine.mean, 3)
             );
-            let mut ranges = [(f64::INFINITY, f64::NEG_INFINITY); 3];
-            for p in &points {
-                let c = &p.comparison;
-                let bilevel = self.accuracies(&p.dataset, p.size, BILEVEL);
-                let svm = self.accuracies(&p.dataset, p.size, SVM);
-                let d: Vec<Option<gendisc_engine::verdict::Difference>> = Improvement::ALL
-                    .iter()
-                    .map(|m| m.difference(&bilevel, &svm))
-                    .collect();
-                for (range, d) in ranges.iter_mut().zip(&d) {
-                    if let Some(d) = d {
-                        *range = (range.0.min(d.estimate), range.1.max(d.estimate));
-                    }
-                }
-                let interval = |d: &Option<gendisc_engine::verdict::Difference>| {
-                    d.map_or("n/a".to_string(), |d| {
-                        format!("{} ({} to {})", pct(d.estimate), pct(d.lower), pct(d.upper))
-                    })
-                };
-                let _ = writeln!(
-                    r,
-                    "| {} | {} | {} | {} | {} | {}% | {}% | {} | {} | {} |",
-                    p.setup.title(),
-                    p.size,
-                    pct(c.first.mean),
-                    pct(c.second.mean),
-                    interval(&d[0]),
-                    interval(&d[1]),
-                    interval(&d[2]),
-                    p_text(c.p_value),
-                    fixed(0.5 * p.separation.mean, 3),
-                    fixed(p.cosine.mean, 3)
-                );
-            }
-            let _ = writeln!(r);
-            for (measure, (lo, hi)) in Improvement::ALL.iter().zip(ranges) {
-                let _ = writeln!(
-                    r,
-                    "- {}: from {} to {}{}.",
-                    measure.name(),
-                    pct(lo),
-                    pct(hi),
-                    if *measure == Improvement::Points {
-                        " points"
-                    } else {
-                        "%"
-                    }
-                );
-            }
-            let cosines: Vec<(f64, f64)> = points
-                .iter()
-                .map(|p| (p.cosine.mean, p.comparison.difference.mean))
-                .filter(|(c, d)| c.is_finite() && d.is_finite())
-                .collect();
-            if cosines.len() >= 3 {
-                let _ = writeln!(
-                    r,
-                    "- Correlation over setups between *cos* and the improvement in points: {}.",
-                    fixed(correlation(&cosines), 2)
-                );
-            }
-            let _ = writeln!(r);
         }
+        let _ = writeln!(r);
+        for (measure, (lo, hi)) in Improvement::ALL.iter().zip(ranges) {
+            let _ = writeln!(
+                r,
+                "- {}: from {} to {}{}.",
+                measure.name(),
+                pct(lo),
+                pct(hi),
+                if *measure == Improvement::Points {
+                    " points"
+                } else {
+                    "%"
+                }
+            );
+        }
+        let cosines: Vec<(f64, f64)> = points
+            .iter()
+            .map(|p| (p.cosine.mean, p.comparison.difference.mean))
+            .filter(|(c, d)| c.is_finite() && d.is_finite())
+            .collect();
+        if cosines.len() >= 3 {
+            let _ = writeln!(
+                r,
+                "- Correlation over setups between *cos* and the improvement in points: {}.",
+                fixed(correlation(&cosines), 2)
+            );
+        }
+        let _ = writeln!(r);
+        r
+    }
+
+    /// Figure 5.2: the learning curves as a table.
+    fn figure_52_markdown(&self) -> String {
+        let mut r = String::new();
         let _ = writeln!(
             r,
             "\n## Figure 5.2\n\n![Figure 5.2](fig5_2.svg)\n\n| setup | m | SVM | bilevel | \
@@ -950,6 +935,14 @@ impl<'a> ReportData<'a> {
                 );
             }
         }
+        r
+    }
+
+    /// Figure 5.3: the β and φ sensitivities.
+    fn figure_53_markdown(&self) -> String {
+        let study = self.study;
+        let s = study.settings();
+        let mut r = String::new();
         let _ = writeln!(r, "\n## Figure 5.3\n\n![Figure 5.3](fig5_3.svg)\n");
         if let Some(b) = self
             .sensitivity
@@ -1004,6 +997,12 @@ impl<'a> ReportData<'a> {
             }
             let _ = writeln!(r);
         }
+        r
+    }
+
+    /// The alternating algorithm: how step 1 is solved, and how many alternations the fits took.
+    fn alternation_markdown(&self) -> String {
+        let mut r = String::new();
         let _ = writeln!(r, "## The alternating algorithm\n");
         let _ = writeln!(
             r,
@@ -1034,6 +1033,123 @@ impl<'a> ReportData<'a> {
         );
         r
     }
+}
+
+/// Figure 5.1's setups under each reading: each alignment's, then the setups whose tasks
+/// share a group under the alignment that maps it to itself.
+fn readings(study: &EpshteynDejongStudy) -> Vec<(&'static str, Vec<Setup>)> {
+    let alignments = &study.settings().figure_51_alignments;
+    let mut readings: Vec<(&'static str, Vec<Setup>)> = alignments
+        .iter()
+        .map(|&a| (a.name(), study.figure_51_setups().to_vec()))
+        .collect();
+    let shared: Vec<Setup> = alignments
+        .iter()
+        .flat_map(|&a| {
+            study
+                .figure_51_setups()
+                .iter()
+                .filter(move |setup| setup.shared_group_alignment() == Some(a))
+                .copied()
+        })
+        .collect();
+    if !alignments.is_empty() {
+        readings.push((SHARED_GROUP_READING, shared));
+    }
+    readings
+}
+
+/// Figure 5.1's numbers: per reading, each setup in the order of Figure 5.1's setups.
+fn scatter(study: &EpshteynDejongStudy, groups: &Groups<'_>) -> Vec<ScatterPoint> {
+    let mut scatter = Vec::new();
+    for (reading, setups) in readings(study) {
+        let mut points: Vec<ScatterPoint> = setups
+            .into_iter()
+            .map(|setup| {
+                let alignment = if reading == SHARED_GROUP_READING {
+                    setup
+                        .shared_group_alignment()
+                        .expect("shared-group setups share a group")
+                } else {
+                    Alignment::ALL
+                        .into_iter()
+                        .find(|a| a.name() == reading)
+                        .expect("an alignment's reading")
+                };
+                let name =
+                    EpshteynDejongStudy::dataset_name(figure_51_dataset(alignment), &setup.id());
+                let size = study.figure_51_size(setup.test);
+                let (comparison, failures) = groups.paired(&name, size);
+                ScatterPoint {
+                    reading,
+                    separation: groups.bilevel_metric(&name, size, PRIOR_SEPARATION),
+                    cosine: groups.bilevel_metric(&name, size, PRIOR_COSINE),
+                    dataset: name,
+                    setup,
+                    size,
+                    comparison,
+                    failures,
+                }
+            })
+            .collect();
+        let order = |p: &ScatterPoint| study.figure_51_setups().iter().position(|s| *s == p.setup);
+        points.sort_by_key(order);
+        scatter.extend(points);
+    }
+    scatter
+}
+
+/// Figure 5.2's numbers: per setup and size, the three classifiers' mean accuracies, and LDA on
+/// 90% of the test task.
+fn curves(study: &EpshteynDejongStudy, groups: &Groups<'_>) -> Vec<LearningCurve> {
+    let sizes = &study.settings().figure_52_sizes;
+    study
+        .figure_52_setups()
+        .iter()
+        .map(|&setup| {
+            let name = EpshteynDejongStudy::dataset_name(FIGURE_52, &setup.id());
+            let accuracy = sizes
+                .iter()
+                .map(|&m| [SVM, BILEVEL, MULTITASK_SVM].map(|c| groups.accuracy(&name, m, c)))
+                .collect();
+            let lda_name = EpshteynDejongStudy::dataset_name(FIGURE_52_LDA, &setup.test.id());
+            LearningCurve {
+                setup,
+                sizes: sizes.clone(),
+                accuracy,
+                lda: groups.accuracy(&lda_name, study.prior_size(setup.test), LDA_90),
+            }
+        })
+        .collect()
+}
+
+/// Figure 5.3's numbers: for `β` and for `φ`, the bilevel classifier's accuracy at each value.
+fn sensitivity(study: &EpshteynDejongStudy, groups: &Groups<'_>) -> Vec<Sensitivity> {
+    let s = study.settings();
+    let m = s.figure_53_size;
+    [
+        ("β", FIGURE_53_BETA, &s.figure_53_betas),
+        ("φ", FIGURE_53_PHI, &s.figure_53_phis),
+    ]
+    .into_iter()
+    .map(|(name, figure, grid)| {
+        let dataset = |i: usize| EpshteynDejongStudy::dataset_name(figure, &i.to_string());
+        Sensitivity {
+            name,
+            figure,
+            beta: (0..grid.len())
+                .map(|i| groups.bilevel_metric(&dataset(i), m, BETA))
+                .collect(),
+            separation: groups.bilevel_metric(&dataset(0), m, PRIOR_SEPARATION),
+            values: grid.clone(),
+            bilevel: (0..grid.len())
+                .map(|i| groups.accuracy(&dataset(i), m, BILEVEL))
+                .collect(),
+            // The SVM does not depend on β or φ, and every value's cells share their samples.
+            svm: groups.accuracy(&dataset(0), m, SVM),
+        }
+    })
+    .collect()
 }
 
 /// A mean (in percent) at `x` with its 95% interval when there is one; `None` without a mean.

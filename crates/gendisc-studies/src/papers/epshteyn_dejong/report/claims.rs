@@ -12,7 +12,7 @@ use gendisc_engine::Result;
 use super::super::{
     EpshteynDejongStudy, EXPERIMENT_4, FIGURE_52, FIGURE_52_LDA, LDA_90, MULTITASK_SVM,
 };
-use super::{ReportData, BILEVEL, SVM};
+use super::{LearningCurve, ReportData, BILEVEL, SVM};
 
 /// What the claims call the classifiers.
 const BILEVEL_NAME: &str = "bilevel";
@@ -165,6 +165,18 @@ impl Improvement {
     }
 }
 
+/// What Figure 5.2's claims are judged on.
+struct Figure52 {
+    /// Per (setup, size): the bilevel classifier's, the SVM's and the multi-task SVM's
+    /// accuracies, paired over the samples.
+    evidence: Evidence,
+    /// Per setup: LDA's mean accuracy on 90% of the test task, with its standard error.
+    lda: Vec<Option<(f64, f64)>>,
+    /// The small sizes, and the two largest.
+    small: Window,
+    large: Window,
+}
+
 /// A Figure 5.1 comparison: the setups of one reading with each's samples.
 pub(super) struct Figure51Reading {
     /// The reading's name.
@@ -208,112 +220,32 @@ impl ReportData<'_> {
     }
 
     fn figure_51_claims(&self, reading: &Figure51Reading, out: &mut Vec<Judged>) -> Result<()> {
-        let window_reason = "Figure 5.1 has one size per setup, 0.5% of the test task";
-        let beats = Statement::Beats {
-            a: BILEVEL_NAME.into(),
-            b: SVM_NAME.into(),
-        };
-        // The evidence of each measure: the per-sample improvement against zero.
-        let evidence = |measure: Improvement| -> Result<Evidence> {
-            let mut evidence = Evidence::new([BILEVEL_NAME, SVM_NAME], Better::Higher);
-            for (title, m, bilevel, svm) in &reading.setups {
-                let gains = measure.per_sample(bilevel, svm);
-                let zeros = vec![0.0; gains.len()];
-                evidence.push(title.clone(), *m, vec![gains, zeros])?;
-            }
-            Ok(evidence)
-        };
-        let above = Claim::new(
-            "5.1-above",
-            "All the points lie above the 45° line, indicating improvement in performance due to \
-             incorporation of prior knowledge via the bilevel programming framework. (§5, \
-             Figure 5.1)",
-            beats.clone(),
-        )
-        .window(Window::All, window_reason)
-        .thresholds(Thresholds::every())
-        .reading(reading.name);
-        out.push(Judged {
-            figure_51: Some(Figure51Key {
-                alignment: reading.name,
-                measure: None,
-            }),
-            verdict: Verdict::judge(&above, &evidence(Improvement::Points)?, "setups")?,
-            what:
-                "Each setup is a unit: the bilevel classifier's accuracy minus the SVM's, paired \
-                   over the samples (mean, 95% t interval); the figure's axes are accuracies, so \
-                   the sign is judged in accuracy points. \"All the points\" asks for every \
-                   setup."
-                    .into(),
-        });
-
+        out.push(figure_51_above(reading)?);
         for measure in Improvement::ALL {
-            let label = format!("{} · {}", reading.name, measure.name());
-            let mut units = Vec::new();
-            for (title, m, bilevel, svm) in &reading.setups {
-                if let Some(d) = measure.difference(bilevel, svm) {
-                    units.push(Unit::point(
-                        title.clone(),
-                        *m,
-                        within(&d, 0.10, 0.30),
-                        format!("{}: {}", measure.name(), describe(&d)),
-                    ));
-                }
-            }
-            let range = Claim::new(
-                "5.1-range",
-                "The amount of improvement ranges from 10% to 30% (§5, Figure 5.1)",
-                Statement::Units {
-                    what: "the improvement lies in [10%, 30%]".into(),
-                    kind: Kind::Difference,
-                },
-            )
-            .window(Window::All, window_reason)
-            .reading(label.clone());
-            out.push(Judged {
-                figure_51: Some(Figure51Key {
-                    alignment: reading.name,
-                    measure: Some(measure),
-                }),
-                verdict: from_units(&range, &units, "setups")?,
-                what: format!(
-                    "Improvement as {}. Each setup is a unit: it holds when the 95% interval of \
-                     the mean improvement over the samples lies inside [0.10, 0.30], is against \
-                     when it lies below 0.10 or above 0.30, and is a tie otherwise.",
-                    measure.name()
-                ),
-            });
-
-            let significant = Claim::new(
-                "5.1-significant",
-                "with all of the improvements being statistically significant at the 5% level \
-                 (§5, Figure 5.1)",
-                beats.clone(),
-            )
-            .window(Window::All, window_reason)
-            .thresholds(Thresholds::every())
-            .reading(label);
-            out.push(Judged {
-                figure_51: Some(Figure51Key {
-                    alignment: reading.name,
-                    measure: Some(measure),
-                }),
-                verdict: Verdict::judge(&significant, &evidence(measure)?, "setups")?,
-                what: format!(
-                    "Improvement as {}. Each setup is a unit: the 95% t interval of the mean \
-                     per-sample improvement must lie above zero (the tie rule is a two-sided \
-                     test at 5%); \"all of the improvements\" asks for every setup.",
-                    measure.name()
-                ),
-            });
+            out.extend(figure_51_in(reading, measure)?);
         }
         Ok(())
     }
 
     fn figure_52_claims(&self, out: &mut Vec<Judged>) -> Result<()> {
+        let Some(figure) = self.figure_52_judged_on()? else {
+            return Ok(());
+        };
+        self.figure_52_best(&figure, out)?;
+        self.figure_52_improves(out)?;
+        self.figure_52_converge(&figure, out)?;
+        self.figure_52_multitask(&figure, out)?;
+        self.figure_52_beats_both(&figure, out)?;
+        self.figure_52_experiment_4(&figure, out)
+    }
+
+    /// Figure 5.2's evidence (each setup and size, the three classifiers' accuracies paired
+    /// over the samples), LDA's mean accuracy on 90% of each test task, and the windows;
+    /// `None` without Figure 5.2's cells.
+    fn figure_52_judged_on(&self) -> Result<Option<Figure52>> {
         let sizes = &self.study.settings().figure_52_sizes;
         if self.curves.is_empty() || sizes.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         let mut evidence = Evidence::new([BILEVEL_NAME, SVM_NAME, MULTITASK_NAME], Better::Higher);
         let mut lda = Vec::new();
@@ -338,7 +270,21 @@ impl ReportData<'_> {
         let first = sizes[0];
         let small = Window::range(first, SMALL.max(first));
         let large = Window::range(sizes[sizes.len().saturating_sub(2)], sizes[sizes.len() - 1]);
+        Ok(Some(Figure52 {
+            evidence,
+            lda,
+            small,
+            large,
+        }))
+    }
 
+    /// Whether the bilevel classifier beats both the SVM and the multi-task SVM at small sizes.
+    fn figure_52_best(&self, figure: &Figure52, out: &mut Vec<Judged>) -> Result<()> {
+        let &Figure52 {
+            ref evidence,
+            small,
+            ..
+        } = figure;
         let best = Claim::new(
             "5.2-bilevel-best",
             "The bilevel classifier outperforms a state-of-the-art discriminative multitask \
@@ -353,12 +299,17 @@ impl ReportData<'_> {
         .reading(DEFAULT_READING);
         out.push(Judged {
             figure_51: None,
-            verdict: Verdict::judge(&best, &evidence, "points")?,
+            verdict: Verdict::judge(&best, evidence, "points")?,
             what: "Each (setup, size) point is a unit: the bilevel classifier must be shown more \
                    accurate than both the SVM and the multi-task SVM (paired over the samples)."
                 .into(),
         });
+        Ok(())
+    }
 
+    /// Whether the bilevel classifier improves from each size to the next.
+    fn figure_52_improves(&self, out: &mut Vec<Judged>) -> Result<()> {
+        let sizes = &self.study.settings().figure_52_sizes;
         // Improvement with size: the samples differ between sizes, so neighbouring sizes are
         // compared as independent means.
         let mut units = Vec::new();
@@ -403,7 +354,17 @@ impl ReportData<'_> {
                    as independent means (the samples differ between sizes)."
                 .into(),
         });
+        Ok(())
+    }
 
+    /// Whether the bilevel classifier's advantage over the SVM shrinks with size.
+    fn figure_52_converge(&self, figure: &Figure52, out: &mut Vec<Judged>) -> Result<()> {
+        let &Figure52 {
+            ref evidence,
+            small,
+            large,
+            ..
+        } = figure;
         let converge = Claim::new(
             "5.2-converge",
             "As expected, the performance curves of the classifiers converge as the amount of \
@@ -418,13 +379,18 @@ impl ReportData<'_> {
         .reading(DEFAULT_READING);
         out.push(Judged {
             figure_51: None,
-            verdict: Verdict::judge(&converge, &evidence, "setups")?,
+            verdict: Verdict::judge(&converge, evidence, "setups")?,
             what: format!(
                 "Each setup is a unit: the bilevel classifier's mean advantage over the SVM over \
                  the small sizes against over the two largest ({large})."
             ),
         });
+        Ok(())
+    }
 
+    /// Whether the multi-task SVM beats the SVM.
+    fn figure_52_multitask(&self, figure: &Figure52, out: &mut Vec<Judged>) -> Result<()> {
+        let Figure52 { evidence, .. } = figure;
         let multitask = Claim::new(
             "5.2-multitask",
             "The multi-task classifier 3 outperforms the vanilla SVM by generalizing from data \
@@ -437,16 +403,22 @@ impl ReportData<'_> {
         .reading(DEFAULT_READING);
         out.push(Judged {
             figure_51: None,
-            verdict: Verdict::judge(&multitask, &evidence, "points")?,
+            verdict: Verdict::judge(&multitask, evidence, "points")?,
             what: "Each (setup, size) point is a unit, paired over the samples.".into(),
         });
+        Ok(())
+    }
 
+    /// Whether, where the SVM outgrows LDA, the bilevel classifier beats both at some size.
+    fn figure_52_beats_both(&self, figure: &Figure52, out: &mut Vec<Judged>) -> Result<()> {
+        let Figure52 { evidence, lda, .. } = figure;
+        let sizes = &self.study.settings().figure_52_sizes;
         // "these four setups": those where the SVM, given enough data, is shown more accurate
         // than LDA on 90% of the test task.
         let mut units = Vec::new();
         let mut svm_beats_lda = 0;
         let last = sizes[sizes.len() - 1];
-        for (curve, lda) in self.curves.iter().zip(&lda) {
+        for (curve, lda) in self.curves.iter().zip(lda) {
             let Some(lda) = *lda else { continue };
             let name = EpshteynDejongStudy::dataset_name(FIGURE_52, &curve.setup.id());
             let at = |m, c| mean_se(&self.accuracies(&name, m, c));
@@ -457,43 +429,7 @@ impl ReportData<'_> {
                 continue;
             }
             svm_beats_lda += 1;
-            let point = |m: usize| -> Result<Option<(Side, Side)>> {
-                let i = evidence
-                    .points()
-                    .iter()
-                    .position(|p| p.group == curve.setup.title() && p.m == m)
-                    .expect("a point per setup and size");
-                let over_svm = evidence.difference(i, BILEVEL_NAME, SVM_NAME)?;
-                let over_lda = at(m, BILEVEL).and_then(|b| unpaired(b, lda));
-                Ok(over_svm
-                    .zip(over_lda)
-                    .map(|(s, l)| (s.side(0.0), l.side(0.0))))
-            };
-            let mut both = Vec::new();
-            let mut shown_worse = 0;
-            for &m in sizes {
-                match point(m)? {
-                    Some((Side::A, Side::A)) => both.push(m),
-                    Some((s, l)) if s == Side::B || l == Side::B => shown_worse += 1,
-                    _ => {}
-                }
-            }
-            let judgement = if !both.is_empty() {
-                Judgement::Holds
-            } else if shown_worse == sizes.len() {
-                Judgement::Against
-            } else {
-                Judgement::Tie
-            };
-            units.push(Unit::group(
-                curve.setup.title(),
-                judgement,
-                format!(
-                    "bilevel shown above both the SVM and LDA (90%, {}) at m = {:?}",
-                    gendisc_engine::tables::format_float(lda.0),
-                    both
-                ),
-            ));
+            units.push(self.beats_both_unit(evidence, curve, lda)?);
         }
         let beats_both = Claim::new(
             "5.2-beats-both",
@@ -521,7 +457,67 @@ impl ReportData<'_> {
                 self.curves.len()
             ),
         });
+        Ok(())
+    }
 
+    /// A setup where the SVM outgrows LDA (90%, `lda`): whether the bilevel classifier is
+    /// shown above both at some size, below one of them at every size, or neither.
+    fn beats_both_unit(
+        &self,
+        evidence: &Evidence,
+        curve: &LearningCurve,
+        lda: (f64, f64),
+    ) -> Result<Unit> {
+        let sizes = &self.study.settings().figure_52_sizes;
+        let name = EpshteynDejongStudy::dataset_name(FIGURE_52, &curve.setup.id());
+        let at = |m, c| mean_se(&self.accuracies(&name, m, c));
+        let point = |m: usize| -> Result<Option<(Side, Side)>> {
+            let i = evidence
+                .points()
+                .iter()
+                .position(|p| p.group == curve.setup.title() && p.m == m)
+                .expect("a point per setup and size");
+            let over_svm = evidence.difference(i, BILEVEL_NAME, SVM_NAME)?;
+            let over_lda = at(m, BILEVEL).and_then(|b| unpaired(b, lda));
+            Ok(over_svm
+                .zip(over_lda)
+                .map(|(s, l)| (s.side(0.0), l.side(0.0))))
+        };
+        let mut both = Vec::new();
+        let mut shown_worse = 0;
+        for &m in sizes {
+            match point(m)? {
+                Some((Side::A, Side::A)) => both.push(m),
+                Some((s, l)) if s == Side::B || l == Side::B => shown_worse += 1,
+                _ => {}
+            }
+        }
+        let judgement = if !both.is_empty() {
+            Judgement::Holds
+        } else if shown_worse == sizes.len() {
+            Judgement::Against
+        } else {
+            Judgement::Tie
+        };
+        Ok(Unit::group(
+            curve.setup.title(),
+            judgement,
+            format!(
+                "bilevel shown above both the SVM and LDA (90%, {}) at m = {:?}",
+                gendisc_engine::tables::format_float(lda.0),
+                both
+            ),
+        ))
+    }
+
+    /// Whether Experiment 4 gains least from the prior.
+    fn figure_52_experiment_4(&self, figure: &Figure52, out: &mut Vec<Judged>) -> Result<()> {
+        let &Figure52 {
+            ref evidence,
+            small,
+            ..
+        } = figure;
+        let sizes = &self.study.settings().figure_52_sizes;
         // Experiment 4 the least suited: its gain over the SVM at small sizes below every
         // other setup's.
         if let Some(four) = self.curves.iter().find(|c| c.setup == EXPERIMENT_4) {
@@ -695,9 +691,182 @@ impl ReportData<'_> {
     }
 }
 
+/// Why Figure 5.1's claims are judged at every setup.
+const FIGURE_51_WINDOW: &str = "Figure 5.1 has one size per setup, 0.5% of the test task";
+
+/// The bilevel classifier beats the SVM: the statement of Figure 5.1's claims of improvement.
+fn bilevel_beats_svm() -> Statement {
+    Statement::Beats {
+        a: BILEVEL_NAME.into(),
+        b: SVM_NAME.into(),
+    }
+}
+
+/// The evidence of one measure of improvement under `reading`: per setup, the per-sample
+/// improvement against zero.
+fn improvement_evidence(reading: &Figure51Reading, measure: Improvement) -> Result<Evidence> {
+    let mut evidence = Evidence::new([BILEVEL_NAME, SVM_NAME], Better::Higher);
+    for (title, m, bilevel, svm) in &reading.setups {
+        let gains = measure.per_sample(bilevel, svm);
+        let zeros = vec![0.0; gains.len()];
+        evidence.push(title.clone(), *m, vec![gains, zeros])?;
+    }
+    Ok(evidence)
+}
+
+/// "All the points lie above the 45° line", in accuracy points.
+fn figure_51_above(reading: &Figure51Reading) -> Result<Judged> {
+    let above = Claim::new(
+        "5.1-above",
+        "All the points lie above the 45° line, indicating improvement in performance due to \
+         incorporation of prior knowledge via the bilevel programming framework. (§5, \
+         Figure 5.1)",
+        bilevel_beats_svm(),
+    )
+    .window(Window::All, FIGURE_51_WINDOW)
+    .thresholds(Thresholds::every())
+    .reading(reading.name);
+    Ok(Judged {
+        figure_51: Some(Figure51Key {
+            alignment: reading.name,
+            measure: None,
+        }),
+        verdict: Verdict::judge(
+            &above,
+            &improvement_evidence(reading, Improvement::Points)?,
+            "setups",
+        )?,
+        what: "Each setup is a unit: the bilevel classifier's accuracy minus the SVM's, paired \
+               over the samples (mean, 95% t interval); the figure's axes are accuracies, so \
+               the sign is judged in accuracy points. \"All the points\" asks for every \
+               setup."
+            .into(),
+    })
+}
+
+/// The range of the improvement and its significance, as `measure`.
+fn figure_51_in(reading: &Figure51Reading, measure: Improvement) -> Result<[Judged; 2]> {
+    let label = format!("{} · {}", reading.name, measure.name());
+    let mut units = Vec::new();
+    for (title, m, bilevel, svm) in &reading.setups {
+        if let Some(d) = measure.difference(bilevel, svm) {
+            units.push(Unit::point(
+                title.clone(),
+                *m,
+                within(&d, 0.10, 0.30),
+                format!("{}: {}", measure.name(), describe(&d)),
+            ));
+        }
+    }
+    let range = Claim::new(
+        "5.1-range",
+        "The amount of improvement ranges from 10% to 30% (§5, Figure 5.1)",
+        Statement::Units {
+            what: "the improvement lies in [10%, 30%]".into(),
+            kind: Kind::Difference,
+        },
+    )
+    .window(Window::All, FIGURE_51_WINDOW)
+    .reading(label.clone());
+    let range_judged = Judged {
+        figure_51: Some(Figure51Key {
+            alignment: reading.name,
+            measure: Some(measure),
+        }),
+        verdict: from_units(&range, &units, "setups")?,
+        what: format!(
+            "Improvement as {}. Each setup is a unit: it holds when the 95% interval of \
+             the mean improvement over the samples lies inside [0.10, 0.30], is against \
+             when it lies below 0.10 or above 0.30, and is a tie otherwise.",
+            measure.name()
+        ),
+    };
+
+    let significant = Claim::new(
+        "5.1-significant",
+        "with all of the improvements being statistically significant at the 5% level \
+         (§5, Figure 5.1)",
+        bilevel_beats_svm(),
+    )
+    .window(Window::All, FIGURE_51_WINDOW)
+    .thresholds(Thresholds::every())
+    .reading(label);
+    let significant_judged = Judged {
+        figure_51: Some(Figure51Key {
+            alignment: reading.name,
+            measure: Some(measure),
+        }),
+        verdict: Verdict::judge(
+            &significant,
+            &improvement_evidence(reading, measure)?,
+            "setups",
+        )?,
+        what: format!(
+            "Improvement as {}. Each setup is a unit: the 95% t interval of the mean \
+             per-sample improvement must lie above zero (the tie rule is a two-sided \
+             test at 5%); \"all of the improvements\" asks for every setup.",
+            measure.name()
+        ),
+    };
+    Ok([range_judged, significant_judged])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A reading of two setups whose bilevel accuracies are `gain` above the SVM's.
+    fn reading(gain: f64) -> Figure51Reading {
+        let svm = vec![0.60, 0.62, 0.58, 0.61, 0.59, 0.63];
+        let bilevel: Vec<f64> = svm
+            .iter()
+            .enumerate()
+            .map(|(i, a)| a + gain + 0.001 * i as f64)
+            .collect();
+        Figure51Reading {
+            name: "by group order",
+            setups: vec![
+                ("Experiment 1".into(), 9, bilevel.clone(), svm.clone()),
+                ("Experiment 2".into(), 9, bilevel, svm),
+            ],
+        }
+    }
+
+    #[test]
+    fn figure_5_1_claims_are_judged_per_setup_and_keyed_by_reading_and_measure() {
+        let above = figure_51_above(&reading(0.1)).unwrap();
+        assert_eq!(above.verdict.claim.id, "5.1-above");
+        assert_eq!(above.verdict.tally.holds, 2);
+        assert_eq!(above.verdict.word, gendisc_engine::verdict::Word::Supported);
+        assert_eq!(
+            above.figure_51,
+            Some(Figure51Key {
+                alignment: "by group order",
+                measure: None
+            })
+        );
+        let below = figure_51_above(&reading(-0.1)).unwrap();
+        assert_eq!(below.verdict.tally.against, 2);
+
+        // In points, a gain of 0.2 lies inside [10%, 30%] and is significant at every setup.
+        let [range, significant] = figure_51_in(&reading(0.2), Improvement::Points).unwrap();
+        assert_eq!(
+            (range.verdict.claim.id.as_str(), range.verdict.tally.holds),
+            ("5.1-range", 2)
+        );
+        assert_eq!(significant.verdict.tally.holds, 2);
+        assert_eq!(
+            range.verdict.claim.reading,
+            "by group order · accuracy points"
+        );
+        assert_eq!(
+            range.figure_51.and_then(|k| k.measure),
+            Some(Improvement::Points)
+        );
+        // A gain of 0.4 points is beyond the range.
+        let [range, _] = figure_51_in(&reading(0.4), Improvement::Points).unwrap();
+        assert_eq!(range.verdict.tally.against, 2);
+    }
 
     #[test]
     fn within_a_range_follows_the_tie_rule() {

@@ -723,8 +723,14 @@ mod tests {
         assert!(md.contains("over the 8 points of a small-m window"), "{md}");
         assert!(md.contains("Were all 3 datasets truly tied"), "{md}");
         let tail = (1.0 - CONFIDENCE) / 2.0;
-        let leads: f64 = [8, 8, 3].map(|k| claims::chance_of_lead(k, tail)).iter().sum();
-        assert!(md.contains(&format!("chance alone would make {leads:.1} of them")), "{md}");
+        let leads: f64 = [8, 8, 3]
+            .map(|k| claims::chance_of_lead(k, tail))
+            .iter()
+            .sum();
+        assert!(
+            md.contains(&format!("chance alone would make {leads:.1} of them")),
+            "{md}"
+        );
     }
 
     #[test]
