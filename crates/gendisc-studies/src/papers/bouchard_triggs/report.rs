@@ -12,8 +12,9 @@ use super::claims::{
     LambdaPath, Table1Pair, BOOTSTRAP_DRAWS,
 };
 use super::{
-    lambda_name, scale_sensitive, Figure1Reading, Figure1Study, InputSource, Statlog, Table1Block,
-    Table1Study, Variant, CONVERGED, COST, ERROR, LAMBDA, LOGLOSS, NO_MAXIMISER, STUDY_ID,
+    lambda_name, scale_sensitive, Figure1Reading, Figure1Study, InputScaling, InputSource, Statlog,
+    Table1Block, Table1Study, Variant, CONVERGED, COST, ERROR, LAMBDA, LOGLOSS, NO_MAXIMISER,
+    STUDY_ID,
 };
 use gendisc_engine::figure::{Figure, Panel, Point, ReferenceLine, Series};
 use gendisc_engine::tables::format_float;
@@ -578,6 +579,25 @@ impl Agreement {
     }
 }
 
+/// The three tallies of Table 1's agreement with the paper: every entry on the default reading
+/// of the inputs' scale, the scale-sensitive families on the other reading, and the same
+/// families on the default one.
+#[derive(Default)]
+struct Agreements {
+    default: Agreement,
+    other: Agreement,
+    sensitive: Agreement,
+}
+
+/// A dataset's rows as its winners are found among them: ours with a comparable number, those
+/// of them that the paper has, and the paper's.
+#[derive(Default)]
+struct Ranked {
+    ours: Vec<(String, f64)>,
+    ours_paper_rows: Vec<(String, f64)>,
+    paper: Vec<(String, f64)>,
+}
+
 fn table1_report(
     r: &mut String,
     table: &SummaryTable,
@@ -587,12 +607,29 @@ fn table1_report(
 ) {
     let described = study.describe();
     let scaling = study.settings().table1_scaling;
-    let other = scaling.other();
     let trials = results
         .cells()
         .iter()
         .filter(|c| c.dataset == Statlog::Australian.name())
         .count();
+    r.push_str(&table1_intro(trials, scaling, &described));
+    let mut agreements = Agreements::default();
+    for &(which, _, _, _) in &described {
+        r.push_str(&table1_dataset(table, study, which, &mut agreements));
+    }
+    r.push_str(&agreement_paragraph(&agreements, scaling));
+    r.push_str(&table1_verdict_section(verdicts));
+    r.push_str(&gdt_cv_table(table, results, study));
+}
+
+/// Table 1's method paragraph and its datasets.
+fn table1_intro(
+    trials: usize,
+    scaling: InputScaling,
+    described: &[(Statlog, usize, usize, usize)],
+) -> String {
+    let other = scaling.other();
+    let mut r = String::new();
     let _ = writeln!(
         r,
         "## (b) Table 1 — Statlog\n\n`table1.csv`. Mean test error over {trials} trials; \
@@ -626,7 +663,7 @@ fn table1_report(
         r,
         "| dataset | rows | features | classes | training size |\n|---|---|---|---|---|"
     );
-    for (which, rows, features, classes) in &described {
+    for (which, rows, features, classes) in described {
         let _ = writeln!(
             r,
             "| {} | {rows} | {features} | {classes} | {} |",
@@ -635,137 +672,177 @@ fn table1_report(
         );
     }
     r.push('\n');
-    let mut agreement = Agreement::default();
-    let mut agreement_other = Agreement::default();
-    let mut agreement_sensitive = Agreement::default();
-    let shown: Vec<_> = study
+    r
+}
+
+/// One dataset's table: every shown row beside the paper's and on the other reading of the
+/// inputs' scale, then the winners.
+fn table1_dataset(
+    table: &SummaryTable,
+    study: &Table1Study,
+    which: Statlog,
+    agreements: &mut Agreements,
+) -> String {
+    let other = study.settings().table1_scaling.other();
+    let n = which.train_size();
+    let heart = which == Statlog::Heart;
+    let mut r = String::new();
+    let _ = writeln!(
+        r,
+        "### {} (training size {n})\n\n| row | paper | ours | Δ [95%] | differs | converged | ours, {} inputs |{}\n|---|---|---|---|---|---|---|{}",
+        which.name(),
+        other.tag(),
+        if heart { " mean cost |" } else { "" },
+        if heart { "---|" } else { "" }
+    );
+    let mut ranked = Ranked::default();
+    let shown = study
         .blocks()
         .iter()
-        .filter(|b| b.variant != Variant::OtherScaling)
-        .collect();
-    for (which, _, _, _) in &described {
-        let which = *which;
-        let n = which.train_size();
-        let heart = which == Statlog::Heart;
-        let _ = writeln!(
-            r,
-            "### {} (training size {n})\n\n| row | paper | ours | Δ [95%] | differs | converged | ours, {} inputs |{}\n|---|---|---|---|---|---|---|{}",
-            which.name(),
-            other.tag(),
-            if heart { " mean cost |" } else { "" },
-            if heart { "---|" } else { "" }
-        );
-        let mut ours = Vec::new();
-        let mut ours_paper_rows = Vec::new();
-        let mut paper = Vec::new();
-        for block in &shown {
-            let alternative = study
-                .blocks()
-                .iter()
-                .find(|b| b.variant == Variant::OtherScaling && b.family == block.family);
-            for (i, row) in block.rows().into_iter().enumerate() {
-                let Some(entry) = Entry::get(table, which, &row, &paper_row(block, &row)) else {
-                    continue;
-                };
-                if block.variant == Variant::Default {
-                    agreement.add(&entry);
-                }
-                let other_entry = alternative
-                    .filter(|_| block.variant == Variant::Default)
-                    .and_then(|b| b.rows().get(i).cloned())
-                    .and_then(|alt_row| {
-                        let e = Entry::get(table, which, &alt_row, "")?;
-                        // The alternative rows carry the paper's number of the same model.
-                        let paper = entry.paper;
-                        let difference = paper.filter(|_| e.comparable()).and_then(|p| {
-                            Difference::from_estimate(
-                                e.mean - p,
-                                std::f64::consts::SQRT_2 * e.std_error,
-                                CONFIDENCE,
-                            )
-                        });
-                        Some(Entry {
-                            paper,
-                            difference,
-                            ..e
-                        })
-                    });
-                if let Some(o) = &other_entry {
-                    agreement_other.add(o);
-                    agreement_sensitive.add(&entry);
-                }
-                let cost = if heart {
-                    table
-                        .get(which.name(), n, &row, COST)
-                        .map_or(String::new(), |c| {
-                            format!(" {:.3} ± {:.3} |", c.mean, c.std_error.unwrap_or(f64::NAN))
-                        })
-                } else {
-                    String::new()
-                };
-                let differs = |e: &Entry| match e.differs() {
-                    Some(true) => " ✗",
-                    _ => "",
-                };
-                let _ = writeln!(
-                    r,
-                    "| {row} | {} | {} | {} | {} | {:.0}% | {} |{cost}",
-                    entry.paper.map_or("—".into(), |p| format!("{p:.3}")),
-                    entry.ours(),
-                    entry.difference.map_or("—".into(), |d| format!(
-                        "{:+.3} [{:+.3}, {:+.3}]",
-                        d.estimate, d.lower, d.upper
-                    )),
-                    match entry.differs() {
-                        Some(true) => "✗",
-                        Some(false) => "",
-                        None => "—",
-                    },
-                    100.0 * entry.converged,
-                    other_entry.as_ref().map_or("—".into(), |o| format!(
-                        "{}{}",
-                        o.ours(),
-                        differs(o)
-                    )),
-                );
-                if entry.comparable() && block.variant == Variant::Default {
-                    ours.push((row.clone(), entry.mean));
-                    if let Some(p) = entry.paper {
-                        ours_paper_rows.push((row.clone(), entry.mean));
-                        paper.push((row.clone(), p));
-                    }
+        .filter(|b| b.variant != Variant::OtherScaling);
+    for block in shown {
+        let alternative = study
+            .blocks()
+            .iter()
+            .find(|b| b.variant == Variant::OtherScaling && b.family == block.family);
+        for (i, row) in block.rows().into_iter().enumerate() {
+            let Some(entry) = Entry::get(table, which, &row, &paper_row(block, &row)) else {
+                continue;
+            };
+            if block.variant == Variant::Default {
+                agreements.default.add(&entry);
+            }
+            let other_entry = (block.variant == Variant::Default)
+                .then(|| other_reading(table, which, alternative?, i, &entry))
+                .flatten();
+            if let Some(o) = &other_entry {
+                agreements.other.add(o);
+                agreements.sensitive.add(&entry);
+            }
+            let cost = if heart {
+                table
+                    .get(which.name(), n, &row, COST)
+                    .map_or(String::new(), |c| {
+                        format!(" {:.3} ± {:.3} |", c.mean, c.std_error.unwrap_or(f64::NAN))
+                    })
+            } else {
+                String::new()
+            };
+            r.push_str(&row_line(&row, &entry, other_entry.as_ref(), &cost));
+            if entry.comparable() && block.variant == Variant::Default {
+                ranked.ours.push((row.clone(), entry.mean));
+                if let Some(p) = entry.paper {
+                    ranked.ours_paper_rows.push((row.clone(), entry.mean));
+                    ranked.paper.push((row, p));
                 }
             }
         }
-        let (pb, pw) = winners(&paper, 1e-12);
-        let (ob, ow) = winners(&ours_paper_rows, 1e-12);
-        let (cb, cw) = winners(&ours, 1e-12);
-        // Our error at the paper's (first) winning row, and how far it is from our best.
-        let at_paper_winner = pw.first().and_then(|w| {
-            let e = table.get(which.name(), n, w, ERROR)?;
-            Some((
-                w.clone(),
-                e.mean,
-                (e.mean - ob) / e.std_error.unwrap_or(f64::NAN),
-            ))
-        });
-        let _ = writeln!(
-            r,
-            "\nWinner — paper: {} ({pb:.3}); ours among the paper's rows: {} ({ob:.3}); ours \
-             including GDT-CV: {} ({cb:.3}).{}{}\n",
-            pw.join(", "),
-            ow.join(", "),
-            cw.join(", "),
-            if pw.iter().any(|w| ow.contains(w)) {
-                " The winners agree."
-            } else {
-                " The winners differ."
-            },
-            at_paper_winner.map_or(String::new(), |(w, e, d)| format!(
-                " Our {w} scores {e:.3}, {d:.1} of its standard errors above our best."
-            ))
-        );
     }
+    r.push_str(&winners_line(table, which, &ranked));
+    r
+}
+
+/// Row `i` of `alternative` (a scale-sensitive family on the other reading of the inputs'
+/// scale), carrying the paper's number of the same model as `entry`.
+fn other_reading(
+    table: &SummaryTable,
+    which: Statlog,
+    alternative: &Table1Block,
+    i: usize,
+    entry: &Entry,
+) -> Option<Entry> {
+    let alt_row = alternative.rows().get(i).cloned()?;
+    let e = Entry::get(table, which, &alt_row, "")?;
+    let paper = entry.paper;
+    let difference = paper.filter(|_| e.comparable()).and_then(|p| {
+        Difference::from_estimate(
+            e.mean - p,
+            std::f64::consts::SQRT_2 * e.std_error,
+            CONFIDENCE,
+        )
+    });
+    Some(Entry {
+        paper,
+        difference,
+        ..e
+    })
+}
+
+/// One row of a dataset's table: the paper's number, ours, their difference, whether they
+/// differ, the converged share, the other reading's number, and (heart) our mean cost.
+fn row_line(row: &str, entry: &Entry, other_entry: Option<&Entry>, cost: &str) -> String {
+    let differs = |e: &Entry| match e.differs() {
+        Some(true) => " ✗",
+        _ => "",
+    };
+    format!(
+        "| {row} | {} | {} | {} | {} | {:.0}% | {} |{cost}\n",
+        entry.paper.map_or("—".into(), |p| format!("{p:.3}")),
+        entry.ours(),
+        entry.difference.map_or("—".into(), |d| format!(
+            "{:+.3} [{:+.3}, {:+.3}]",
+            d.estimate, d.lower, d.upper
+        )),
+        match entry.differs() {
+            Some(true) => "✗",
+            Some(false) => "",
+            None => "—",
+        },
+        100.0 * entry.converged,
+        other_entry.map_or("—".into(), |o| format!("{}{}", o.ours(), differs(o))),
+    )
+}
+
+/// The winning rows: the paper's, ours among the paper's rows, ours with GDT-CV; and our error
+/// at the paper's winner.
+fn winners_line(table: &SummaryTable, which: Statlog, ranked: &Ranked) -> String {
+    let n = which.train_size();
+    let Ranked {
+        ours,
+        ours_paper_rows,
+        paper,
+    } = ranked;
+    let mut r = String::new();
+    let (pb, pw) = winners(paper, 1e-12);
+    let (ob, ow) = winners(ours_paper_rows, 1e-12);
+    let (cb, cw) = winners(ours, 1e-12);
+    // Our error at the paper's (first) winning row, and how far it is from our best.
+    let at_paper_winner = pw.first().and_then(|w| {
+        let e = table.get(which.name(), n, w, ERROR)?;
+        Some((
+            w.clone(),
+            e.mean,
+            (e.mean - ob) / e.std_error.unwrap_or(f64::NAN),
+        ))
+    });
+    let _ = writeln!(
+        r,
+        "\nWinner — paper: {} ({pb:.3}); ours among the paper's rows: {} ({ob:.3}); ours \
+         including GDT-CV: {} ({cb:.3}).{}{}\n",
+        pw.join(", "),
+        ow.join(", "),
+        cw.join(", "),
+        if pw.iter().any(|w| ow.contains(w)) {
+            " The winners agree."
+        } else {
+            " The winners differ."
+        },
+        at_paper_winner.map_or(String::new(), |(w, e, d)| format!(
+            " Our {w} scores {e:.3}, {d:.1} of its standard errors above our best."
+        ))
+    );
+    r
+}
+
+/// How many entries differ from the paper, on each reading of the inputs' scale.
+fn agreement_paragraph(agreements: &Agreements, scaling: InputScaling) -> String {
+    let other = scaling.other();
+    let Agreements {
+        default: agreement,
+        other: agreement_other,
+        sensitive: agreement_sensitive,
+    } = agreements;
+    let mut r = String::new();
     let chance = (1.0 - CONFIDENCE) * agreement.compared as f64;
     let _ = writeln!(
         r,
@@ -785,6 +862,12 @@ fn table1_report(
         agreement_other.compared,
         other.tag(),
     );
+    r
+}
+
+/// Table 1's claim: the rule, then each reading's verdict.
+fn table1_verdict_section(verdicts: &[Verdict]) -> String {
+    let mut r = String::new();
     let _ = writeln!(
         r,
         "### Verdict\n\nAt each (dataset, model) pair the intermediate λ with the lowest mean \
@@ -794,10 +877,15 @@ fn table1_report(
          verdict per reading of the inputs' scale.\n"
     );
     for v in verdicts {
-        render(r, v);
+        render(&mut r, v);
     }
     r.push_str(&reading_changes(verdicts));
-    // (c) GDT-CV.
+    r
+}
+
+/// GDT-CV beside the best fixed λ, and how often each λ was chosen.
+fn gdt_cv_table(table: &SummaryTable, results: &StudyResults, study: &Table1Study) -> String {
+    let mut r = String::new();
     let _ = writeln!(
         r,
         "## (c) GDT-CV — λ by 5-fold cross-validation (beyond the paper)\n\n`lambda-cv.csv`: how \
@@ -833,6 +921,7 @@ fn table1_report(
         );
     }
     r.push('\n');
+    r
 }
 
 /// Whether an entry stands for the estimator, and so is compared with the paper: no trial lacked
@@ -882,4 +971,110 @@ fn table1_verdicts(
         verdicts.push(table1_verdict(&pairs, &reading)?);
     }
     Ok(verdicts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(mean: f64, paper: Option<f64>, difference: Option<(f64, f64, f64)>) -> Entry {
+        Entry {
+            mean,
+            std_error: 0.002,
+            converged: 1.0,
+            certified: 0.0,
+            no_maximiser: false,
+            paper,
+            difference: difference.map(|(estimate, lower, upper)| Difference {
+                n: 100,
+                estimate,
+                lower,
+                upper,
+                std_error: Some(0.001),
+            }),
+        }
+    }
+
+    #[test]
+    fn a_row_shows_ours_beside_the_paper_and_flags_a_difference() {
+        let differing = entry(0.16, Some(0.143), Some((0.017, 0.013, 0.021)));
+        let within = entry(0.144, Some(0.143), Some((0.001, -0.003, 0.005)));
+        let line = row_line("LDA GEN", &differing, Some(&within), "");
+        assert_eq!(
+            line,
+            "| LDA GEN | 0.143 | 0.160 ± 0.002 | +0.017 [+0.013, +0.021] | ✗ | 100% | 0.144 ± 0.002 |\n"
+        );
+        let without_maximiser = Entry {
+            no_maximiser: true,
+            certified: 0.25,
+            converged: 0.5,
+            ..entry(0.2, None, None)
+        };
+        let line = row_line("QDA DISC", &without_maximiser, None, " 0.412 ± 0.010 |");
+        assert_eq!(
+            line,
+            "| QDA DISC | — | no maximiser (certified in 25% of trials) | — | — | 50% | — | 0.412 ± 0.010 |\n"
+        );
+    }
+
+    #[test]
+    fn the_agreement_paragraph_counts_each_reading() {
+        let agreements = Agreements {
+            default: Agreement {
+                flagged: 4,
+                compared: 85,
+            },
+            other: Agreement {
+                flagged: 2,
+                compared: 30,
+            },
+            sensitive: Agreement {
+                flagged: 1,
+                compared: 30,
+            },
+        };
+        let scaling = InputScaling::default();
+        let md = agreement_paragraph(&agreements, scaling);
+        assert!(
+            md.contains(&format!(
+                "({} inputs): 4 of 85 entries differ",
+                scaling.tag()
+            )),
+            "{md}"
+        );
+        assert!(
+            md.contains(&format!(
+                "1 of 30 entries differ with {} inputs and 2 of 30 with {} inputs",
+                scaling.tag(),
+                scaling.other().tag()
+            )),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn the_intro_lists_the_datasets_and_both_readings_of_the_scale() {
+        let scaling = InputScaling::default();
+        let md = table1_intro(100, scaling, &[(Statlog::Heart, 270, 13, 2)]);
+        assert!(
+            md.starts_with(
+                "## (b) Table 1 — Statlog\n\n`table1.csv`. Mean test error over 100 trials;"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains(&format!(
+                "\"ours\" uses the default reading, {}",
+                scaling.tag()
+            )),
+            "{md}"
+        );
+        assert!(
+            md.contains(&format!(
+                "| heart | 270 | 13 | 2 | {} |\n",
+                Statlog::Heart.train_size()
+            )),
+            "{md}"
+        );
+    }
 }
