@@ -97,6 +97,60 @@ impl fmt::Display for Cell {
     }
 }
 
+/// A study's classifiers, or its metrics, as a type: an enum whose variants are the schema's
+/// rows (or columns) in order, so that an [`Outcome`] is addressed by name in the code and
+/// never by position or string.
+///
+/// ```
+/// use gendisc_engine::{Key, Outcome, Schema};
+///
+/// #[derive(Debug, Clone, Copy, PartialEq)]
+/// enum Classifier { NaiveBayes, Logistic }
+/// impl Key for Classifier {
+///     const ALL: &'static [Self] = &[Self::NaiveBayes, Self::Logistic];
+///     fn name(self) -> &'static str {
+///         match self {
+///             Self::NaiveBayes => "naive-bayes",
+///             Self::Logistic => "logistic",
+///         }
+///     }
+/// }
+/// #[derive(Debug, Clone, Copy, PartialEq)]
+/// enum Metric { ErrorRate }
+/// impl Key for Metric {
+///     const ALL: &'static [Self] = &[Self::ErrorRate];
+///     fn name(self) -> &'static str { "error-rate" }
+/// }
+///
+/// let schema = Schema::of::<Classifier, Metric>()?;
+/// assert_eq!(schema.classifiers(), ["naive-bayes", "logistic"]);
+/// let mut outcome = Outcome::new(&schema);
+/// outcome.put(Classifier::Logistic, Metric::ErrorRate, 0.125)?;
+/// assert_eq!(outcome.value(Classifier::Logistic, Metric::ErrorRate), Some(0.125));
+/// assert_eq!(outcome.get(1, 0), Some(0.125));
+/// # Ok::<(), gendisc_core::Error>(())
+/// ```
+pub trait Key: Copy + PartialEq + 'static {
+    /// Every key, in the schema's order.
+    const ALL: &'static [Self];
+
+    /// The key's name, as result stores, tables and figures show it.
+    fn name(self) -> &'static str;
+
+    /// The key's position in the schema: its position in [`ALL`](Self::ALL).
+    fn index(self) -> usize {
+        Self::ALL
+            .iter()
+            .position(|&key| key == self)
+            .expect("every key is listed in ALL")
+    }
+
+    /// The names of every key, in the schema's order.
+    fn names() -> Vec<&'static str> {
+        Self::ALL.iter().map(|key| key.name()).collect()
+    }
+}
+
 /// The classifiers a study compares and the metrics it measures on each: the rows and columns
 /// of every [`Outcome`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,6 +186,13 @@ impl Schema {
             classifiers,
             metrics,
         })
+    }
+
+    /// The schema of a study whose classifiers and metrics are [`Key`] types.
+    ///
+    /// Fails as [`Schema::new`] does, on an empty or repeated name.
+    pub fn of<C: Key, M: Key>() -> Result<Self> {
+        Self::new(C::names(), M::names())
     }
 
     /// The classifier names.
@@ -237,6 +298,16 @@ impl Outcome {
         }
         self.values[slot] = Some(value);
         Ok(())
+    }
+
+    /// [`set`](Self::set) by [`Key`]: records `value` for `classifier` and `metric`.
+    pub fn put<C: Key, M: Key>(&mut self, classifier: C, metric: M, value: f64) -> Result<()> {
+        self.set(classifier.index(), metric.index(), value)
+    }
+
+    /// [`get`](Self::get) by [`Key`]: the value of `classifier` and `metric`, if measured.
+    pub fn value<C: Key, M: Key>(&self, classifier: C, metric: M) -> Option<f64> {
+        self.get(classifier.index(), metric.index())
     }
 
     /// The value of classifier `classifier` and metric `metric`, or `None` when it was not

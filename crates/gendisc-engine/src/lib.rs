@@ -11,7 +11,7 @@ pub mod study;
 pub mod tables;
 pub mod verdict;
 
-pub use cell::{Cell, Outcome, Schema};
+pub use cell::{Cell, Key, Outcome, Schema};
 pub use error::{CellFailure, Result, StudyError};
 pub use runner::{OnCellError, Progress, RunReport, Runner, RunnerSettings, StudyResults};
 pub use shard::{Shard, ShardRun};

@@ -48,7 +48,9 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use serde::Serialize;
 
 use gendisc_engine::interchange::complement;
-use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
+use gendisc_engine::{
+    fingerprint, Cell, Key, Outcome, RunnerSettings, Schema, Study, StudyResults,
+};
 
 pub use inputs::{export_inputs, InputSource};
 pub use paper::XueTitterington;
@@ -58,43 +60,108 @@ pub use report::write_outputs;
 pub const STUDY_ID: &str = "xue-titterington";
 
 /// The classifiers, in the order of the outcome table. The first three are the paper's.
-pub const CLASSIFIERS: [&str; 6] = [
-    NAIVE_BAYES,
-    LOGISTIC_REGRESSION,
-    HYBRID,
-    LOGISTIC_REGRESSION_L2,
-    HYBRID_LEAVE_ONE_OUT,
-    HYBRID_UNNORMALIZED,
-];
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Classifier {
+    /// Naive Bayes (Gaussian or Bernoulli, as e1071).
+    NaiveBayes,
+    /// Linear logistic regression, as R's glm.
+    LogisticRegression,
+    /// The normalized hybrid, θ by glm.
+    Hybrid,
+    /// Extra: logistic regression with a Gaussian prior on the weights.
+    LogisticRegressionL2,
+    /// Extra: the normalized hybrid with leave-one-out θ.
+    HybridLeaveOneOut,
+    /// Extra: the unnormalized hybrid.
+    HybridUnnormalized,
+}
 
-/// Naive Bayes (Gaussian or Bernoulli, as e1071).
+impl Key for Classifier {
+    const ALL: &'static [Self] = &[
+        Self::NaiveBayes,
+        Self::LogisticRegression,
+        Self::Hybrid,
+        Self::LogisticRegressionL2,
+        Self::HybridLeaveOneOut,
+        Self::HybridUnnormalized,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::NaiveBayes => NAIVE_BAYES,
+            Self::LogisticRegression => LOGISTIC_REGRESSION,
+            Self::Hybrid => HYBRID,
+            Self::LogisticRegressionL2 => LOGISTIC_REGRESSION_L2,
+            Self::HybridLeaveOneOut => HYBRID_LEAVE_ONE_OUT,
+            Self::HybridUnnormalized => HYBRID_UNNORMALIZED,
+        }
+    }
+}
+
+/// [`Classifier::NaiveBayes`]'s name.
 pub const NAIVE_BAYES: &str = "naive-bayes";
-/// Linear logistic regression, as R's glm.
+/// [`Classifier::LogisticRegression`]'s name.
 pub const LOGISTIC_REGRESSION: &str = "logistic-regression";
-/// The normalized hybrid, θ by glm.
+/// [`Classifier::Hybrid`]'s name.
 pub const HYBRID: &str = "hybrid";
-/// Extra: logistic regression with a Gaussian prior on the weights.
+/// [`Classifier::LogisticRegressionL2`]'s name.
 pub const LOGISTIC_REGRESSION_L2: &str = "logistic-regression-l2";
-/// Extra: the normalized hybrid with leave-one-out θ.
+/// [`Classifier::HybridLeaveOneOut`]'s name.
 pub const HYBRID_LEAVE_ONE_OUT: &str = "hybrid-loo";
-/// Extra: the unnormalized hybrid.
+/// [`Classifier::HybridUnnormalized`]'s name.
 pub const HYBRID_UNNORMALIZED: &str = "hybrid-unnormalized";
 
 /// The metrics, in the order of the outcome table.
-pub const METRICS: [&str; 6] = [ER, LL, LL_MEAN, SEPARATED, R_WARNING, ALIASED];
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// Test error rate.
+    Er,
+    /// Logistic loss, summed over the test set (the paper's LL).
+    Ll,
+    /// Logistic loss, averaged over the test set.
+    LlMean,
+    /// 1 when a glm fit's training set was (quasi-)separated, else 0; absent for other fits.
+    Separated,
+    /// 1 when R's glm would warn "fitted probabilities numerically 0 or 1 occurred" — some
+    /// training row has `|η| > 30`, where R's link is clamped — else 0; absent for other fits.
+    RWarning,
+    /// Number of aliased (constant) region features in a hybrid's θ fit.
+    Aliased,
+}
 
-/// Test error rate.
+impl Key for Metric {
+    const ALL: &'static [Self] = &[
+        Self::Er,
+        Self::Ll,
+        Self::LlMean,
+        Self::Separated,
+        Self::RWarning,
+        Self::Aliased,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Er => ER,
+            Self::Ll => LL,
+            Self::LlMean => LL_MEAN,
+            Self::Separated => SEPARATED,
+            Self::RWarning => R_WARNING,
+            Self::Aliased => ALIASED,
+        }
+    }
+}
+
+/// [`Metric::Er`]'s name.
 pub const ER: &str = "er";
-/// Logistic loss, summed over the test set (the paper's LL).
+/// [`Metric::Ll`]'s name.
 pub const LL: &str = "ll";
-/// Logistic loss, averaged over the test set.
+/// [`Metric::LlMean`]'s name.
 pub const LL_MEAN: &str = "ll-mean";
-/// 1 when a glm fit's training set was (quasi-)separated, else 0; absent for other fits.
+/// [`Metric::Separated`]'s name.
 pub const SEPARATED: &str = "separated";
-/// 1 when R's glm would warn "fitted probabilities numerically 0 or 1 occurred" — some
-/// training row has `|η| > 30`, where R's link is clamped — else 0; absent for other fits.
+/// [`Metric::RWarning`]'s name.
 pub const R_WARNING: &str = "numerically-0-or-1";
-/// Number of aliased (constant) region features in a hybrid's θ fit.
+/// [`Metric::Aliased`]'s name.
 pub const ALIASED: &str = "aliased";
 
 /// The regions of the hybrid (§3.1.4): `x¹ = (x_1, x_2)`, `x² = (x_3, x_4)`.
@@ -169,7 +236,7 @@ impl XueTitteringtonStudy {
                 Dataset { preset, x, y }
             })
             .collect();
-        let schema = Schema::new(CLASSIFIERS, METRICS)?;
+        let schema = Schema::of::<Classifier, Metric>()?;
         Ok(Self {
             settings,
             datasets,
@@ -307,7 +374,7 @@ where
     let naive_bayes = nb.fit(x_train, y_train)?;
     record(
         outcome,
-        0,
+        Classifier::NaiveBayes,
         &evaluate(naive_bayes.decision_function(x_test)?)?,
         None,
         None,
@@ -320,7 +387,13 @@ where
         r_warning: lr.report().saturated,
     };
     let eta = r_clamped_log_odds(lr.decision_function(x_test)?);
-    record(outcome, 1, &evaluate(eta)?, Some(flags), None)?;
+    record(
+        outcome,
+        Classifier::LogisticRegression,
+        &evaluate(eta)?,
+        Some(flags),
+        None,
+    )?;
 
     // The three hybrids share the naive Bayes model: its region log-likelihoods on the
     // training rows and on the test rows are computed once. The leave-one-out hybrid's model
@@ -340,7 +413,11 @@ where
     // normalized one with θ rescaled (`Hybrid::with_normalization`); with two features per
     // region the rescaling is exact, and so equal bit for bit to fitting it.
     let unnormalized = normalized.with_normalization(Normalization::Unnormalized);
-    for (index, hybrid) in [(2, &normalized), (4, &leave_one_out), (5, &unnormalized)] {
+    for (classifier, hybrid) in [
+        (Classifier::Hybrid, &normalized),
+        (Classifier::HybridLeaveOneOut, &leave_one_out),
+        (Classifier::HybridUnnormalized, &unnormalized),
+    ] {
         let report = hybrid.report().ok_or_else(|| Error::Numerical {
             what: "hybrid fit".into(),
             detail: "no fit report".into(),
@@ -351,7 +428,13 @@ where
         };
         let aliased = report.aliased_regions.len();
         let eta = r_clamped_log_odds(hybrid.decision_function_on(&test)?);
-        record(outcome, index, &evaluate(eta)?, Some(flags), Some(aliased))?;
+        record(
+            outcome,
+            classifier,
+            &evaluate(eta)?,
+            Some(flags),
+            Some(aliased),
+        )?;
     }
 
     // Newton from the unpenalised estimate when there is one (converged, and no fitted
@@ -365,7 +448,7 @@ where
     let l2 = l2.fit(x_train, y_train)?;
     record(
         outcome,
-        3,
+        Classifier::LogisticRegressionL2,
         &evaluate(l2.decision_function(x_test)?)?,
         None,
         None,
@@ -416,7 +499,7 @@ impl<'a> Evaluator<'a> {
     fn new(y_test: ArrayView1<'a, usize>) -> Self {
         Self {
             y_test,
-            done: Vec::with_capacity(CLASSIFIERS.len()),
+            done: Vec::with_capacity(Classifier::ALL.len()),
         }
     }
 
@@ -463,20 +546,32 @@ impl Evaluation {
 
 fn record(
     outcome: &mut Outcome,
-    classifier: usize,
+    classifier: Classifier,
     eval: &Evaluation,
     glm: Option<GlmFlags>,
     aliased: Option<usize>,
 ) -> Result<()> {
-    outcome.set(classifier, 0, eval.error_rate)?;
-    outcome.set(classifier, 1, eval.loss_sum)?;
-    outcome.set(classifier, 2, eval.loss_sum / eval.n_test as f64)?;
+    outcome.put(classifier, Metric::Er, eval.error_rate)?;
+    outcome.put(classifier, Metric::Ll, eval.loss_sum)?;
+    outcome.put(
+        classifier,
+        Metric::LlMean,
+        eval.loss_sum / eval.n_test as f64,
+    )?;
     if let Some(flags) = glm {
-        outcome.set(classifier, 3, f64::from(u8::from(flags.separated)))?;
-        outcome.set(classifier, 4, f64::from(u8::from(flags.r_warning)))?;
+        outcome.put(
+            classifier,
+            Metric::Separated,
+            f64::from(u8::from(flags.separated)),
+        )?;
+        outcome.put(
+            classifier,
+            Metric::RWarning,
+            f64::from(u8::from(flags.r_warning)),
+        )?;
     }
     if let Some(aliased) = aliased {
-        outcome.set(classifier, 5, aliased as f64)?;
+        outcome.put(classifier, Metric::Aliased, aliased as f64)?;
     }
     Ok(())
 }
@@ -581,17 +676,24 @@ mod tests {
             let a = study.run_cell(&cell).unwrap();
             let b = study.run_cell(&cell).unwrap();
             assert!(a.bitwise_eq(&b));
-            for classifier in 0..CLASSIFIERS.len() {
-                let er = a.get(classifier, 0).unwrap();
+            for &classifier in Classifier::ALL {
+                let er = a.value(classifier, Metric::Er).unwrap();
                 assert!((0.0..=1.0).contains(&er));
-                let ll = a.get(classifier, 1).unwrap();
-                let ll_mean = a.get(classifier, 2).unwrap();
+                let ll = a.value(classifier, Metric::Ll).unwrap();
+                let ll_mean = a.value(classifier, Metric::LlMean).unwrap();
                 let n_test = (1000 - cell.train_size) as f64;
                 assert!((ll / n_test - ll_mean).abs() < 1e-12);
             }
             // Separation is recorded for the glm fits only.
-            assert!(a.get(1, 3).is_some() && a.get(2, 3).is_some() && a.get(2, 4).is_some());
-            assert!(a.get(0, 3).is_none() && a.get(3, 3).is_none() && a.get(0, 4).is_none());
+            use Classifier::{Hybrid, LogisticRegression, LogisticRegressionL2, NaiveBayes};
+            let has = |c, m| a.value(c, m).is_some();
+            assert!(has(LogisticRegression, Metric::Separated) && has(Hybrid, Metric::Separated));
+            assert!(has(Hybrid, Metric::RWarning));
+            assert!(
+                !has(NaiveBayes, Metric::Separated)
+                    && !has(LogisticRegressionL2, Metric::Separated)
+            );
+            assert!(!has(NaiveBayes, Metric::RWarning));
         }
     }
 

@@ -11,13 +11,13 @@ use gendisc_data::generators::XueTitteringtonPreset;
 
 use super::claims;
 use super::{
-    InputSource, XueTitteringtonStudy, CLASSIFIERS, ER, HYBRID, LL, LL_MEAN, LOGISTIC_REGRESSION,
+    Classifier, InputSource, XueTitteringtonStudy, ER, HYBRID, LL, LL_MEAN, LOGISTIC_REGRESSION,
     NAIVE_BAYES, R_WARNING, SEPARATED,
 };
 use gendisc_engine::figure::{Figure, LineStyle, Panel, Series};
 use gendisc_engine::tables::format_float;
 use gendisc_engine::verdict::write_verdicts_csv;
-use gendisc_engine::{write_text, Result, Statistic, StudyResults, SummaryTable};
+use gendisc_engine::{write_text, Key, Result, Statistic, StudyResults, SummaryTable};
 
 /// The paper's three classifiers, whose comparison the paper's conclusions are about.
 const PAPER_CLASSIFIERS: [&str; 3] = [NAIVE_BAYES, LOGISTIC_REGRESSION, HYBRID];
@@ -84,7 +84,7 @@ fn medians_csv(table: &SummaryTable, study: &XueTitteringtonStudy) -> String {
     );
     for preset in XueTitteringtonPreset::ALL {
         for &m in &study.settings().sizes {
-            for classifier in CLASSIFIERS {
+            for classifier in Classifier::names() {
                 let _ = write!(csv, "{},{m},{classifier}", preset.name());
                 for metric in [ER, LL, LL_MEAN] {
                     match table.get(preset.name(), m, classifier, metric) {
@@ -150,7 +150,7 @@ fn figure_svg(table: &SummaryTable, study: &XueTitteringtonStudy, figure: u8) ->
             let mut panel = Panel::new(format!("{} — {label}", preset.name()))
                 .x_label("training set size m")
                 .y_label(label);
-            for classifier in CLASSIFIERS {
+            for classifier in Classifier::names() {
                 let points =
                     table.curve(preset.name(), classifier, metric, Statistic::Median, None);
                 let style = if PAPER_CLASSIFIERS.contains(&classifier) {
