@@ -69,7 +69,9 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
+use gendisc_engine::{
+    fingerprint, Cell, Key, Outcome, RunnerSettings, Schema, Study, StudyResults,
+};
 
 pub use datasets::{
     load, load_all, required_files, rescale_unit_range, Dataset, DatasetSpec, InputKind, Inputs,
@@ -87,39 +89,97 @@ pub const STUDY_ID: &str = "ng-jordan";
 /// The classifiers, in the order of the outcome table: naive Bayes, then logistic regression
 /// under four readings — the N(0, σ²) prior and the paper's random separator on separable
 /// training sets, each on standardised and on [0, 1]-rescaled continuous inputs.
-pub const CLASSIFIERS: [&str; 5] = [
-    NAIVE_BAYES,
-    LOGISTIC_REGRESSION,
-    RANDOM_SEPARATOR,
-    LOGISTIC_REGRESSION_UNIT_RANGE,
-    RANDOM_SEPARATOR_UNIT_RANGE,
-];
-/// Naive Bayes: Gaussian with shared variances (continuous), categorical with Laplace
-/// smoothing (discrete).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Classifier {
+    /// Naive Bayes: Gaussian with shared variances (continuous), categorical with Laplace
+    /// smoothing (discrete).
+    NaiveBayes,
+    /// Logistic regression with a Gaussian prior of fixed tiny strength, on standardised
+    /// inputs.
+    LogisticRegression,
+    /// The paper's treatment of separable sets (§4), the report's headline reading: on a
+    /// separable training set, a separating hyperplane drawn at random from the version space
+    /// ([`random_separator`]); otherwise the fit of [`Classifier::LogisticRegression`].
+    RandomSeparator,
+    /// [`Classifier::LogisticRegression`] with continuous inputs rescaled to [0, 1] instead of
+    /// standardised (the same fit on discrete inputs).
+    LogisticRegressionUnitRange,
+    /// [`Classifier::RandomSeparator`] with continuous inputs rescaled to [0, 1] (the same
+    /// draw on discrete inputs).
+    RandomSeparatorUnitRange,
+}
+
+impl Key for Classifier {
+    const ALL: &'static [Self] = &[
+        Self::NaiveBayes,
+        Self::LogisticRegression,
+        Self::RandomSeparator,
+        Self::LogisticRegressionUnitRange,
+        Self::RandomSeparatorUnitRange,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::NaiveBayes => NAIVE_BAYES,
+            Self::LogisticRegression => LOGISTIC_REGRESSION,
+            Self::RandomSeparator => RANDOM_SEPARATOR,
+            Self::LogisticRegressionUnitRange => LOGISTIC_REGRESSION_UNIT_RANGE,
+            Self::RandomSeparatorUnitRange => RANDOM_SEPARATOR_UNIT_RANGE,
+        }
+    }
+}
+
+/// [`Classifier::NaiveBayes`]'s name.
 pub const NAIVE_BAYES: &str = "naive-bayes";
-/// Logistic regression with a Gaussian prior of fixed tiny strength, on standardised inputs.
+/// [`Classifier::LogisticRegression`]'s name.
 pub const LOGISTIC_REGRESSION: &str = "logistic-regression";
-/// The paper's treatment of separable sets (§4), the report's headline reading: on a separable
-/// training set, a separating hyperplane drawn at random from the version space
-/// ([`random_separator`]); otherwise the fit of [`LOGISTIC_REGRESSION`].
+/// [`Classifier::RandomSeparator`]'s name.
 pub const RANDOM_SEPARATOR: &str = "logistic-regression-random-separator";
-/// [`LOGISTIC_REGRESSION`] with continuous inputs rescaled to [0, 1] instead of standardised
-/// (the same fit on discrete inputs).
+/// [`Classifier::LogisticRegressionUnitRange`]'s name.
 pub const LOGISTIC_REGRESSION_UNIT_RANGE: &str = "logistic-regression-unit-range";
-/// [`RANDOM_SEPARATOR`] with continuous inputs rescaled to [0, 1] (the same draw on discrete
-/// inputs).
+/// [`Classifier::RandomSeparatorUnitRange`]'s name.
 pub const RANDOM_SEPARATOR_UNIT_RANGE: &str = "logistic-regression-random-separator-unit-range";
 
 /// The metrics, in the order of the outcome table.
-pub const METRICS: [&str; 4] = [ERROR, TRAINING_ERROR, SEPARATED, CONVERGED];
-/// Test error rate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// Test error rate.
+    Error,
+    /// Error rate on the training set.
+    TrainingError,
+    /// The fitted logistic regressions only: 1 when the fitted hyperplane classifies every
+    /// training row correctly (the training set is linearly separable), else 0.
+    Separated,
+    /// The fitted logistic regressions only: 1 when the solver met its stopping criterion,
+    /// else 0.
+    Converged,
+}
+
+impl Key for Metric {
+    const ALL: &'static [Self] = &[
+        Self::Error,
+        Self::TrainingError,
+        Self::Separated,
+        Self::Converged,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Error => ERROR,
+            Self::TrainingError => TRAINING_ERROR,
+            Self::Separated => SEPARATED,
+            Self::Converged => CONVERGED,
+        }
+    }
+}
+
+/// [`Metric::Error`]'s name.
 pub const ERROR: &str = "error";
-/// Error rate on the training set.
+/// [`Metric::TrainingError`]'s name.
 pub const TRAINING_ERROR: &str = "training-error";
-/// The fitted logistic regressions only: 1 when the fitted hyperplane classifies every training
-/// row correctly (the training set is linearly separable), else 0.
+/// [`Metric::Separated`]'s name.
 pub const SEPARATED: &str = "separated";
-/// The fitted logistic regressions only: 1 when the solver met its stopping criterion, else 0.
+/// [`Metric::Converged`]'s name.
 pub const CONVERGED: &str = "converged";
 
 /// The configuration of a run.
@@ -286,7 +346,7 @@ impl NgJordanStudy {
             unit_range,
             splits: None,
             source: InputSource::Seed,
-            schema: Schema::new(CLASSIFIERS, METRICS)?,
+            schema: Schema::of::<Classifier, Metric>()?,
         })
     }
 
@@ -421,20 +481,40 @@ impl Study for NgJordanStudy {
 
         let mut outcome = Outcome::new(&self.schema);
         for (classifier, log_odds) in [
-            (0, &nb_log_odds),
-            (1, &standardised.log_odds),
-            (2, &standardised.separator_log_odds),
-            (3, &unit_range.log_odds),
-            (4, &unit_range.separator_log_odds),
+            (Classifier::NaiveBayes, &nb_log_odds),
+            (Classifier::LogisticRegression, &standardised.log_odds),
+            (
+                Classifier::RandomSeparator,
+                &standardised.separator_log_odds,
+            ),
+            (
+                Classifier::LogisticRegressionUnitRange,
+                &unit_range.log_odds,
+            ),
+            (
+                Classifier::RandomSeparatorUnitRange,
+                &unit_range.separator_log_odds,
+            ),
         ] {
             let test = error_rate(log_odds, y, &split.test);
             let train = error_rate(log_odds, y, &split.train);
-            outcome.set(classifier, 0, test)?;
-            outcome.set(classifier, 1, train)?;
+            outcome.put(classifier, Metric::Error, test)?;
+            outcome.put(classifier, Metric::TrainingError, train)?;
         }
-        for (classifier, fit) in [(1, &standardised), (3, &unit_range)] {
-            outcome.set(classifier, 2, f64::from(u8::from(fit.separated)))?;
-            outcome.set(classifier, 3, f64::from(u8::from(fit.converged)))?;
+        for (classifier, fit) in [
+            (Classifier::LogisticRegression, &standardised),
+            (Classifier::LogisticRegressionUnitRange, &unit_range),
+        ] {
+            outcome.put(
+                classifier,
+                Metric::Separated,
+                f64::from(u8::from(fit.separated)),
+            )?;
+            outcome.put(
+                classifier,
+                Metric::Converged,
+                f64::from(u8::from(fit.converged)),
+            )?;
         }
         Ok(outcome)
     }
@@ -665,26 +745,37 @@ mod tests {
             let a = study.run_cell(&cell).unwrap();
             let b = study.run_cell(&cell).unwrap();
             assert!(a.bitwise_eq(&b));
-            for classifier in 0..5 {
-                for metric in 0..2 {
-                    let e = a.get(classifier, metric).unwrap();
+            for &classifier in Classifier::ALL {
+                for metric in [Metric::Error, Metric::TrainingError] {
+                    let e = a.value(classifier, metric).unwrap();
                     assert!((0.0..=1.0).contains(&e));
                 }
             }
-            assert!(a.get(0, 2).is_none() && a.get(0, 3).is_none());
-            assert_eq!(a.get(1, 3), Some(1.0));
+            use Classifier::{LogisticRegression, NaiveBayes, RandomSeparator};
+            assert!(a.value(NaiveBayes, Metric::Separated).is_none());
+            assert!(a.value(NaiveBayes, Metric::Converged).is_none());
+            assert_eq!(a.value(LogisticRegression, Metric::Converged), Some(1.0));
             // A separated training set has no training error, for either separator; otherwise
             // the random separator is the logistic regression.
-            if a.get(1, 2) == Some(1.0) {
-                assert_eq!(a.get(1, 1), Some(0.0));
-                assert_eq!(a.get(2, 1), Some(0.0));
+            if a.value(LogisticRegression, Metric::Separated) == Some(1.0) {
+                assert_eq!(
+                    a.value(LogisticRegression, Metric::TrainingError),
+                    Some(0.0)
+                );
+                assert_eq!(a.value(RandomSeparator, Metric::TrainingError), Some(0.0));
             } else {
-                assert_eq!(a.get(2, 0), a.get(1, 0));
+                assert_eq!(
+                    a.value(RandomSeparator, Metric::Error),
+                    a.value(LogisticRegression, Metric::Error)
+                );
             }
         }
         // Four rows in 3 dimensions: always separable, and separated by the fit.
         let tiny = study.run_cell(&Cell::new("pima", 4, 1)).unwrap();
-        assert_eq!(tiny.get(1, 2), Some(1.0));
+        assert_eq!(
+            tiny.value(Classifier::LogisticRegression, Metric::Separated),
+            Some(1.0)
+        );
     }
 
     #[test]
@@ -704,10 +795,17 @@ mod tests {
         for r in 0..10 {
             let (short, long) = (run(1, r), run(50, r));
             // Naive Bayes and the fitted logistic regressions do not depend on the walk.
-            for classifier in [0, 1, 3] {
-                assert_eq!(short.get(classifier, 0), long.get(classifier, 0));
+            use Classifier::*;
+            for classifier in [NaiveBayes, LogisticRegression, LogisticRegressionUnitRange] {
+                assert_eq!(
+                    short.value(classifier, Metric::Error),
+                    long.value(classifier, Metric::Error)
+                );
             }
-            differs |= short.get(2, 0) != long.get(2, 0) || short.get(4, 0) != long.get(4, 0);
+            for separator in [RandomSeparator, RandomSeparatorUnitRange] {
+                differs |=
+                    short.value(separator, Metric::Error) != long.value(separator, Metric::Error);
+            }
         }
         // Over ten splits, the drawn hyperplanes' test errors cannot all coincide.
         assert!(differs);
@@ -731,9 +829,22 @@ mod tests {
         // Discrete inputs: the [0, 1] reading is the same fit and the same draw.
         for r in 0..5 {
             let o = study.run_cell(&Cell::new("promoters", 12, r)).unwrap();
-            assert_eq!(o.get(1, 0), o.get(3, 0));
-            assert_eq!(o.get(2, 0), o.get(4, 0));
-            assert_eq!(o.get(1, 2), o.get(3, 2));
+            use Classifier::*;
+            for (standardised, unit_range, metric) in [
+                (
+                    LogisticRegression,
+                    LogisticRegressionUnitRange,
+                    Metric::Error,
+                ),
+                (RandomSeparator, RandomSeparatorUnitRange, Metric::Error),
+                (
+                    LogisticRegression,
+                    LogisticRegressionUnitRange,
+                    Metric::Separated,
+                ),
+            ] {
+                assert_eq!(o.value(standardised, metric), o.value(unit_range, metric));
+            }
         }
     }
 

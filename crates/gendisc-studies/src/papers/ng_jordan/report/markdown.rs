@@ -279,16 +279,9 @@ impl<'a> Report<'a> {
              regression and naive Bayes are better (LR–NB), and the pattern they make. Ties are the \
              other points.\n"
         );
-        let _ = writeln!(
-            r,
-            "| dataset | inputs | small m | large m | {} |\n|---|---|---|---|{}",
-            READINGS
-                .iter()
-                .map(|x| x.name)
-                .collect::<Vec<_>>()
-                .join(" | "),
-            "---|".repeat(READINGS.len())
-        );
+        r.push_str(&header_with_readings(&[
+            "dataset", "inputs", "small m", "large m",
+        ]));
         for d in study.datasets() {
             let grid = study.grid(d);
             let name = d.spec.name;
@@ -674,16 +667,7 @@ fn by_reading_markdown(verdicts: &[Verdict]) -> String {
 fn compared_table_markdown(verdicts: &[Verdict]) -> String {
     let mut r = String::new();
     let _ = writeln!(r, "## The readings compared\n");
-    let _ = writeln!(
-        r,
-        "| claim | {} |\n|---|{}",
-        READINGS
-            .iter()
-            .map(|x| x.name)
-            .collect::<Vec<_>>()
-            .join(" | "),
-        "---|".repeat(READINGS.len())
-    );
+    r.push_str(&header_with_readings(&["claim"]));
     for id in CLAIM_IDS {
         let cells: Vec<String> = READINGS
             .iter()
@@ -696,6 +680,20 @@ fn compared_table_markdown(verdicts: &[Verdict]) -> String {
         let _ = writeln!(r, "| `{id}` | {} |", cells.join(" | "));
     }
     r
+}
+
+/// A table's header: the `leading` columns, then a column per reading.
+fn header_with_readings(leading: &[&str]) -> String {
+    let columns: Vec<&str> = leading
+        .iter()
+        .copied()
+        .chain(READINGS.iter().map(|reading| reading.name))
+        .collect();
+    format!(
+        "| {} |\n|{}\n",
+        columns.join(" | "),
+        "---|".repeat(columns.len())
+    )
 }
 
 #[cfg(test)]
@@ -730,6 +728,20 @@ mod tests {
         assert!(
             md.contains(&format!("chance alone would make {leads:.1} of them")),
             "{md}"
+        );
+    }
+
+    #[test]
+    fn a_header_has_a_column_per_reading_after_the_leading_ones() {
+        let header = header_with_readings(&["claim"]);
+        let names: Vec<&str> = READINGS.iter().map(|r| r.name).collect();
+        assert_eq!(
+            header,
+            format!(
+                "| claim | {} |\n|{}\n",
+                names.join(" | "),
+                "---|".repeat(1 + READINGS.len())
+            )
         );
     }
 

@@ -14,13 +14,13 @@ use std::path::Path;
 
 use super::claims::{self, Reading, LR, NB, READINGS};
 use super::{
-    InputSource, NgJordanStudy, CLASSIFIERS, CONVERGED, ERROR, LOGISTIC_REGRESSION, NAIVE_BAYES,
+    Classifier, InputSource, NgJordanStudy, CONVERGED, ERROR, LOGISTIC_REGRESSION, NAIVE_BAYES,
     RANDOM_SEPARATOR, SEPARATED,
 };
 use gendisc_engine::figure::{Figure, LineStyle, Marker, Panel, Point, Series};
 use gendisc_engine::tables::format_float;
 use gendisc_engine::verdict::{write_verdicts_csv, Evidence, Side, Verdict, Window};
-use gendisc_engine::{write_text, Result, StudyError, StudyResults, SummaryTable};
+use gendisc_engine::{write_text, Key, Result, StudyError, StudyResults, SummaryTable};
 
 /// The header of `learning_curves.csv`.
 const CURVES_HEADER: [&str; 7] = [
@@ -44,7 +44,7 @@ pub fn write_outputs(out: &Path, study: &NgJordanStudy, results: &StudyResults) 
     // The tables and the figure below are computed from the CSV just written: naive Bayes
     // against each reading's logistic regression.
     let mut curves = BTreeMap::new();
-    for method in &CLASSIFIERS[1..] {
+    for method in &Classifier::names()[1..] {
         curves.insert(*method, read_curves(&curves_csv, method)?);
     }
     figure(&curves, study)?.write_svg(out.join("learning_curves.svg"))?;
@@ -76,7 +76,7 @@ fn curves_csv(table: &SummaryTable, study: &NgJordanStudy) -> Result<String> {
     writer.write_record(CURVES_HEADER).map_err(csv_error)?;
     for dataset in study.datasets() {
         for m in study.grid(dataset) {
-            for method in CLASSIFIERS {
+            for method in Classifier::names() {
                 let Some(s) = table.get(dataset.spec.name, m, method, ERROR) else {
                     continue;
                 };
@@ -160,7 +160,7 @@ pub(crate) fn read_curves(text: &str, lr_method: &str) -> Result<Vec<Curves>> {
             })
         };
         let method = field(3);
-        if !CLASSIFIERS.contains(&method) {
+        if !Classifier::names().contains(&method) {
             return Err(csv_error(format!(
                 "line {}: unknown method `{method}`",
                 line + 2
