@@ -195,6 +195,19 @@ impl Schema {
         Self::new(C::names(), M::names())
     }
 
+    /// The schema of a study whose metrics are a [`Key`] type and whose classifiers are named
+    /// as the study is built (a row per `λ` of a path, per model of a table).
+    ///
+    /// Fails as [`Schema::new`] does, on an empty or repeated name.
+    pub fn with_metrics<M, C>(classifiers: C) -> Result<Self>
+    where
+        M: Key,
+        C: IntoIterator,
+        C::Item: Into<String>,
+    {
+        Self::new(classifiers, M::names())
+    }
+
     /// The classifier names.
     pub fn classifiers(&self) -> &[String] {
         &self.classifiers
@@ -308,6 +321,17 @@ impl Outcome {
     /// [`get`](Self::get) by [`Key`]: the value of `classifier` and `metric`, if measured.
     pub fn value<C: Key, M: Key>(&self, classifier: C, metric: M) -> Option<f64> {
         self.get(classifier.index(), metric.index())
+    }
+
+    /// [`set`](Self::set) with the classifier by position (a study whose rows are named as it
+    /// is built, [`Schema::with_metrics`]) and the metric by [`Key`].
+    pub fn put_at<M: Key>(&mut self, classifier: usize, metric: M, value: f64) -> Result<()> {
+        self.set(classifier, metric.index(), value)
+    }
+
+    /// [`get`](Self::get) with the classifier by position and the metric by [`Key`].
+    pub fn value_at<M: Key>(&self, classifier: usize, metric: M) -> Option<f64> {
+        self.get(classifier, metric.index())
     }
 
     /// The value of classifier `classifier` and metric `metric`, or `None` when it was not

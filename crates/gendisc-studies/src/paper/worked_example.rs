@@ -9,7 +9,7 @@ use gendisc_engine::verdict::{
     Verdict, Window,
 };
 use gendisc_engine::{
-    fingerprint, write_text, Cell, Outcome, Progress, Result, Runner, RunnerSettings, Schema,
+    fingerprint, write_text, Cell, Key, Outcome, Progress, Result, Runner, RunnerSettings, Schema,
     Study, StudyResults,
 };
 use rand_distr::{Distribution, StandardNormal};
@@ -45,6 +45,36 @@ impl Settings {
 const PLUG_IN: &str = "plug-in";
 const FIXED: &str = "fixed";
 const ERROR_RATE: &str = "error-rate";
+
+/// The study's classifiers, as the code addresses them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Rule {
+    PlugIn,
+    Fixed,
+}
+
+impl Key for Rule {
+    const ALL: &'static [Self] = &[Self::PlugIn, Self::Fixed];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::PlugIn => PLUG_IN,
+            Self::Fixed => FIXED,
+        }
+    }
+}
+
+/// The study's one metric.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct ErrorRate;
+
+impl Key for ErrorRate {
+    const ALL: &'static [Self] = &[Self];
+
+    fn name(self) -> &'static str {
+        ERROR_RATE
+    }
+}
 
 /// The two threshold rules on the line, as a study.
 struct ThresholdRules {
@@ -94,10 +124,8 @@ impl Study for ThresholdRules {
         }
         let n = self.settings.test_size as f64;
         let mut outcome = Outcome::new(&self.schema);
-        let row = |name| self.schema.classifier_index(name).expect("in the schema");
-        let metric = self.schema.metric_index(ERROR_RATE).expect("in the schema");
-        outcome.set(row(PLUG_IN), metric, plug_in as f64 / n)?;
-        outcome.set(row(FIXED), metric, fixed as f64 / n)?;
+        outcome.put(Rule::PlugIn, ErrorRate, plug_in as f64 / n)?;
+        outcome.put(Rule::Fixed, ErrorRate, fixed as f64 / n)?;
         Ok(outcome)
     }
 }
@@ -147,7 +175,7 @@ impl Paper for Toy {
     fn run(&self, out: &Path, grid: Grid, runner: RunnerSettings) -> Result<Ran> {
         let study = ThresholdRules {
             settings: Settings::for_grid(grid),
-            schema: Schema::new([PLUG_IN, FIXED], [ERROR_RATE])?,
+            schema: Schema::of::<Rule, ErrorRate>()?,
         };
         let results = Runner::new(RunnerSettings {
             store: Some(out.join("cells.jsonl")),

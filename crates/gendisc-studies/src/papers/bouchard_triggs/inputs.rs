@@ -364,7 +364,7 @@ mod tests {
     use gendisc_engine::{RunnerSettings, Study};
     use rand::Rng;
 
-    use super::super::{run_both, table1_blocks, table1_rows, Settings, Statlog, TABLE1_METRICS};
+    use super::super::{run_both, table1_blocks, table1_rows, Settings, Statlog, Table1Metric};
     use super::*;
     use crate::papers::inputs::damage::{assert_parse_error, edit_line};
 
@@ -591,7 +591,8 @@ mod tests {
             splits: None,
             source: InputSource::Seed,
             blocks: table1_blocks(&settings),
-            schema: gendisc_engine::Schema::new(table1_rows(&settings), TABLE1_METRICS).unwrap(),
+            schema: gendisc_engine::Schema::with_metrics::<Table1Metric, _>(table1_rows(&settings))
+                .unwrap(),
             settings,
         }
     }

@@ -44,7 +44,9 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
+use gendisc_engine::{
+    fingerprint, Cell, Key, Outcome, RunnerSettings, Schema, Study, StudyResults,
+};
 
 use crate::papers::inputs::same_bits;
 
@@ -56,25 +58,81 @@ pub use report::write_outputs;
 /// The study's identifier, also its directory under `results/`.
 pub const STUDY_ID: &str = "bouchard-triggs";
 
-/// Mean logistic loss on the test set.
+/// [`Figure1Metric::Logloss`]'s and [`Table1Metric::Logloss`]'s name.
 pub const LOGLOSS: &str = "logloss";
-/// Test error rate.
+/// [`Figure1Metric::Error`]'s and [`Table1Metric::Error`]'s name.
 pub const ERROR: &str = "error";
-/// Mean misclassification cost on the test set (heart only: a missed disease costs 5).
+/// [`Table1Metric::Cost`]'s name.
 pub const COST: &str = "cost";
-/// The `λ` of the fit (chosen by CV for the GDT-CV rows).
+/// [`Table1Metric::Lambda`]'s name.
 pub const LAMBDA: &str = "lambda";
-/// 1 when the fit's optimiser and generative start converged, else 0.
+/// [`Figure1Metric::Converged`]'s and [`Table1Metric::Converged`]'s name.
 pub const CONVERGED: &str = "converged";
-
-/// The metrics of Figure 1's cells.
-pub const FIGURE1_METRICS: [&str; 3] = [LOGLOSS, ERROR, CONVERGED];
-/// 1 when the fit proved that no finite maximiser exists (λ = 0 on rows separated in the
-/// family's induced features: a certificate, [`gendisc_gdt::existence`]), else 0.
+/// [`Table1Metric::NoMaximiser`]'s name.
 pub const NO_MAXIMISER: &str = "no_maximiser";
 
-/// The metrics of Table 1's cells.
-pub const TABLE1_METRICS: [&str; 6] = [ERROR, COST, LOGLOSS, LAMBDA, CONVERGED, NO_MAXIMISER];
+/// The metrics of Figure 1's cells, measured for each `λ` of the path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Figure1Metric {
+    /// Mean logistic loss on the test set.
+    Logloss,
+    /// Test error rate.
+    Error,
+    /// 1 when the fit's optimiser and generative start converged, else 0.
+    Converged,
+}
+
+impl Key for Figure1Metric {
+    const ALL: &'static [Self] = &[Self::Logloss, Self::Error, Self::Converged];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Logloss => LOGLOSS,
+            Self::Error => ERROR,
+            Self::Converged => CONVERGED,
+        }
+    }
+}
+
+/// The metrics of Table 1's cells, measured for each of its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Table1Metric {
+    /// Test error rate.
+    Error,
+    /// Mean misclassification cost on the test set (heart only: a missed disease costs 5).
+    Cost,
+    /// Mean logistic loss on the test set.
+    Logloss,
+    /// The `λ` of the fit (chosen by CV for the GDT-CV rows).
+    Lambda,
+    /// 1 when the fit's optimiser and generative start converged, else 0.
+    Converged,
+    /// 1 when the fit proved that no finite maximiser exists (λ = 0 on rows separated in the
+    /// family's induced features: a certificate, [`gendisc_gdt::existence`]), else 0.
+    NoMaximiser,
+}
+
+impl Key for Table1Metric {
+    const ALL: &'static [Self] = &[
+        Self::Error,
+        Self::Cost,
+        Self::Logloss,
+        Self::Lambda,
+        Self::Converged,
+        Self::NoMaximiser,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Error => ERROR,
+            Self::Cost => COST,
+            Self::Logloss => LOGLOSS,
+            Self::Lambda => LAMBDA,
+            Self::Converged => CONVERGED,
+            Self::NoMaximiser => NO_MAXIMISER,
+        }
+    }
+}
 
 /// Cost of a missed heart disease on Statlog heart (its `heart.doc` cost matrix).
 pub const HEART_DISEASE_COST: f64 = 5.0;
@@ -372,7 +430,8 @@ impl Figure1Study {
     /// data share their test set).
     pub fn new(settings: Settings) -> Result<Self> {
         let grid = settings.figure1_grid();
-        let schema = Schema::new(grid.iter().map(|&l| lambda_name(l)), FIGURE1_METRICS)?;
+        let schema =
+            Schema::with_metrics::<Figure1Metric, _>(grid.iter().map(|&l| lambda_name(l)))?;
         let tests = Figure1Reading::ALL
             .into_iter()
             .map(|reading| {
@@ -510,16 +569,20 @@ impl Study for Figure1Study {
                 }
                 None => model.decision_function(x_test.view())?,
             };
-            outcome.set(j, 0, mean_binary_logloss(eta.view(), y_test.view()))?;
+            outcome.put_at(
+                j,
+                Figure1Metric::Logloss,
+                mean_binary_logloss(eta.view(), y_test.view()),
+            )?;
             let errors = eta
                 .iter()
                 .zip(y_test.iter())
                 .filter(|&(&e, &k)| usize::from(e > 0.0) != k)
                 .count();
-            outcome.set(j, 1, errors as f64 / y_test.len() as f64)?;
-            outcome.set(
+            outcome.put_at(j, Figure1Metric::Error, errors as f64 / y_test.len() as f64)?;
+            outcome.put_at(
                 j,
-                2,
+                Figure1Metric::Converged,
                 f64::from(u8::from(counts_as_converged(model.report()))),
             )?;
         }
@@ -755,7 +818,7 @@ impl Table1Study {
             })
             .collect::<Result<Vec<_>>>()?;
         let blocks = table1_blocks(&settings);
-        let schema = Schema::new(table1_rows(&settings), TABLE1_METRICS)?;
+        let schema = Schema::with_metrics::<Table1Metric, _>(table1_rows(&settings))?;
         Ok(Self {
             settings,
             datasets,
@@ -951,20 +1014,20 @@ impl Study for Table1Study {
             let record = |outcome: &mut Outcome, row: usize, model: &Gdt| -> Result<()> {
                 let (error, cost, logloss) =
                     evaluate(model, x_test.view(), y_test.view(), costs.as_deref())?;
-                outcome.set(row, 0, error)?;
+                outcome.put_at(row, Table1Metric::Error, error)?;
                 if let Some(cost) = cost {
-                    outcome.set(row, 1, cost)?;
+                    outcome.put_at(row, Table1Metric::Cost, cost)?;
                 }
-                outcome.set(row, 2, logloss)?;
-                outcome.set(row, 3, model.lambda())?;
-                outcome.set(
+                outcome.put_at(row, Table1Metric::Logloss, logloss)?;
+                outcome.put_at(row, Table1Metric::Lambda, model.lambda())?;
+                outcome.put_at(
                     row,
-                    4,
+                    Table1Metric::Converged,
                     f64::from(u8::from(counts_as_converged(model.report()))),
                 )?;
-                outcome.set(
+                outcome.put_at(
                     row,
-                    5,
+                    Table1Metric::NoMaximiser,
                     f64::from(u8::from(model.report().has_no_maximiser())),
                 )
             };
@@ -1189,12 +1252,12 @@ mod tests {
         let b = study.run_cell(&cell).unwrap();
         assert!(a.bitwise_eq(&b));
         for j in 0..5 {
-            let ll = a.get(j, 0).unwrap();
+            let ll = a.value_at(j, Figure1Metric::Logloss).unwrap();
             assert!(ll.is_finite() && ll > 0.0);
         }
         // No fit can beat the true model by much on 2000 rows.
         let floor = study.bayes_logloss(Figure1Reading::Uniform).unwrap();
-        assert!(a.get(0, 0).unwrap() > floor - 0.05);
+        assert!(a.value_at(0, Figure1Metric::Logloss).unwrap() > floor - 0.05);
     }
 
     #[test]
@@ -1213,14 +1276,17 @@ mod tests {
         let cell = Cell::new("heart", 100, 0);
         let a = study.run_cell(&cell).unwrap();
         for row in 0..42 {
-            let error = a.get(row, 0).unwrap();
-            let cost = a.get(row, 1).unwrap();
+            let error = a.value_at(row, Table1Metric::Error).unwrap();
+            let cost = a.value_at(row, Table1Metric::Cost).unwrap();
             assert!((0.0..=1.0).contains(&error));
             assert!(cost >= error && cost <= HEART_DISEASE_COST * error + 1e-12);
         }
         // The GDT-CV row equals the fixed-λ row at the chosen λ.
-        let lambda = a.get(5, 3).unwrap();
+        let lambda = a.value_at(5, Table1Metric::Lambda).unwrap();
         let j = TABLE1_GRID.iter().position(|&l| l == lambda).unwrap();
-        assert_eq!(a.get(5, 0), a.get(j, 0));
+        assert_eq!(
+            a.value_at(5, Table1Metric::Error),
+            a.value_at(j, Table1Metric::Error)
+        );
     }
 }

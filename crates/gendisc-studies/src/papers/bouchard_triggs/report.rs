@@ -13,8 +13,8 @@ use super::claims::{
 };
 use super::{
     lambda_name, scale_sensitive, Figure1Reading, Figure1Study, InputScaling, InputSource, Statlog,
-    Table1Block, Table1Study, Variant, CONVERGED, COST, ERROR, LAMBDA, LOGLOSS, NO_MAXIMISER,
-    STUDY_ID,
+    Table1Block, Table1Metric, Table1Study, Variant, CONVERGED, COST, ERROR, LAMBDA, LOGLOSS,
+    NO_MAXIMISER, STUDY_ID,
 };
 use gendisc_engine::figure::{Figure, Panel, Point, ReferenceLine, Series};
 use gendisc_engine::tables::format_float;
@@ -496,7 +496,6 @@ fn table1_csv(table: &SummaryTable, study: &Table1Study) -> String {
 /// How often each λ was chosen by CV, per dataset and block of rows.
 fn lambda_counts(results: &StudyResults, study: &Table1Study) -> Vec<(String, String, [usize; 5])> {
     let schema = results.schema();
-    let lambda_metric = schema.metric_index(LAMBDA).unwrap_or(3);
     let mut out: Vec<(String, String, [usize; 5])> = Vec::new();
     for block in study.blocks() {
         let name = block.name();
@@ -504,7 +503,7 @@ fn lambda_counts(results: &StudyResults, study: &Table1Study) -> Vec<(String, St
             continue;
         };
         for (cell, outcome) in results.iter() {
-            let Some(lambda) = outcome.get(row, lambda_metric) else {
+            let Some(lambda) = outcome.value_at(row, Table1Metric::Lambda) else {
                 continue;
             };
             let Some(j) = TABLE1_GRID.iter().position(|&l| l == lambda) else {
