@@ -53,7 +53,9 @@ use rand::seq::SliceRandom;
 use serde::Serialize;
 use sprs::CsMat;
 
-use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
+use gendisc_engine::{
+    fingerprint, Cell, Key, Outcome, RunnerSettings, Schema, Study, StudyResults,
+};
 
 pub use paper::Raina;
 pub use report::write_outputs;
@@ -106,19 +108,61 @@ pub const PAIRS: [Pair; 6] = [
     },
 ];
 
-/// The classifiers, in the order of the outcome table. The first three are Figure 1's.
-pub const CLASSIFIERS: [&str; 10] = [
-    NAIVE_BAYES,
-    LOGISTIC_REGRESSION,
-    HYBRID,
-    HYBRID_R1,
-    HYBRID_UNNORMALIZED,
-    HYBRID_UNNORMALIZED_R1,
-    HYBRID_L2,
-    HYBRID_R1_L2,
-    HYBRID_UNNORMALIZED_L2,
-    HYBRID_UNNORMALIZED_R1_L2,
-];
+/// The classifiers, in the order of the outcome table. The first three are Figure 1's; each of
+/// the four hybrids of the paper's reading is followed, four places on, by its second reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Classifier {
+    /// Multinomial naive Bayes on the whole posting.
+    NaiveBayes,
+    /// Logistic regression on word counts, Gaussian prior, `σ²` by cross-validation.
+    LogisticRegression,
+    /// The normalized hybrid, `R = 2` (subject, body), leave-one-out `θ`.
+    Hybrid,
+    /// The normalized hybrid, `R = 1` (the whole posting), leave-one-out `θ` (Figure 2).
+    HybridR1,
+    /// Extra: the unnormalized hybrid, `R = 2`.
+    HybridUnnormalized,
+    /// The unnormalized hybrid, `R = 1` (Figure 2).
+    HybridUnnormalizedR1,
+    /// The second reading: the normalized hybrid, `R = 2`, with a Gaussian prior on `θ`.
+    HybridL2,
+    /// The second reading of the normalized hybrid, `R = 1`.
+    HybridR1L2,
+    /// The second reading of the unnormalized hybrid, `R = 2`.
+    HybridUnnormalizedL2,
+    /// The second reading of the unnormalized hybrid, `R = 1`.
+    HybridUnnormalizedR1L2,
+}
+
+impl Key for Classifier {
+    const ALL: &'static [Self] = &[
+        Self::NaiveBayes,
+        Self::LogisticRegression,
+        Self::Hybrid,
+        Self::HybridR1,
+        Self::HybridUnnormalized,
+        Self::HybridUnnormalizedR1,
+        Self::HybridL2,
+        Self::HybridR1L2,
+        Self::HybridUnnormalizedL2,
+        Self::HybridUnnormalizedR1L2,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::NaiveBayes => NAIVE_BAYES,
+            Self::LogisticRegression => LOGISTIC_REGRESSION,
+            Self::Hybrid => HYBRID,
+            Self::HybridR1 => HYBRID_R1,
+            Self::HybridUnnormalized => HYBRID_UNNORMALIZED,
+            Self::HybridUnnormalizedR1 => HYBRID_UNNORMALIZED_R1,
+            Self::HybridL2 => HYBRID_L2,
+            Self::HybridR1L2 => HYBRID_R1_L2,
+            Self::HybridUnnormalizedL2 => HYBRID_UNNORMALIZED_L2,
+            Self::HybridUnnormalizedR1L2 => HYBRID_UNNORMALIZED_R1_L2,
+        }
+    }
+}
 
 /// Multinomial naive Bayes on the whole posting.
 pub const NAIVE_BAYES: &str = "naive-bayes";
@@ -324,7 +368,7 @@ impl RainaStudy {
             COVERAGE_AT_95.into(),
         ]);
         metrics.extend((1..=COVERAGE_GRID).map(accuracy_metric));
-        let schema = Schema::new(CLASSIFIERS, metrics)?;
+        let schema = Schema::new(Classifier::names(), metrics)?;
         Ok(Self {
             settings,
             corpus,
@@ -570,7 +614,7 @@ impl RainaStudy {
         let vocabulary = Vocabulary::from_training(&self.corpus, &train_ids)?;
         let train = Counts::new(&self.corpus, &vocabulary, &split.train)?;
         let test = Counts::new(&self.corpus, &vocabulary, &split.test)?;
-        let record = |outcome: &mut Outcome, classifier: usize, log_proba: Array2<f64>| {
+        let record = |outcome: &mut Outcome, classifier: Classifier, log_proba: Array2<f64>| {
             record_evaluation(
                 &self.schema,
                 outcome,
@@ -584,7 +628,11 @@ impl RainaStudy {
         let nb = MultinomialNb::params()
             .n_classes(2)
             .fit_sparse(train.total.view(), train.y.view())?;
-        record(outcome, 0, nb.predict_log_proba_sparse(test.total.view())?)?;
+        record(
+            outcome,
+            Classifier::NaiveBayes,
+            nb.predict_log_proba_sparse(test.total.view())?,
+        )?;
 
         let variance = self.choose_prior_variance(&train, cv_rng)?;
         let lr = LogisticRegression::params()
@@ -592,16 +640,41 @@ impl RainaStudy {
             .prior_variance(variance)
             .tolerance(self.settings.lr_tolerance)
             .fit_sparse(train.total.view(), train.y.view())?;
-        record(outcome, 1, lr.predict_log_proba_sparse(test.total.view())?)?;
-        outcome.set(1, self.metric(PRIOR_VARIANCE)?, variance)?;
+        let logistic = Classifier::LogisticRegression;
+        record(
+            outcome,
+            logistic,
+            lr.predict_log_proba_sparse(test.total.view())?,
+        )?;
+        outcome.set(logistic.index(), self.metric(PRIOR_VARIANCE)?, variance)?;
 
         let two = |c: &Counts| [c.subject.clone(), c.body.clone()];
         let one = |c: &Counts| [c.total.clone()];
-        for (classifier, normalization, two_regions) in [
-            (2, Normalization::Normalized, true),
-            (3, Normalization::Normalized, false),
-            (4, Normalization::Unnormalized, true),
-            (5, Normalization::Unnormalized, false),
+        for (classifier, l2, normalization, two_regions) in [
+            (
+                Classifier::Hybrid,
+                Classifier::HybridL2,
+                Normalization::Normalized,
+                true,
+            ),
+            (
+                Classifier::HybridR1,
+                Classifier::HybridR1L2,
+                Normalization::Normalized,
+                false,
+            ),
+            (
+                Classifier::HybridUnnormalized,
+                Classifier::HybridUnnormalizedL2,
+                Normalization::Unnormalized,
+                true,
+            ),
+            (
+                Classifier::HybridUnnormalizedR1,
+                Classifier::HybridUnnormalizedR1L2,
+                Normalization::Unnormalized,
+                false,
+            ),
         ] {
             let (train_regions, test_regions): (Vec<CsMat<f64>>, Vec<CsMat<f64>>) = if two_regions {
                 (two(&train).to_vec(), two(&test).to_vec())
@@ -619,13 +692,12 @@ impl RainaStudy {
             self.record_theta(outcome, classifier, &hybrid)?;
             let separated = hybrid.report().is_some_and(|r| r.separated);
             outcome.set(
-                classifier,
+                classifier.index(),
                 self.metric(SEPARATED)?,
                 f64::from(u8::from(separated)),
             )?;
-            // The second reading: θ under an L2 prior, σ² by cross-validation on the training
-            // set. It sits four places after its unpenalised counterpart.
-            let l2 = classifier + 4;
+            // The second reading (`l2`): θ under an L2 prior, σ² by cross-validation on the
+            // training set.
             let variance =
                 self.choose_theta_prior_variance(&params, &train_regions, &train.y, cv_rng)?;
             let hybrid: SparseHybrid = params
@@ -633,7 +705,7 @@ impl RainaStudy {
                 .fit_sparse(&train_views, train.y.view())?;
             record(outcome, l2, hybrid.predict_log_proba(&test_views)?)?;
             self.record_theta(outcome, l2, &hybrid)?;
-            outcome.set(l2, self.metric(PRIOR_VARIANCE)?, variance)?;
+            outcome.set(l2.index(), self.metric(PRIOR_VARIANCE)?, variance)?;
         }
         Ok(())
     }
@@ -641,11 +713,11 @@ impl RainaStudy {
     fn record_theta(
         &self,
         outcome: &mut Outcome,
-        classifier: usize,
+        classifier: Classifier,
         hybrid: &SparseHybrid,
     ) -> Result<()> {
         for (t, &value) in hybrid.theta()?.iter().enumerate() {
-            outcome.set(classifier, self.metric(THETA[t])?, value)?;
+            outcome.set(classifier.index(), self.metric(THETA[t])?, value)?;
         }
         Ok(())
     }
@@ -785,7 +857,7 @@ impl RainaStudy {
 fn record_evaluation(
     schema: &Schema,
     outcome: &mut Outcome,
-    classifier: usize,
+    classifier: Classifier,
     log_proba: ArrayView2<'_, f64>,
     y: &Array1<usize>,
     coverage: bool,
@@ -808,21 +880,21 @@ fn record_evaluation(
         .zip(y.iter())
         .map(|(row, &label)| -row[label])
         .sum();
-    outcome.set(classifier, metric(ER)?, errors as f64 / n)?;
+    outcome.set(classifier.index(), metric(ER)?, errors as f64 / n)?;
     // A probability that rounds to zero makes the loss infinite: left out rather than averaged.
     if loss.is_finite() {
-        outcome.set(classifier, metric(LL_MEAN)?, loss / n)?;
+        outcome.set(classifier.index(), metric(LL_MEAN)?, loss / n)?;
     }
     if coverage {
         let curve = AccuracyCoverageCurve::from_log_proba(log_proba, y.view())?;
         outcome.set(
-            classifier,
+            classifier.index(),
             metric(COVERAGE_AT_95)?,
             curve.coverage_at_accuracy(0.95)?,
         )?;
         for c in 1..=COVERAGE_GRID {
             outcome.set(
-                classifier,
+                classifier.index(),
                 metric(&accuracy_metric(c))?,
                 curve.accuracy_at_coverage(grid_coverage(c))?,
             )?;
@@ -934,23 +1006,29 @@ mod tests {
             let a = study.run_cell(cell).unwrap();
             let b = study.run_cell(cell).unwrap();
             assert!(a.bitwise_eq(&b));
-            for classifier in 0..CLASSIFIERS.len() {
-                let er = a.get(classifier, 0).unwrap();
+            let er = study.metric(ER).unwrap();
+            for &classifier in Classifier::ALL {
+                let er = a.get(classifier.index(), er).unwrap();
                 assert!((0.0..=1.0).contains(&er));
             }
-            // θ for the hybrids, σ² for logistic regression.
-            assert!(a.get(2, study.metric(THETA[2]).unwrap()).is_some());
-            assert!(a.get(3, study.metric(THETA[2]).unwrap()).is_none());
-            assert!(a.get(1, study.metric(PRIOR_VARIANCE).unwrap()).is_some());
+            // θ for the hybrids (θ₂ for two regions only), σ² for logistic regression.
+            let theta_2 = study.metric(THETA[2]).unwrap();
+            assert!(a.get(Classifier::Hybrid.index(), theta_2).is_some());
+            assert!(a.get(Classifier::HybridR1.index(), theta_2).is_none());
+            let variance = study.metric(PRIOR_VARIANCE).unwrap();
+            assert!(a
+                .get(Classifier::LogisticRegression.index(), variance)
+                .is_some());
         }
         // Coverage metrics only for Figure 2 cells.
         let fig1 = study.run_cell(&cells[0]).unwrap();
         let fig2 = study.run_cell(cells.last().unwrap()).unwrap();
         let acc = study.metric(&accuracy_metric(COVERAGE_GRID)).unwrap();
-        assert!(fig1.get(0, acc).is_none());
+        let nb = Classifier::NaiveBayes.index();
+        assert!(fig1.get(nb, acc).is_none());
         // At full coverage the accuracy is one minus the error rate.
-        let er = fig2.get(0, 0).unwrap();
-        assert!((fig2.get(0, acc).unwrap() - (1.0 - er)).abs() < 1e-12);
+        let er = fig2.get(nb, study.metric(ER).unwrap()).unwrap();
+        assert!((fig2.get(nb, acc).unwrap() - (1.0 - er)).abs() < 1e-12);
         // Eleven distinct groups, every fifth posting without a subject.
         assert_eq!(study.empty_subjects(), 11 * 5);
     }
