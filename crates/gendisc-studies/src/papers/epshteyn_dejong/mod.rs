@@ -52,7 +52,9 @@ use rand::seq::SliceRandom;
 use serde::Serialize;
 use sprs::{CsMat, CsMatView};
 
-use gendisc_engine::{fingerprint, Cell, Outcome, RunnerSettings, Schema, Study, StudyResults};
+use gendisc_engine::{
+    fingerprint, Cell, Key, Outcome, RunnerSettings, Schema, Study, StudyResults,
+};
 
 pub use features::{FeatureStats, NounFeatures};
 pub use paper::EpshteynDeJong;
@@ -224,49 +226,113 @@ pub fn setups_over(groups: &[usize]) -> Vec<Setup> {
     setups
 }
 
-/// The linear SVM (5.1).
-pub const SVM: &str = "svm";
-/// The bilevel classifier with the WordNet prior.
-pub const BILEVEL: &str = "bilevel";
-/// The multi-task SVM (5.3).
-pub const MULTITASK_SVM: &str = "multitask-svm";
-/// LDA (`Σ = I`) on 90% of the test task.
-pub const LDA_90: &str = "lda-90";
 /// The classifiers, in the order of the outcome table.
-pub const CLASSIFIERS: [&str; 4] = [SVM, BILEVEL, MULTITASK_SVM, LDA_90];
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Classifier {
+    /// The linear SVM (5.1).
+    Svm,
+    /// The bilevel classifier with the WordNet prior.
+    Bilevel,
+    /// The multi-task SVM (5.3).
+    MultitaskSvm,
+    /// LDA (`Σ = I`) on 90% of the test task.
+    Lda90,
+}
 
-/// Accuracy on the evaluation postings.
-pub const ACCURACY: &str = "accuracy";
-/// The bilevel fit's alternations.
-pub const ITERATIONS: &str = "iterations";
-/// 1 when the bilevel alternation met its tolerance, 0 at the iteration cap.
-pub const CONVERGED: &str = "converged";
-/// 1 when the fit failed in the solver (numerical trouble, no convergence), else 0.
-pub const FAILED: &str = "failed";
-/// Features whose test-task distance no training-task feature had (pooled moments used),
-/// summed over the two classes.
-pub const PRIOR_UNSEEN: &str = "prior-unseen-distances";
-/// Features whose reconstructed variance was raised to the floor, summed over the two classes.
-pub const PRIOR_FLOORED: &str = "prior-floored-variances";
-/// The `β` the bilevel fit used.
-pub const BETA: &str = "beta";
-/// `‖t₂ − t₁‖` of the sample's prior ([`PriorGeometry::separation`]).
-pub const PRIOR_SEPARATION: &str = "prior-separation";
-/// The cosine between the prior's `t₂ − t₁` and the test task's class-mean difference
-/// ([`PriorGeometry::cosine`]).
-pub const PRIOR_COSINE: &str = "prior-cosine";
+impl Key for Classifier {
+    const ALL: &'static [Self] = &[Self::Svm, Self::Bilevel, Self::MultitaskSvm, Self::Lda90];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Svm => SVM,
+            Self::Bilevel => BILEVEL,
+            Self::MultitaskSvm => MULTITASK_SVM,
+            Self::Lda90 => LDA_90,
+        }
+    }
+}
+
+/// [`Classifier::Svm`]'s name.
+pub const SVM: &str = "svm";
+/// [`Classifier::Bilevel`]'s name.
+pub const BILEVEL: &str = "bilevel";
+/// [`Classifier::MultitaskSvm`]'s name.
+pub const MULTITASK_SVM: &str = "multitask-svm";
+/// [`Classifier::Lda90`]'s name.
+pub const LDA_90: &str = "lda-90";
+
 /// The metrics, in the order of the outcome table.
-pub const METRICS: [&str; 9] = [
-    ACCURACY,
-    ITERATIONS,
-    CONVERGED,
-    FAILED,
-    PRIOR_UNSEEN,
-    PRIOR_FLOORED,
-    BETA,
-    PRIOR_SEPARATION,
-    PRIOR_COSINE,
-];
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// Accuracy on the evaluation postings.
+    Accuracy,
+    /// The bilevel fit's alternations.
+    Iterations,
+    /// 1 when the bilevel alternation met its tolerance, 0 at the iteration cap.
+    Converged,
+    /// 1 when the fit failed in the solver (numerical trouble, no convergence), else 0.
+    Failed,
+    /// Features whose test-task distance no training-task feature had (pooled moments used),
+    /// summed over the two classes.
+    PriorUnseen,
+    /// Features whose reconstructed variance was raised to the floor, summed over the two
+    /// classes.
+    PriorFloored,
+    /// The `β` the bilevel fit used.
+    Beta,
+    /// `‖t₂ − t₁‖` of the sample's prior ([`PriorGeometry::separation`]).
+    PriorSeparation,
+    /// The cosine between the prior's `t₂ − t₁` and the test task's class-mean difference
+    /// ([`PriorGeometry::cosine`]).
+    PriorCosine,
+}
+
+impl Key for Metric {
+    const ALL: &'static [Self] = &[
+        Self::Accuracy,
+        Self::Iterations,
+        Self::Converged,
+        Self::Failed,
+        Self::PriorUnseen,
+        Self::PriorFloored,
+        Self::Beta,
+        Self::PriorSeparation,
+        Self::PriorCosine,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Accuracy => ACCURACY,
+            Self::Iterations => ITERATIONS,
+            Self::Converged => CONVERGED,
+            Self::Failed => FAILED,
+            Self::PriorUnseen => PRIOR_UNSEEN,
+            Self::PriorFloored => PRIOR_FLOORED,
+            Self::Beta => BETA,
+            Self::PriorSeparation => PRIOR_SEPARATION,
+            Self::PriorCosine => PRIOR_COSINE,
+        }
+    }
+}
+
+/// [`Metric::Accuracy`]'s name.
+pub const ACCURACY: &str = "accuracy";
+/// [`Metric::Iterations`]'s name.
+pub const ITERATIONS: &str = "iterations";
+/// [`Metric::Converged`]'s name.
+pub const CONVERGED: &str = "converged";
+/// [`Metric::Failed`]'s name.
+pub const FAILED: &str = "failed";
+/// [`Metric::PriorUnseen`]'s name.
+pub const PRIOR_UNSEEN: &str = "prior-unseen-distances";
+/// [`Metric::PriorFloored`]'s name.
+pub const PRIOR_FLOORED: &str = "prior-floored-variances";
+/// [`Metric::Beta`]'s name.
+pub const BETA: &str = "beta";
+/// [`Metric::PriorSeparation`]'s name.
+pub const PRIOR_SEPARATION: &str = "prior-separation";
+/// [`Metric::PriorCosine`]'s name.
+pub const PRIOR_COSINE: &str = "prior-cosine";
 
 /// Figure 5.1's cells under [`Alignment::ByGroupOrder`]: `fig5.1:<setup>`.
 pub const FIGURE_51: &str = "fig5.1";
@@ -533,7 +599,7 @@ impl EpshteynDejongStudy {
             figure_51,
             figure_52,
             task_means: Vec::new(),
-            schema: Schema::new(CLASSIFIERS, METRICS)?,
+            schema: Schema::of::<Classifier, Metric>()?,
         };
         for task in tasks_over(&[0, 1, 2, 3]) {
             let rows = task.0.map(|g| study.features.rows_of_group(g).to_vec());
@@ -739,26 +805,28 @@ impl EpshteynDejongStudy {
                 format!("the prior of {} allows no positive β", setup.id()),
             ));
         }
-        self.set(outcome, BILEVEL, BETA, beta)?;
-        self.set(outcome, BILEVEL, PRIOR_SEPARATION, geometry.separation)?;
+        outcome.put(Classifier::Bilevel, Metric::Beta, beta)?;
+        outcome.put(
+            Classifier::Bilevel,
+            Metric::PriorSeparation,
+            geometry.separation,
+        )?;
         if geometry.cosine.is_finite() {
-            self.set(outcome, BILEVEL, PRIOR_COSINE, geometry.cosine)?;
+            outcome.put(Classifier::Bilevel, Metric::PriorCosine, geometry.cosine)?;
         }
         let Reconstruction {
             prior,
             unseen,
             floored,
         } = reconstruction;
-        self.set(
-            outcome,
-            BILEVEL,
-            PRIOR_UNSEEN,
+        outcome.put(
+            Classifier::Bilevel,
+            Metric::PriorUnseen,
             (unseen[0] + unseen[1]) as f64,
         )?;
-        self.set(
-            outcome,
-            BILEVEL,
-            PRIOR_FLOORED,
+        outcome.put(
+            Classifier::Bilevel,
+            Metric::PriorFloored,
             (floored[0] + floored[1]) as f64,
         )?;
         let (train, evaluation) = self.test_task_split(setup.test, m, replicate);
@@ -770,10 +838,9 @@ impl EpshteynDejongStudy {
             .bias_scaling(10.0)
             .fit_sparse(x_train.view(), train.y.view())?;
         let predicted = svm.predict_sparse(x_eval.view())?;
-        self.set(
-            outcome,
-            SVM,
-            ACCURACY,
+        outcome.put(
+            Classifier::Svm,
+            Metric::Accuracy,
             accuracy(predicted.view(), &evaluation.y),
         )?;
 
@@ -785,21 +852,28 @@ impl EpshteynDejongStudy {
         match fit {
             Ok(model) => {
                 let predicted = model.predict_sparse(x_eval.view())?;
-                self.set(
-                    outcome,
-                    BILEVEL,
-                    ACCURACY,
+                outcome.put(
+                    Classifier::Bilevel,
+                    Metric::Accuracy,
                     accuracy(predicted.view(), &evaluation.y),
                 )?;
                 let report = model.report();
-                self.set(outcome, BILEVEL, ITERATIONS, report.n_iterations() as f64)?;
+                outcome.put(
+                    Classifier::Bilevel,
+                    Metric::Iterations,
+                    report.n_iterations() as f64,
+                )?;
                 let converged = matches!(report.status, gendisc_bilevel::FitStatus::Converged);
-                self.set(outcome, BILEVEL, CONVERGED, f64::from(u8::from(converged)))?;
-                self.set(outcome, BILEVEL, FAILED, 0.0)?;
+                outcome.put(
+                    Classifier::Bilevel,
+                    Metric::Converged,
+                    f64::from(u8::from(converged)),
+                )?;
+                outcome.put(Classifier::Bilevel, Metric::Failed, 0.0)?;
             }
             // A solver failure is a result to count, not a reason to lose the study.
             Err(Error::NotConverged { .. } | Error::Numerical { .. }) => {
-                self.set(outcome, BILEVEL, FAILED, 1.0)?;
+                outcome.put(Classifier::Bilevel, Metric::Failed, 1.0)?;
             }
             Err(e) => return Err(e),
         }
@@ -816,10 +890,9 @@ impl EpshteynDejongStudy {
                     (x_train.view(), train.y.view()),
                 ])?;
             let predicted = model.predict_sparse(1, x_eval.view())?;
-            self.set(
-                outcome,
-                MULTITASK_SVM,
-                ACCURACY,
+            outcome.put(
+                Classifier::MultitaskSvm,
+                Metric::Accuracy,
                 accuracy(predicted.view(), &evaluation.y),
             )?;
         }
@@ -844,21 +917,11 @@ impl EpshteynDejongStudy {
         let b = -0.5 * (mu2.dot(&mu2) - mu1.dot(&mu1));
         let x_eval = evaluation.x(&self.features)?;
         let predicted = decision(x_eval.view(), w.view(), b).mapv(|f| usize::from(f > 0.0));
-        self.set(
-            outcome,
-            LDA_90,
-            ACCURACY,
+        outcome.put(
+            Classifier::Lda90,
+            Metric::Accuracy,
             accuracy(predicted.view(), &evaluation.y),
         )
-    }
-
-    fn set(&self, outcome: &mut Outcome, classifier: &str, metric: &str, value: f64) -> Result<()> {
-        let c = self
-            .schema
-            .classifier_index(classifier)
-            .expect("a classifier");
-        let k = self.schema.metric_index(metric).expect("a metric");
-        outcome.set(c, k, value)
     }
 
     /// The dataset name of a figure's cell.
@@ -1298,8 +1361,6 @@ mod tests {
         }
         // The SVM sees the same samples under both alignments; the bilevel classifier's prior
         // differs.
-        let svm = schema_index(&one, SVM, ACCURACY);
-        let separation = schema_index(&one, BILEVEL, PRIOR_SEPARATION);
         let cell = |prefix: &str| {
             one.iter()
                 .find(|(c, _)| {
@@ -1310,13 +1371,16 @@ mod tests {
                 .unwrap()
         };
         let (order, swapped) = (cell(FIGURE_51), cell(FIGURE_51_SWAPPED));
-        assert_eq!(order.get(svm.0, svm.1), swapped.get(svm.0, svm.1));
+        let (svm, bilevel) = (Classifier::Svm, Classifier::Bilevel);
+        assert_eq!(
+            order.value(svm, Metric::Accuracy),
+            swapped.value(svm, Metric::Accuracy)
+        );
         assert_ne!(
-            order.get(separation.0, separation.1),
-            swapped.get(separation.0, separation.1)
+            order.value(bilevel, Metric::PriorSeparation),
+            swapped.value(bilevel, Metric::PriorSeparation)
         );
         // Figure 5.3's β is each share of the sample's own maximum, never beyond it.
-        let beta = schema_index(&one, BILEVEL, BETA);
         for (c, o) in one.iter() {
             let Some((figure, i)) = c.dataset.split_once(':') else {
                 continue;
@@ -1325,8 +1389,8 @@ mod tests {
                 continue;
             }
             let share = study.settings().figure_53_betas[i.parse::<usize>().unwrap()];
-            let max = 0.5 * o.get(separation.0, separation.1).unwrap();
-            let used = o.get(beta.0, beta.1).unwrap();
+            let max = 0.5 * o.value(bilevel, Metric::PriorSeparation).unwrap();
+            let used = o.value(bilevel, Metric::Beta).unwrap();
             assert!(
                 (used - share * max).abs() <= 1e-12 * max,
                 "{used} vs {share} × {max}"
@@ -1334,27 +1398,15 @@ mod tests {
             assert!(used <= max);
         }
         // Every successful bilevel fit recorded its alternations.
-        let schema = one.schema();
-        let bilevel = schema.classifier_index(BILEVEL).unwrap();
-        let iterations = schema.metric_index(ITERATIONS).unwrap();
-        let accuracy = schema.metric_index(ACCURACY).unwrap();
         for (cell, outcome) in one.iter() {
             if !cell.dataset.starts_with(FIGURE_52_LDA) {
-                let it = outcome.get(bilevel, iterations).unwrap();
+                let it = outcome.value(bilevel, Metric::Iterations).unwrap();
                 assert!(it >= 1.0);
-                let acc = outcome.get(bilevel, accuracy).unwrap();
+                let acc = outcome.value(bilevel, Metric::Accuracy).unwrap();
                 assert!((0.0..=1.0).contains(&acc));
             }
         }
         std::fs::remove_dir_all(&out).unwrap();
-    }
-
-    fn schema_index(results: &StudyResults, classifier: &str, metric: &str) -> (usize, usize) {
-        let schema = results.schema();
-        (
-            schema.classifier_index(classifier).unwrap(),
-            schema.metric_index(metric).unwrap(),
-        )
     }
 
     #[test]

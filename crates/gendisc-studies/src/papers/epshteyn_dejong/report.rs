@@ -19,13 +19,11 @@ use gendisc_engine::figure::{
 };
 use gendisc_engine::tables::format_float;
 use gendisc_engine::verdict::Thresholds;
-use gendisc_engine::{write_text, Outcome, Result, Schema, StudyResults, SummaryTable};
+use gendisc_engine::{write_text, Key, Outcome, Result, StudyResults, SummaryTable};
 
 use super::{
-    figure_51_dataset, Alignment, EpshteynDejongStudy, Setup, ACCURACY, BETA, BILEVEL, CONVERGED,
-    EXPERIMENT_1, FAILED, FIGURE_52, FIGURE_52_LDA, FIGURE_53_BETA, FIGURE_53_PHI, ITERATIONS,
-    LDA_90, MULTITASK_SVM, PRIOR_COSINE, PRIOR_FLOORED, PRIOR_SEPARATION, PRIOR_UNSEEN,
-    SHARED_GROUP_READING, SVM,
+    figure_51_dataset, Alignment, Classifier, EpshteynDejongStudy, Metric, Setup, EXPERIMENT_1,
+    FIGURE_52, FIGURE_52_LDA, FIGURE_53_BETA, FIGURE_53_PHI, SHARED_GROUP_READING,
 };
 
 /// Writes `summary.csv`, `fig5_1.csv`, `fig5_2.csv`, `fig5_3.csv`, `fig5_1.svg`,
@@ -209,7 +207,6 @@ struct ReportData<'a> {
     fits: Vec<(String, usize, Option<usize>)>,
     /// Per `(dataset, training size)`: the outcomes, in replicate order.
     replicates: BTreeMap<(String, usize), Vec<&'a Outcome>>,
-    results: &'a StudyResults,
     not_converged: usize,
     failures: usize,
     /// Per bilevel fit: features with a test distance the training task lacked, and floored
@@ -220,7 +217,6 @@ struct ReportData<'a> {
 /// The outcomes of each `(dataset, training size)`, in replicate order, read by classifier and
 /// metric name.
 struct Groups<'a> {
-    schema: &'a Schema,
     outcomes: BTreeMap<(&'a str, usize), Vec<&'a Outcome>>,
 }
 
@@ -233,28 +229,26 @@ impl<'a> Groups<'a> {
                 .or_default()
                 .push(outcome);
         }
-        Self {
-            schema: results.schema(),
-            outcomes,
-        }
+        Self { outcomes }
     }
 
     /// `classifier`'s `metric` on each replicate of `(dataset, m)`, `None` where not measured.
-    fn values(&self, dataset: &str, m: usize, classifier: &str, metric: &str) -> Vec<Option<f64>> {
-        let c = self
-            .schema
-            .classifier_index(classifier)
-            .expect("a classifier");
-        let k = self.schema.metric_index(metric).expect("a metric");
-        self.outcomes
-            .get(&(dataset, m))
-            .map_or(Vec::new(), |g| g.iter().map(|o| o.get(c, k)).collect())
+    fn values(
+        &self,
+        dataset: &str,
+        m: usize,
+        classifier: Classifier,
+        metric: Metric,
+    ) -> Vec<Option<f64>> {
+        self.outcomes.get(&(dataset, m)).map_or(Vec::new(), |g| {
+            g.iter().map(|o| o.value(classifier, metric)).collect()
+        })
     }
 
     /// The mean accuracy of `classifier` over the replicates where it was measured.
-    fn accuracy(&self, dataset: &str, m: usize, classifier: &str) -> MeanCi {
+    fn accuracy(&self, dataset: &str, m: usize, classifier: Classifier) -> MeanCi {
         let measured: Vec<f64> = self
-            .values(dataset, m, classifier, ACCURACY)
+            .values(dataset, m, classifier, Metric::Accuracy)
             .into_iter()
             .flatten()
             .collect();
@@ -264,8 +258,8 @@ impl<'a> Groups<'a> {
     /// The SVM's and the bilevel classifier's accuracies, paired over the replicates where
     /// both were measured, and the number of bilevel fits that failed.
     fn paired(&self, dataset: &str, m: usize) -> (Paired, usize) {
-        let svm = self.values(dataset, m, SVM, ACCURACY);
-        let bilevel = self.values(dataset, m, BILEVEL, ACCURACY);
+        let svm = self.values(dataset, m, Classifier::Svm, Metric::Accuracy);
+        let bilevel = self.values(dataset, m, Classifier::Bilevel, Metric::Accuracy);
         let pairs: Vec<(f64, f64)> = svm
             .iter()
             .zip(&bilevel)
@@ -276,9 +270,9 @@ impl<'a> Groups<'a> {
     }
 
     /// The mean of one of the bilevel classifier's own metrics.
-    fn bilevel_metric(&self, dataset: &str, m: usize, metric: &str) -> MeanCi {
+    fn bilevel_metric(&self, dataset: &str, m: usize, metric: Metric) -> MeanCi {
         let measured: Vec<f64> = self
-            .values(dataset, m, BILEVEL, metric)
+            .values(dataset, m, Classifier::Bilevel, metric)
             .into_iter()
             .flatten()
             .collect();
@@ -289,9 +283,6 @@ impl<'a> Groups<'a> {
 impl<'a> ReportData<'a> {
     fn new(study: &'a EpshteynDejongStudy, results: &'a StudyResults) -> Self {
         let groups = Groups::of(results);
-        let schema = results.schema();
-        let c = |name: &str| schema.classifier_index(name).expect("a classifier");
-        let k = |name: &str| schema.metric_index(name).expect("a metric");
         let mut iterations = Vec::new();
         let mut fits = Vec::new();
         let mut replicates: BTreeMap<(String, usize), Vec<&Outcome>> = BTreeMap::new();
@@ -302,18 +293,20 @@ impl<'a> ReportData<'a> {
                 .entry((cell.dataset.clone(), cell.train_size))
                 .or_default()
                 .push(outcome);
-            if let Some(it) = outcome.get(c(BILEVEL), k(ITERATIONS)) {
+            if let Some(it) = outcome.value(Classifier::Bilevel, Metric::Iterations) {
                 iterations.push(it as usize);
                 fits.push((cell.dataset.clone(), cell.train_size, Some(it as usize)));
             }
-            if outcome.get(c(BILEVEL), k(FAILED)) == Some(1.0) {
+            if outcome.value(Classifier::Bilevel, Metric::Failed) == Some(1.0) {
                 fits.push((cell.dataset.clone(), cell.train_size, None));
             }
-            not_converged += usize::from(outcome.get(c(BILEVEL), k(CONVERGED)) == Some(0.0));
-            failures += usize::from(outcome.get(c(BILEVEL), k(FAILED)) == Some(1.0));
+            not_converged +=
+                usize::from(outcome.value(Classifier::Bilevel, Metric::Converged) == Some(0.0));
+            failures +=
+                usize::from(outcome.value(Classifier::Bilevel, Metric::Failed) == Some(1.0));
             if let (Some(u), Some(f)) = (
-                outcome.get(c(BILEVEL), k(PRIOR_UNSEEN)),
-                outcome.get(c(BILEVEL), k(PRIOR_FLOORED)),
+                outcome.value(Classifier::Bilevel, Metric::PriorUnseen),
+                outcome.value(Classifier::Bilevel, Metric::PriorFloored),
             ) {
                 prior_fill.push([u, f]);
             }
@@ -326,7 +319,6 @@ impl<'a> ReportData<'a> {
             iterations,
             fits,
             replicates,
-            results,
             not_converged,
             failures,
             prior_fill,
@@ -335,14 +327,8 @@ impl<'a> ReportData<'a> {
 
     /// `classifier`'s value of `metric` on each replicate of `(dataset, m)`, NaN where it has
     /// none (empty without such cells).
-    fn values(&self, dataset: &str, m: usize, classifier: &str, metric: &str) -> Vec<f64> {
-        let schema = self.results.schema();
-        let (Some(c), Some(k)) = (
-            schema.classifier_index(classifier),
-            schema.metric_index(metric),
-        ) else {
-            return Vec::new();
-        };
+    fn values(&self, dataset: &str, m: usize, classifier: Classifier, metric: Metric) -> Vec<f64> {
+        let (c, k) = (classifier.index(), metric.index());
         self.replicates
             .get(&(dataset.to_string(), m))
             .map_or(Vec::new(), |outcomes| {
@@ -354,8 +340,8 @@ impl<'a> ReportData<'a> {
     }
 
     /// `classifier`'s accuracy on each replicate of `(dataset, m)`.
-    fn accuracies(&self, dataset: &str, m: usize, classifier: &str) -> Vec<f64> {
-        self.values(dataset, m, classifier, ACCURACY)
+    fn accuracies(&self, dataset: &str, m: usize, classifier: Classifier) -> Vec<f64> {
+        self.values(dataset, m, classifier, Metric::Accuracy)
     }
 
     fn figure_51_csv(&self) -> String {
@@ -367,8 +353,8 @@ impl<'a> ReportData<'a> {
         );
         for p in &self.scatter {
             let c = &p.comparison;
-            let bilevel = self.accuracies(&p.dataset, p.size, BILEVEL);
-            let svm = self.accuracies(&p.dataset, p.size, SVM);
+            let bilevel = self.accuracies(&p.dataset, p.size, Classifier::Bilevel);
+            let svm = self.accuracies(&p.dataset, p.size, Classifier::Svm);
             let mut relative = String::new();
             for measure in [Improvement::RelativeGain, Improvement::ErrorReduction] {
                 let d = measure.difference(&bilevel, &svm);
@@ -413,11 +399,19 @@ impl<'a> ReportData<'a> {
             String::from("setup,train_size,classifier,replicates,accuracy,ci_lower,ci_upper\n");
         for curve in &self.curves {
             for (m, row) in curve.sizes.iter().zip(&curve.accuracy) {
-                for (classifier, ci) in [SVM, BILEVEL, MULTITASK_SVM].iter().zip(row) {
+                for (classifier, ci) in [
+                    Classifier::Svm,
+                    Classifier::Bilevel,
+                    Classifier::MultitaskSvm,
+                ]
+                .iter()
+                .zip(row)
+                {
                     let _ = writeln!(
                         csv,
-                        "{},{m},{classifier},{},{},{},{}",
+                        "{},{m},{},{},{},{},{}",
                         curve.setup.id(),
+                        classifier.name(),
                         ci.n,
                         format_float(ci.mean),
                         format_float(ci.lower),
@@ -428,9 +422,10 @@ impl<'a> ReportData<'a> {
             let ci = curve.lda;
             let _ = writeln!(
                 csv,
-                "{},{},{LDA_90},{},{},{},{}",
+                "{},{},{},{},{},{},{}",
                 curve.setup.id(),
                 self.study.prior_size(curve.setup.test),
+                Classifier::Lda90.name(),
                 ci.n,
                 format_float(ci.mean),
                 format_float(ci.lower),
@@ -852,8 +847,8 @@ impl<'a> ReportData<'a> {
         let mut ranges = [(f64::INFINITY, f64::NEG_INFINITY); 3];
         for p in &points {
             let c = &p.comparison;
-            let bilevel = self.accuracies(&p.dataset, p.size, BILEVEL);
-            let svm = self.accuracies(&p.dataset, p.size, SVM);
+            let bilevel = self.accuracies(&p.dataset, p.size, Classifier::Bilevel);
+            let svm = self.accuracies(&p.dataset, p.size, Classifier::Svm);
             let d: Vec<Option<gendisc_engine::verdict::Difference>> = Improvement::ALL
                 .iter()
                 .map(|m| m.difference(&bilevel, &svm))
@@ -1082,8 +1077,8 @@ fn scatter(study: &EpshteynDejongStudy, groups: &Groups<'_>) -> Vec<ScatterPoint
                 let (comparison, failures) = groups.paired(&name, size);
                 ScatterPoint {
                     reading,
-                    separation: groups.bilevel_metric(&name, size, PRIOR_SEPARATION),
-                    cosine: groups.bilevel_metric(&name, size, PRIOR_COSINE),
+                    separation: groups.bilevel_metric(&name, size, Metric::PriorSeparation),
+                    cosine: groups.bilevel_metric(&name, size, Metric::PriorCosine),
                     dataset: name,
                     setup,
                     size,
@@ -1110,14 +1105,21 @@ fn curves(study: &EpshteynDejongStudy, groups: &Groups<'_>) -> Vec<LearningCurve
             let name = EpshteynDejongStudy::dataset_name(FIGURE_52, &setup.id());
             let accuracy = sizes
                 .iter()
-                .map(|&m| [SVM, BILEVEL, MULTITASK_SVM].map(|c| groups.accuracy(&name, m, c)))
+                .map(|&m| {
+                    [
+                        Classifier::Svm,
+                        Classifier::Bilevel,
+                        Classifier::MultitaskSvm,
+                    ]
+                    .map(|c| groups.accuracy(&name, m, c))
+                })
                 .collect();
             let lda_name = EpshteynDejongStudy::dataset_name(FIGURE_52_LDA, &setup.test.id());
             LearningCurve {
                 setup,
                 sizes: sizes.clone(),
                 accuracy,
-                lda: groups.accuracy(&lda_name, study.prior_size(setup.test), LDA_90),
+                lda: groups.accuracy(&lda_name, study.prior_size(setup.test), Classifier::Lda90),
             }
         })
         .collect()
@@ -1138,15 +1140,15 @@ fn sensitivity(study: &EpshteynDejongStudy, groups: &Groups<'_>) -> Vec<Sensitiv
             name,
             figure,
             beta: (0..grid.len())
-                .map(|i| groups.bilevel_metric(&dataset(i), m, BETA))
+                .map(|i| groups.bilevel_metric(&dataset(i), m, Metric::Beta))
                 .collect(),
-            separation: groups.bilevel_metric(&dataset(0), m, PRIOR_SEPARATION),
+            separation: groups.bilevel_metric(&dataset(0), m, Metric::PriorSeparation),
             values: grid.clone(),
             bilevel: (0..grid.len())
-                .map(|i| groups.accuracy(&dataset(i), m, BILEVEL))
+                .map(|i| groups.accuracy(&dataset(i), m, Classifier::Bilevel))
                 .collect(),
             // The SVM does not depend on β or φ, and every value's cells share their samples.
-            svm: groups.accuracy(&dataset(0), m, SVM),
+            svm: groups.accuracy(&dataset(0), m, Classifier::Svm),
         }
     })
     .collect()

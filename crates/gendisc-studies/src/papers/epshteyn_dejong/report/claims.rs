@@ -9,10 +9,8 @@ use gendisc_engine::verdict::{
 };
 use gendisc_engine::Result;
 
-use super::super::{
-    EpshteynDejongStudy, EXPERIMENT_4, FIGURE_52, FIGURE_52_LDA, LDA_90, MULTITASK_SVM,
-};
-use super::{LearningCurve, ReportData, BILEVEL, SVM};
+use super::super::{Classifier, EpshteynDejongStudy, EXPERIMENT_4, FIGURE_52, FIGURE_52_LDA};
+use super::{LearningCurve, ReportData};
 
 /// What the claims call the classifiers.
 const BILEVEL_NAME: &str = "bilevel";
@@ -193,8 +191,8 @@ impl ReportData<'_> {
             let row = (
                 p.setup.title(),
                 p.size,
-                self.accuracies(&p.dataset, p.size, BILEVEL),
-                self.accuracies(&p.dataset, p.size, SVM),
+                self.accuracies(&p.dataset, p.size, Classifier::Bilevel),
+                self.accuracies(&p.dataset, p.size, Classifier::Svm),
             );
             match out.iter_mut().find(|r| r.name == p.reading) {
                 Some(r) => r.setups.push(row),
@@ -255,16 +253,20 @@ impl ReportData<'_> {
                 evidence.push(
                     curve.setup.title(),
                     m,
-                    [BILEVEL, SVM, MULTITASK_SVM]
-                        .map(|c| self.accuracies(&name, m, c))
-                        .to_vec(),
+                    [
+                        Classifier::Bilevel,
+                        Classifier::Svm,
+                        Classifier::MultitaskSvm,
+                    ]
+                    .map(|c| self.accuracies(&name, m, c))
+                    .to_vec(),
                 )?;
             }
             let lda_name = EpshteynDejongStudy::dataset_name(FIGURE_52_LDA, &curve.setup.test.id());
             lda.push(mean_se(&self.accuracies(
                 &lda_name,
                 self.study.prior_size(curve.setup.test),
-                LDA_90,
+                Classifier::Lda90,
             )));
         }
         let first = sizes[0];
@@ -316,7 +318,7 @@ impl ReportData<'_> {
         for curve in &self.curves {
             let name = EpshteynDejongStudy::dataset_name(FIGURE_52, &curve.setup.id());
             for pair in sizes.windows(2) {
-                let at = |m| mean_se(&self.accuracies(&name, m, BILEVEL));
+                let at = |m| mean_se(&self.accuracies(&name, m, Classifier::Bilevel));
                 if let (Some(lo), Some(hi)) = (at(pair[0]), at(pair[1])) {
                     if let Some(d) = unpaired(hi, lo) {
                         units.push(Unit::point(
@@ -422,7 +424,7 @@ impl ReportData<'_> {
             let Some(lda) = *lda else { continue };
             let name = EpshteynDejongStudy::dataset_name(FIGURE_52, &curve.setup.id());
             let at = |m, c| mean_se(&self.accuracies(&name, m, c));
-            let svm_ahead = at(last, SVM)
+            let svm_ahead = at(last, Classifier::Svm)
                 .and_then(|s| unpaired(s, lda))
                 .is_some_and(|d| d.side(0.0) == Side::A);
             if !svm_ahead {
@@ -478,7 +480,7 @@ impl ReportData<'_> {
                 .position(|p| p.group == curve.setup.title() && p.m == m)
                 .expect("a point per setup and size");
             let over_svm = evidence.difference(i, BILEVEL_NAME, SVM_NAME)?;
-            let over_lda = at(m, BILEVEL).and_then(|b| unpaired(b, lda));
+            let over_lda = at(m, Classifier::Bilevel).and_then(|b| unpaired(b, lda));
             Ok(over_svm
                 .zip(over_lda)
                 .map(|(s, l)| (s.side(0.0), l.side(0.0))))
@@ -632,7 +634,7 @@ impl ReportData<'_> {
             for i in 0..sens.values.len() - 1 {
                 let at = |k: usize| {
                     let name = EpshteynDejongStudy::dataset_name(sens.figure, &k.to_string());
-                    self.accuracies(&name, m, BILEVEL)
+                    self.accuracies(&name, m, Classifier::Bilevel)
                 };
                 // A larger β or a smaller φ tightens the constraints.
                 let (tight, loose) = if is_beta { (i + 1, i) } else { (i, i + 1) };
