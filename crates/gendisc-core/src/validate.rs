@@ -8,6 +8,38 @@ use sprs::CsMatView;
 
 use crate::error::{Error, Result};
 
+/// The one of `all` whose `name` is `given`, compared case-insensitively: how a setting named
+/// on a command line or from Python is parsed. Anything else is an
+/// [`Error::InvalidParameter`] on `parameter` that lists every accepted name.
+///
+/// ```
+/// use gendisc_core::validate::by_name;
+///
+/// let sizes = [1, 2];
+/// let name = |n: i32| if n == 1 { "one" } else { "two" };
+/// assert_eq!(by_name("size", "size", "TWO", &sizes, name).unwrap(), 2);
+/// let error = by_name("size", "size", "three", &sizes, name).unwrap_err();
+/// assert!(error.to_string().contains("expected one, two"));
+/// ```
+pub fn by_name<T: Copy>(
+    parameter: &'static str,
+    what: &str,
+    given: &str,
+    all: &[T],
+    name: impl Fn(T) -> &'static str,
+) -> Result<T> {
+    all.iter()
+        .copied()
+        .find(|&item| name(item).eq_ignore_ascii_case(given))
+        .ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|&item| name(item)).collect();
+            Error::invalid_parameter(
+                parameter,
+                format!("unknown {what} {given:?}; expected {}", names.join(", ")),
+            )
+        })
+}
+
 /// Every entry of `x` is finite; `what` names the argument in the error.
 pub fn check_finite_matrix(x: ArrayView2<'_, f64>, what: &str) -> Result<()> {
     // The common case is clean data: a branch-free pass first (an entry is non-finite when its

@@ -96,6 +96,7 @@ use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis};
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::numerics::log_sum_exp;
+use gendisc_core::validate::by_name;
 use gendisc_core::{Error, Result};
 
 use self::density::{ClassDensities, Shape};
@@ -223,17 +224,7 @@ impl FromStr for Family {
 
     /// Parses a family name, case-insensitively.
     fn from_str(s: &str) -> Result<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|f| f.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| {
-                Error::invalid_parameter(
-                    "family",
-                    format!(
-                    "unknown family {s:?}; expected LDA, QDA, Balls1, Balls2 or shared-diagonal"
-                ),
-                )
-            })
+        by_name("family", "family", s, &Self::ALL, Self::name)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Hyper-parameters of [`LogisticRegression`](super::LogisticRegression): a builder whose
 //! values are checked before any fitting (the linfa params → fit → model flow).
 
+use gendisc_core::validate::by_name;
 use gendisc_core::{Error, ParamGuard, Result};
 use ndarray::{concatenate, Array2, ArrayView2, Axis};
 
@@ -101,18 +102,13 @@ impl std::str::FromStr for LogisticSolver {
 
     /// Parses a [short name](LogisticSolver::name), case-insensitively.
     fn from_str(s: &str) -> Result<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|solver| solver.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| {
-                Error::invalid_parameter(
-                    "solver",
-                    format!(
-                        "unknown logistic-regression solver {s:?}; expected {}",
-                        Self::ALL.map(Self::name).join(", ")
-                    ),
-                )
-            })
+        by_name(
+            "solver",
+            "logistic-regression solver",
+            s,
+            &Self::ALL,
+            Self::name,
+        )
     }
 }
 
