@@ -4,20 +4,26 @@ use std::fmt::Write as _;
 
 use super::{Statement, Verdict};
 
+/// The verdicts grouped by claim: each claim once, in the order of its first verdict, with its
+/// verdicts (one per reading) in their order.
+pub fn by_claim(verdicts: &[Verdict]) -> Vec<(&str, Vec<&Verdict>)> {
+    let mut groups: Vec<(&str, Vec<&Verdict>)> = Vec::new();
+    for v in verdicts {
+        match groups.iter_mut().find(|(id, _)| *id == v.claim.id) {
+            Some((_, of_claim)) => of_claim.push(v),
+            None => groups.push((&v.claim.id, vec![v])),
+        }
+    }
+    groups
+}
+
 /// For each claim of `verdicts`, once and in the order of its first verdict: a heading
 /// `### {heading} {id}`, the paper's words quoted, what a unit is when the report computes the
 /// units ([`Statement::Units`]), then each of its verdicts as `Reading *…*:` with its verdict
 /// line ([`Verdict::markdown`]) and the units against it ([`Verdict::against_list`]).
 pub fn claim_sections(verdicts: &[Verdict], heading: &str) -> String {
     let mut md = String::new();
-    let mut ids: Vec<&str> = Vec::new();
-    for v in verdicts {
-        if !ids.contains(&v.claim.id.as_str()) {
-            ids.push(&v.claim.id);
-        }
-    }
-    for id in ids {
-        let of_claim: Vec<&Verdict> = verdicts.iter().filter(|v| v.claim.id == id).collect();
+    for (id, of_claim) in by_claim(verdicts) {
         let _ = writeln!(
             md,
             "### {heading} {id}\n\n> *\"{}\"*\n",
@@ -72,7 +78,19 @@ mod tests {
             Ok(vec![Unit::point("g", 10, Judgement::Against, "1.5".into())])
         })
         .unwrap();
-        let text = claim_sections(&[beats("first"), against, beats("second")], "Claim");
+        let verdicts = [beats("first"), against, beats("second")];
+        let grouped: Vec<(&str, Vec<&str>)> = by_claim(&verdicts)
+            .into_iter()
+            .map(|(id, of)| (id, of.iter().map(|v| v.claim.reading.as_str()).collect()))
+            .collect();
+        assert_eq!(
+            grouped,
+            [
+                ("1", vec!["first", "second"]),
+                ("2", vec![verdicts[1].claim.reading.as_str()])
+            ]
+        );
+        let text = claim_sections(&verdicts, "Claim");
         let headings: Vec<&str> = text.lines().filter(|l| l.starts_with("### ")).collect();
         assert_eq!(headings, ["### Claim 1", "### Claim 2"], "{text}");
         let first = text.find("Reading *first*").unwrap();

@@ -25,8 +25,8 @@ use gendisc_data::splits::replicate_rng;
 use rand::Rng;
 
 use gendisc_engine::verdict::{
-    describe, Better, Centre, Claim, Difference, Evidence, Judgement, Kind, Statement, Thresholds,
-    Unit, Verdict, Window, CONFIDENCE,
+    by_claim, describe, Better, Centre, Claim, Difference, Evidence, Judgement, Kind, Statement,
+    Thresholds, Unit, Verdict, Window, CONFIDENCE,
 };
 use gendisc_engine::{Result, StudyResults};
 
@@ -502,14 +502,7 @@ pub fn table1_verdict(pairs: &[Table1Pair<'_>], reading: &str) -> Result<Verdict
 /// under reading (b) …"); empty when no verdict changes.
 pub fn reading_changes(verdicts: &[Verdict]) -> String {
     let mut out = String::new();
-    let mut ids: Vec<&str> = Vec::new();
-    for v in verdicts {
-        if !ids.contains(&v.claim.id.as_str()) {
-            ids.push(&v.claim.id);
-        }
-    }
-    for id in ids {
-        let same: Vec<&Verdict> = verdicts.iter().filter(|v| v.claim.id == id).collect();
+    for (_, same) in by_claim(verdicts) {
         if same.len() < 2 || same.iter().all(|v| v.word == same[0].word) {
             continue;
         }
