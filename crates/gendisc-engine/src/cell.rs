@@ -146,8 +146,8 @@ pub trait Key: Copy + PartialEq + 'static {
     }
 
     /// The names of every key, in the schema's order.
-    fn names() -> Vec<&'static str> {
-        Self::ALL.iter().map(|key| key.name()).collect()
+    fn names() -> impl Iterator<Item = &'static str> {
+        Self::ALL.iter().map(|key| key.name())
     }
 }
 

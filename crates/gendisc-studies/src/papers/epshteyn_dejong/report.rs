@@ -200,15 +200,12 @@ struct ReportData<'a> {
     scatter: Vec<ScatterPoint>,
     curves: Vec<LearningCurve>,
     sensitivity: Vec<Sensitivity>,
-    /// Alternations of every successful bilevel fit.
-    iterations: Vec<usize>,
     /// Every bilevel fit: its dataset, training size and alternations (`None`: failed in the
     /// solver).
     fits: Vec<(String, usize, Option<usize>)>,
-    /// Per `(dataset, training size)`: the outcomes, in replicate order.
-    replicates: BTreeMap<(String, usize), Vec<&'a Outcome>>,
+    /// The outcomes of each `(dataset, training size)`.
+    groups: Groups<'a>,
     not_converged: usize,
-    failures: usize,
     /// Per bilevel fit: features with a test distance the training task lacked, and floored
     /// variances.
     prior_fill: Vec<[f64; 2]>,
@@ -283,18 +280,11 @@ impl<'a> Groups<'a> {
 impl<'a> ReportData<'a> {
     fn new(study: &'a EpshteynDejongStudy, results: &'a StudyResults) -> Self {
         let groups = Groups::of(results);
-        let mut iterations = Vec::new();
         let mut fits = Vec::new();
-        let mut replicates: BTreeMap<(String, usize), Vec<&Outcome>> = BTreeMap::new();
-        let (mut not_converged, mut failures) = (0, 0);
+        let mut not_converged = 0;
         let mut prior_fill = Vec::new();
         for (cell, outcome) in results.iter() {
-            replicates
-                .entry((cell.dataset.clone(), cell.train_size))
-                .or_default()
-                .push(outcome);
             if let Some(it) = outcome.value(Classifier::Bilevel, Metric::Iterations) {
-                iterations.push(it as usize);
                 fits.push((cell.dataset.clone(), cell.train_size, Some(it as usize)));
             }
             if outcome.value(Classifier::Bilevel, Metric::Failed) == Some(1.0) {
@@ -302,8 +292,6 @@ impl<'a> ReportData<'a> {
             }
             not_converged +=
                 usize::from(outcome.value(Classifier::Bilevel, Metric::Converged) == Some(0.0));
-            failures +=
-                usize::from(outcome.value(Classifier::Bilevel, Metric::Failed) == Some(1.0));
             if let (Some(u), Some(f)) = (
                 outcome.value(Classifier::Bilevel, Metric::PriorUnseen),
                 outcome.value(Classifier::Bilevel, Metric::PriorFloored),
@@ -316,11 +304,9 @@ impl<'a> ReportData<'a> {
             scatter: scatter(study, &groups),
             curves: curves(study, &groups),
             sensitivity: sensitivity(study, &groups),
-            iterations,
             fits,
-            replicates,
+            groups,
             not_converged,
-            failures,
             prior_fill,
         }
     }
@@ -328,15 +314,11 @@ impl<'a> ReportData<'a> {
     /// `classifier`'s value of `metric` on each replicate of `(dataset, m)`, NaN where it has
     /// none (empty without such cells).
     fn values(&self, dataset: &str, m: usize, classifier: Classifier, metric: Metric) -> Vec<f64> {
-        let (c, k) = (classifier.index(), metric.index());
-        self.replicates
-            .get(&(dataset.to_string(), m))
-            .map_or(Vec::new(), |outcomes| {
-                outcomes
-                    .iter()
-                    .map(|o| o.get(c, k).unwrap_or(f64::NAN))
-                    .collect()
-            })
+        self.groups
+            .values(dataset, m, classifier, metric)
+            .into_iter()
+            .map(|value| value.unwrap_or(f64::NAN))
+            .collect()
     }
 
     /// `classifier`'s accuracy on each replicate of `(dataset, m)`.
@@ -1009,9 +991,17 @@ impl<'a> ReportData<'a> {
              agree with such a solve to the solver's tolerance, not bit for bit: a posting near \
              a boundary may change sides.\n"
         );
+        // The alternations of every successful fit; a failed fit has none.
         let mut histogram: BTreeMap<usize, usize> = BTreeMap::new();
-        for &it in &self.iterations {
-            *histogram.entry(it).or_default() += 1;
+        let (mut succeeded, mut failed) = (0, 0);
+        for &(_, _, alternations) in &self.fits {
+            match alternations {
+                Some(it) => {
+                    *histogram.entry(it).or_default() += 1;
+                    succeeded += 1;
+                }
+                None => failed += 1,
+            }
         }
         let h: Vec<String> = histogram
             .iter()
@@ -1021,10 +1011,10 @@ impl<'a> ReportData<'a> {
             r,
             "Alternations per fit (all figures, {} fits): {}. {} fits stopped at the iteration \
              cap; {} failed in the solver.",
-            self.iterations.len(),
+            succeeded,
             h.join(", "),
             self.not_converged,
-            self.failures
+            failed
         );
         r
     }

@@ -27,8 +27,7 @@ pub(super) struct Report<'a> {
     study: &'a NgJordanStudy,
     /// Grid positions per dataset.
     positions: usize,
-    /// The last position of the small-m window.
-    half: usize,
+    /// The lower and the upper half of the grid positions.
     early: Window,
     late: Window,
 }
@@ -50,7 +49,6 @@ impl<'a> Report<'a> {
             table,
             study,
             positions,
-            half,
             early: Window::range(1, half),
             late: Window::range(half + 1, positions),
         }
@@ -122,11 +120,10 @@ impl<'a> Report<'a> {
     /// The judging rule and the windows.
     fn rule(&self) -> String {
         let Self {
-            study,
-            positions,
-            half,
-            ..
+            study, positions, ..
         } = *self;
+        // The last position of the small-m window.
+        let half = positions / 2;
         let settings = study.settings();
         let mut r = String::new();
         let _ = writeln!(r, "\n## Verdicts\n");

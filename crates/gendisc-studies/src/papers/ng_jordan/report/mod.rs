@@ -44,8 +44,8 @@ pub fn write_outputs(out: &Path, study: &NgJordanStudy, results: &StudyResults) 
     // The tables and the figure below are computed from the CSV just written: naive Bayes
     // against each reading's logistic regression.
     let mut curves = BTreeMap::new();
-    for method in &Classifier::names()[1..] {
-        curves.insert(*method, read_curves(&curves_csv, method)?);
+    for method in Classifier::names().skip(1) {
+        curves.insert(method, read_curves(&curves_csv, method)?);
     }
     figure(&curves, study)?.write_svg(out.join("learning_curves.svg"))?;
     // The verdicts, from the per-split errors.
@@ -160,7 +160,7 @@ pub(crate) fn read_curves(text: &str, lr_method: &str) -> Result<Vec<Curves>> {
             })
         };
         let method = field(3);
-        if !Classifier::names().contains(&method) {
+        if !Classifier::names().any(|name| name == method) {
             return Err(csv_error(format!(
                 "line {}: unknown method `{method}`",
                 line + 2
