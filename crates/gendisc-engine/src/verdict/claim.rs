@@ -278,6 +278,10 @@ pub struct Claim {
     /// What the evidence's sizes are called in the verdict line: `"m"` (training-set sizes) by
     /// default.
     pub axis: String,
+    /// How a unit is judged under this reading, where the statement alone does not say (which
+    /// measure a range is read in, what counts as a converged fit); empty when it does.
+    #[serde(default)]
+    pub unit_rule: String,
 }
 
 impl Claim {
@@ -292,7 +296,15 @@ impl Claim {
             thresholds: Thresholds::DEFAULT,
             reading: "as run".into(),
             axis: DEFAULT_AXIS.into(),
+            unit_rule: String::new(),
         }
+    }
+
+    /// Says how a unit is judged under this reading ([`Claim::unit_rule`]); the report prints
+    /// it beside the verdict.
+    pub fn unit_rule(mut self, rule: impl Into<String>) -> Self {
+        self.unit_rule = rule.into();
+        self
     }
 
     /// Names the evidence's sizes, when they are not training-set sizes (e.g. `"grid

@@ -60,7 +60,7 @@ pub use claim::{describe, Claim, Judgement, Kind, Statement, Unit, Window, DEFAU
 pub use difference::{Better, Centre, Difference, Side, CONFIDENCE};
 pub use evidence::{Evidence, Point};
 pub use judge::{Flip, Tally, Verdict};
-pub use sections::{by_claim, claim_sections};
+pub use sections::{by_claim, claim_sections, reading_changes, rule_sentence, verdict_table};
 pub use table::{
     claims_markdown, count_verdict_lines, read_verdicts_csv, write_verdicts_csv, VerdictRow,
 };

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use gendisc_engine::verdict::{
-    count_verdict_lines, read_verdicts_csv, write_verdicts_csv, Better, Claim, Evidence, Statement,
-    Verdict, Window,
+    claim_sections, count_verdict_lines, read_verdicts_csv, rule_sentence, write_verdicts_csv,
+    Better, Claim, Evidence, Statement, Verdict, Window,
 };
 use gendisc_engine::{
     fingerprint, write_text, Cell, Key, Outcome, Progress, Result, Runner, RunnerSettings, Schema,
@@ -145,17 +145,17 @@ fn claim() -> Claim {
     .window(Window::range(2, 8), "the toy paper speaks of m ≤ 8")
 }
 
-/// Writes `REPORT.md` (one verdict line per claim) and `verdicts.csv`.
+/// Writes `REPORT.md` (the judging rule, then each claim with its verdict) and `verdicts.csv`.
 fn write_report(out: &Path, results: &StudyResults) -> Result<()> {
     let evidence = Evidence::from_results(results, ERROR_RATE, &[FIXED, PLUG_IN], Better::Lower)?;
-    let verdict = Verdict::judge(&claim(), &evidence, "point")?;
+    let verdicts = [Verdict::judge(&claim(), &evidence, "point")?];
     let report = format!(
-        "# A toy paper\n\n> {}\n\n{}\n",
-        verdict.claim.quote,
-        verdict.markdown()
+        "# A toy paper\n\n{}\n\n{}",
+        rule_sentence(&verdicts, "points"),
+        claim_sections(&verdicts, "## Claim")
     );
     write_text(&out.join("REPORT.md"), &report)?;
-    write_verdicts_csv(out.join("verdicts.csv"), "toy", &[verdict])
+    write_verdicts_csv(out.join("verdicts.csv"), "toy", &verdicts)
 }
 
 // Step 3: the paper, as `cargo xtask reproduce` sees it (then one line in `papers::registry`).

@@ -19,14 +19,12 @@
 //! of each size resampled independently (they are independent draws). Each pair is a unit
 //! judged with the module's tie rule ([`Difference::side`]).
 
-use std::fmt::Write as _;
-
 use gendisc_data::splits::replicate_rng;
 use rand::Rng;
 
 use gendisc_engine::verdict::{
-    by_claim, describe, Better, Centre, Claim, Difference, Evidence, Judgement, Kind, Statement,
-    Thresholds, Unit, Verdict, Window, CONFIDENCE,
+    describe, Better, Centre, Claim, Difference, Evidence, Judgement, Kind, Statement, Thresholds,
+    Unit, Verdict, Window, CONFIDENCE,
 };
 use gendisc_engine::{Result, StudyResults};
 
@@ -497,58 +495,10 @@ pub fn table1_verdict(pairs: &[Table1Pair<'_>], reading: &str) -> Result<Verdict
     )
 }
 
-/// For every claim judged under more than one reading whose verdict differs between them, a
-/// sentence saying so ("The verdict on … changes with the reading: under reading (a) … ;
-/// under reading (b) …"); empty when no verdict changes.
-pub fn reading_changes(verdicts: &[Verdict]) -> String {
-    let mut out = String::new();
-    for (_, same) in by_claim(verdicts) {
-        if same.len() < 2 || same.iter().all(|v| v.word == same[0].word) {
-            continue;
-        }
-        let parts: Vec<String> = same
-            .iter()
-            .map(|v| {
-                format!(
-                    "under reading {} it is **{}** ({} of {} {})",
-                    v.claim.reading,
-                    v.word,
-                    v.tally.holds,
-                    v.tally.total(),
-                    v.unit_name
-                )
-            })
-            .collect();
-        let _ = writeln!(
-            out,
-            "The verdict on *\"{}\"* changes with the reading: {}.\n",
-            same[0].claim.quote,
-            parts.join("; ")
-        );
-    }
-    out
-}
-
-/// A verdict as a report prints it: the paper's words and the reading, the verdict line, and
-/// the units against it.
-pub fn render(r: &mut String, verdict: &Verdict) {
-    let _ = writeln!(
-        r,
-        "*\"{}\"* — reading: {}.\n\n{}\n",
-        verdict.claim.quote,
-        verdict.claim.reading,
-        verdict.markdown()
-    );
-    let against = verdict.against_list();
-    if !against.is_empty() {
-        let _ = writeln!(r, "{against}");
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gendisc_engine::verdict::Word;
+    use gendisc_engine::verdict::{reading_changes, Word};
 
     /// A path over λ ∈ {1, 0.5, 0} whose loss at λ is `loss(λ, r)`.
     fn path(n: usize, reps: usize, loss: impl Fn(f64, usize) -> f64) -> LambdaPath {
@@ -659,7 +609,7 @@ mod tests {
             .collect();
         let mut verdicts = uniform_verdicts(&good.iter().collect::<Vec<_>>(), "(a)").unwrap();
         verdicts.extend(uniform_verdicts(&flat.iter().collect::<Vec<_>>(), "(b)").unwrap());
-        let text = reading_changes(&verdicts);
+        let text = reading_changes(verdicts.iter().map(|v| ((), v)));
         // The best-estimate claim changes (supported under (a), not under (b)); the
         // decreasing-λ claim is not supported under either, so it is not mentioned.
         assert!(

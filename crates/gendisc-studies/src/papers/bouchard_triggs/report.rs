@@ -8,8 +8,8 @@ use std::path::Path;
 use gendisc_gdt::{Family, TABLE1_GRID};
 
 use super::claims::{
-    gaussian_verdicts, median, reading_changes, render, table1_verdict, uniform_verdicts,
-    LambdaPath, Table1Pair, BOOTSTRAP_DRAWS,
+    gaussian_verdicts, median, table1_verdict, uniform_verdicts, LambdaPath, Table1Pair,
+    BOOTSTRAP_DRAWS,
 };
 use super::{
     lambda_name, scale_sensitive, Figure1Reading, Figure1Study, InputScaling, InputSource, Statlog,
@@ -18,7 +18,10 @@ use super::{
 };
 use gendisc_engine::figure::{Figure, Panel, Point, ReferenceLine, Series};
 use gendisc_engine::tables::format_float;
-use gendisc_engine::verdict::{write_verdicts_csv, Difference, Side, Verdict, CONFIDENCE};
+use gendisc_engine::verdict::{
+    claim_sections, reading_changes, rule_sentence, write_verdicts_csv, Difference, Side, Verdict,
+    CONFIDENCE,
+};
 use gendisc_engine::{write_text, Result, StudyResults, SummaryTable};
 
 /// Table 1 of the paper: test error rate averaged over 100 trials, rows `LDA GEN` …
@@ -332,12 +335,11 @@ fn figure1_report(
          favour it on the experiments that judge it. Differences are paired medians with \
          sign-test intervals (the figure plots medians); the trends over n compare adjacent \
          sizes with a {BOOTSTRAP_DRAWS}-draw bootstrap interval. The first row's claims are \
-         judged on the Gaussian simulation, the second row's once per reading.\n"
+         judged on the Gaussian simulation, the second row's once per reading. {}\n",
+        rule_sentence(verdicts, "training sizes")
     );
-    for v in verdicts {
-        render(r, v);
-    }
-    r.push_str(&reading_changes(verdicts));
+    r.push_str(&claim_sections(verdicts, "#### Claim"));
+    r.push_str(&reading_changes(verdicts.iter().map(|v| ((), v))));
 }
 
 /// Figure 1's verdicts: the two Gaussian claims, then the two correlated-uniform claims for
@@ -873,12 +875,11 @@ fn table1_verdict_section(verdicts: &[Verdict]) -> String {
          error on the other half of the trials (even against odd, so that the choice does not \
          favour it on the trials that judge it) is compared with GEN and with DISC, paired by \
          trial (mean difference, t interval); where DISC has no maximiser, with GEN only. One \
-         verdict per reading of the inputs' scale.\n"
+         verdict per reading of the inputs' scale. {}\n",
+        rule_sentence(verdicts, "(dataset, model) pairs")
     );
-    for v in verdicts {
-        render(&mut r, v);
-    }
-    r.push_str(&reading_changes(verdicts));
+    r.push_str(&claim_sections(verdicts, "#### Claim"));
+    r.push_str(&reading_changes(verdicts.iter().map(|v| ((), v))));
     r
 }
 

@@ -18,7 +18,9 @@ use gendisc_engine::figure::{
     Figure, LineStyle, Marker, Panel, Point, ReferenceLine, Scale, Series,
 };
 use gendisc_engine::tables::format_float;
-use gendisc_engine::verdict::Thresholds;
+use gendisc_engine::verdict::{
+    claim_sections, reading_changes, rule_sentence, verdict_table, Verdict,
+};
 use gendisc_engine::{write_text, Key, Outcome, Result, StudyResults, SummaryTable};
 
 use super::{
@@ -692,62 +694,22 @@ impl<'a> ReportData<'a> {
         r
     }
 
-    /// Each claim's verdict: the table, what changes with the reading, then each in full.
+    /// Each claim's verdict: the rule, the table, what changes with the reading, then each in
+    /// full.
     fn claims_markdown(&self, verdicts: &[claims::Judged]) -> String {
+        let all: Vec<Verdict> = verdicts.iter().map(|j| j.verdict.clone()).collect();
         let mut r = String::new();
-        let _ = writeln!(r, "## Claims\n");
-        let (usual, every) = (Thresholds::DEFAULT, Thresholds::EVERY);
         let _ = writeln!(
             r,
-            "Each claim is judged by the project's one method (`docs/verdicts.md`): per unit, \
-             the 95% interval of the paired (or, where the samples differ, independent) \
+            "## Claims\n\nEach claim is judged by the project's one method (`docs/verdicts.md`): \
+             per unit, the 95% interval of the paired (or, where the samples differ, independent) \
              difference; a unit whose interval contains zero is a tie, which does not count for \
-             a claim of a difference; supported from {}% of units, partly from {}% ({}% and {}% \
-             where the paper says \"all\"); robust unless moving both thresholds by {} points or \
-             the window by one size changes the verdict.\n",
-            usual.supported,
-            usual.partly,
-            every.supported,
-            every.partly,
-            Thresholds::SHIFT
+             a claim of a difference. {}\n",
+            rule_sentence(&all, "units")
         );
-        let _ = writeln!(
-            r,
-            "| claim | reading | verdict | holds / ties / against |\n|---|---|---|---|"
-        );
-        for j in verdicts {
-            let v = &j.verdict;
-            let _ = writeln!(
-                r,
-                "| {} | {} | **{}** ({}) | {} / {} / {} {} |",
-                v.claim.id,
-                v.claim.reading,
-                v.word,
-                if v.robust() { "robust" } else { "borderline" },
-                v.tally.holds,
-                v.tally.ties,
-                v.tally.against,
-                v.unit_name
-            );
-        }
-        let _ = writeln!(r, "\n{}", reading_changes(verdicts));
-        for j in verdicts {
-            let v = &j.verdict;
-            let _ = writeln!(
-                r,
-                "\n### {} ({})\n\n> {}\n\nReading *{}*. {}\n\n{}",
-                v.claim.id,
-                v.claim.reading,
-                v.claim.quote,
-                v.claim.reading,
-                j.what,
-                v.markdown()
-            );
-            let against = v.against_list();
-            if !against.is_empty() {
-                let _ = writeln!(r, "\nAgainst:\n\n{}", against.trim_end());
-            }
-        }
+        let _ = writeln!(r, "{}", verdict_table(&all));
+        r.push_str(&reading_changes_51(verdicts));
+        r.push_str(&claim_sections(&all, "### Claim"));
         r
     }
 
@@ -1160,89 +1122,41 @@ fn percent_point(x: f64, ci: MeanCi) -> Option<Point> {
     }
 }
 
-/// How a reading is named in a sentence.
-fn under(alignment: &str) -> String {
-    if alignment == SHARED_GROUP_READING {
-        "under the alignment that maps the shared group to itself".into()
-    } else if alignment == Alignment::Swapped.name() {
-        "under the swapped alignment".into()
-    } else {
-        format!("under the alignment {alignment}")
-    }
-}
-
-/// The sentences saying which verdicts of Figure 5.1 change with the alignment (for one
-/// measure of improvement) or with the measure (under one alignment).
-fn reading_changes(verdicts: &[claims::Judged]) -> String {
-    // (claim, alignment, measure, verdict) of every Figure 5.1 verdict.
-    let rows: Vec<(&str, &str, &str, String)> = verdicts
-        .iter()
-        .filter_map(|j| {
-            let key = j.figure_51?;
-            Some((
-                j.verdict.claim.id.as_str(),
-                key.alignment,
-                key.measure.map_or("", claims::Improvement::name),
-                j.verdict.word.to_string(),
-            ))
-        })
-        .collect();
-    let mut lines = Vec::new();
-    let mut keys: Vec<(&str, &str)> = Vec::new();
-    for &(claim, _, measure, _) in &rows {
-        if !keys.contains(&(claim, measure)) {
-            keys.push((claim, measure));
-        }
-    }
-    for (claim, measure) in keys {
-        let these: Vec<&(&str, &str, &str, String)> = rows
+/// The verdicts of Figure 5.1 that change with the alignment (for one measure of improvement)
+/// or with the measure (under one alignment).
+fn reading_changes_51(verdicts: &[claims::Judged]) -> String {
+    let figure_51 = || {
+        verdicts
             .iter()
-            .filter(|r| r.0 == claim && r.2 == measure)
-            .collect();
-        if these.iter().any(|r| r.3 != these[0].3) {
-            let parts: Vec<String> = these
-                .iter()
-                .map(|r| format!("**{}** {}", r.3, under(r.1)))
-                .collect();
-            let what = if measure.is_empty() {
-                claim.to_string()
-            } else {
-                format!("{claim} (in {measure})")
-            };
-            lines.push(format!("- {what}: {}.", parts.join("; ")));
-        }
-    }
-    let mut alignments: Vec<(&str, &str)> = Vec::new();
-    for &(claim, alignment, measure, _) in &rows {
-        if !measure.is_empty() && !alignments.contains(&(claim, alignment)) {
-            alignments.push((claim, alignment));
-        }
-    }
-    for (claim, alignment) in alignments {
-        let these: Vec<&(&str, &str, &str, String)> = rows
-            .iter()
-            .filter(|r| r.0 == claim && r.1 == alignment)
-            .collect();
-        if these.iter().any(|r| r.3 != these[0].3) {
-            let parts: Vec<String> = these
-                .iter()
-                .map(|r| format!("**{}** in {}", r.3, r.2))
-                .collect();
-            lines.push(format!(
-                "- {claim} {}: {}.",
-                under(alignment),
-                parts.join("; ")
-            ));
-        }
-    }
-    if lines.is_empty() {
-        "No verdict of Figure 5.1 changes with the alignment or with the measure of improvement."
+            .filter_map(|j| j.figure_51.map(|key| (key, &j.verdict)))
+    };
+    let with_alignment = reading_changes(figure_51().map(|(key, v)| (key.measure, v)));
+    let with_measure = reading_changes(
+        figure_51()
+            .filter(|(key, _)| key.measure.is_some())
+            .map(|(key, v)| (key.alignment, v)),
+    );
+    if with_alignment.is_empty() && with_measure.is_empty() {
+        "No verdict of Figure 5.1 changes with the alignment or with the measure of \
+         improvement.\n\n"
             .into()
     } else {
         format!(
-            "Verdicts of Figure 5.1 that change with the reading:\n\n{}",
-            lines.join("\n")
+            "Verdicts of Figure 5.1 that change with the alignment, for one measure of \
+             improvement:\n\n{}Verdicts of Figure 5.1 that change with the measure of \
+             improvement, under one alignment:\n\n{}",
+            or_none(&with_alignment),
+            or_none(&with_measure)
         )
+    }
+}
+
+/// `text`, or a line saying there is nothing.
+fn or_none(text: &str) -> String {
+    if text.is_empty() {
+        "None.\n\n".into()
+    } else {
+        text.into()
     }
 }
 

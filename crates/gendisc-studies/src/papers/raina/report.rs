@@ -6,7 +6,7 @@ use std::path::Path;
 
 use gendisc_engine::figure::{Figure, LineStyle, Marker, Panel, Series};
 use gendisc_engine::tables::{format_float, Statistic};
-use gendisc_engine::verdict::{claim_sections, write_verdicts_csv, Thresholds, Verdict};
+use gendisc_engine::verdict::{claim_sections, rule_sentence, write_verdicts_csv, Verdict};
 use gendisc_engine::{write_text, Result, StudyResults, SummaryTable};
 
 use super::claims::{self, READINGS, TARGET_ACCURACY};
@@ -472,24 +472,18 @@ fn claims_markdown(md: &mut String, verdicts: &[Verdict]) {
          (`docs/verdicts.md`): at each unit the advantage of one series over another, paired \
          split by split, is summarised by its mean with a 95% t interval (the paper's curves are \
          means over splits); a unit is a tie when the interval contains zero (or reaches into the \
-         ±{NEAR} band of a \"near\"/\"about the same\" claim); a claim is supported when it \
-         holds at {SUPPORTED}% of its units and partly supported from {PARTLY}% ({EVERY_SUPPORTED}% and {EVERY_PARTLY}% where the paper \
-         says \"every\"); a verdict is borderline when moving both thresholds by {SHIFT} points or \
-         the window by one size changes it. Figure 1's claims are judged at the (pair, m) \
-         points; Figure 2's at the (pair, coverage) points of the curves, paired over the 50%/50% \
-         splits.\n\nEach claim is judged under each reading of the hybrid:\n",
+         ±{NEAR} band of a \"near\"/\"about the same\" claim). {RULE} Figure 1's claims are \
+         judged at the (pair, m) points; Figure 2's at the (pair, coverage) points of the curves, \
+         paired over the 50%/50% splits.\n\nEach claim is judged under each reading of the \
+         hybrid:\n",
         NEAR = claims::NEAR,
-        SUPPORTED = Thresholds::DEFAULT.supported,
-        PARTLY = Thresholds::DEFAULT.partly,
-        EVERY_SUPPORTED = Thresholds::EVERY.supported,
-        EVERY_PARTLY = Thresholds::EVERY.partly,
-        SHIFT = Thresholds::SHIFT
+        RULE = rule_sentence(verdicts, "units"),
     );
     for reading in &READINGS {
         let _ = writeln!(md, "- **{}**: {}.", reading.name, reading.description);
     }
     md.push('\n');
-    md.push_str(&claim_sections(verdicts, "Claim"));
+    md.push_str(&claim_sections(verdicts, "### Claim"));
 }
 
 #[cfg(test)]
@@ -563,17 +557,10 @@ mod tests {
     }
 
     #[test]
-    fn the_claims_state_the_thresholds_the_verdicts_use() {
+    fn the_claims_state_the_rule_and_every_reading() {
         let mut md = String::new();
         claims_markdown(&mut md, &[]);
-        let (usual, every) = (Thresholds::DEFAULT, Thresholds::EVERY);
-        assert!(
-            md.contains(&format!(
-                "holds at {}% of its units and partly supported from {}% ({}% and {}%",
-                usual.supported, usual.partly, every.supported, every.partly
-            )),
-            "{md}"
-        );
+        assert!(md.contains(&rule_sentence(&[], "units")), "{md}");
         for reading in &READINGS {
             assert!(md.contains(&format!("- **{}**", reading.name)), "{md}");
         }

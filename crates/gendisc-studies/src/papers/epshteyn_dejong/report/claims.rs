@@ -28,10 +28,9 @@ const SMALL_REASON: &str = "sizes up to 9: the paper's low-sample experiments (F
                             5.3) train on 9 postings; its Figure 5.2's axis values are not in \
                             our copy";
 
-/// A verdict and a sentence saying what its units are.
+/// A verdict, and for Figure 5.1 the reading it was judged under.
 pub(super) struct Judged {
     pub verdict: Verdict,
-    pub what: String,
     /// For a Figure 5.1 verdict, the reading it is judged under.
     pub figure_51: Option<Figure51Key>,
 }
@@ -298,13 +297,14 @@ impl ReportData<'_> {
             },
         )
         .window(small, SMALL_REASON)
-        .reading(DEFAULT_READING);
+        .reading(DEFAULT_READING)
+        .unit_rule(
+            "Each (setup, size) point is a unit: the bilevel classifier must be shown more \
+                   accurate than both the SVM and the multi-task SVM (paired over the samples).",
+        );
         out.push(Judged {
             figure_51: None,
             verdict: Verdict::judge(&best, evidence, "points")?,
-            what: "Each (setup, size) point is a unit: the bilevel classifier must be shown more \
-                   accurate than both the SVM and the multi-task SVM (paired over the samples)."
-                .into(),
         });
         Ok(())
     }
@@ -347,14 +347,15 @@ impl ReportData<'_> {
                 kind: Kind::Difference,
             },
         )
-        .reading(DEFAULT_READING);
+        .reading(DEFAULT_READING)
+        .unit_rule(
+            "Each step between neighbouring sizes of a setup is a unit (at the larger \
+                   size): the bilevel classifier's mean accuracy there minus at the smaller size, \
+                   as independent means (the samples differ between sizes).",
+        );
         out.push(Judged {
             figure_51: None,
             verdict: from_units(&improves, &units, "steps")?,
-            what: "Each step between neighbouring sizes of a setup is a unit (at the larger \
-                   size): the bilevel classifier's mean accuracy there minus at the smaller size, \
-                   as independent means (the samples differ between sizes)."
-                .into(),
         });
         Ok(())
     }
@@ -378,14 +379,14 @@ impl ReportData<'_> {
             },
         )
         .window(small, SMALL_REASON)
-        .reading(DEFAULT_READING);
+        .reading(DEFAULT_READING)
+        .unit_rule(format!(
+            "Each setup is a unit: the bilevel classifier's mean advantage over the SVM over \
+                 the small sizes against over the two largest ({large})."
+        ));
         out.push(Judged {
             figure_51: None,
             verdict: Verdict::judge(&converge, evidence, "setups")?,
-            what: format!(
-                "Each setup is a unit: the bilevel classifier's mean advantage over the SVM over \
-                 the small sizes against over the two largest ({large})."
-            ),
         });
         Ok(())
     }
@@ -402,11 +403,11 @@ impl ReportData<'_> {
                 b: SVM_NAME.into(),
             },
         )
-        .reading(DEFAULT_READING);
+        .reading(DEFAULT_READING)
+        .unit_rule("Each (setup, size) point is a unit, paired over the samples.");
         out.push(Judged {
             figure_51: None,
             verdict: Verdict::judge(&multitask, evidence, "points")?,
-            what: "Each (setup, size) point is a unit, paired over the samples.".into(),
         });
         Ok(())
     }
@@ -446,18 +447,18 @@ impl ReportData<'_> {
                 kind: Kind::Difference,
             },
         )
-        .reading(DEFAULT_READING);
-        out.push(Judged {
-            figure_51: None,
-            verdict: from_units(&beats_both, &units, "setups")?,
-            what: format!(
-                "The units are the setups where the SVM at m = {last} is shown more accurate than \
+        .reading(DEFAULT_READING)
+        .unit_rule(format!(
+            "The units are the setups where the SVM at m = {last} is shown more accurate than \
                  LDA on 90% of the test task ({svm_beats_lda} of {} here; the paper: four of six). \
                  A unit holds when at some size the bilevel classifier is shown more accurate \
                  than the SVM (paired) and than LDA (independent means), is against when at \
                  every size it is shown less accurate than one of them.",
-                self.curves.len()
-            ),
+            self.curves.len()
+        ));
+        out.push(Judged {
+            figure_51: None,
+            verdict: from_units(&beats_both, &units, "setups")?,
         });
         Ok(())
     }
@@ -568,15 +569,16 @@ impl ReportData<'_> {
                 },
             )
             .window(small, SMALL_REASON)
-            .reading(DEFAULT_READING);
+            .reading(DEFAULT_READING)
+            .unit_rule(
+                "Each other setup at each size is a unit: its gain of the bilevel \
+                       classifier over the SVM (paired mean) minus Experiment 4's at the same \
+                       size, as independent means; it holds when Experiment 4's gain is shown \
+                       smaller.",
+            );
             out.push(Judged {
                 figure_51: None,
                 verdict: from_units(&least, &units, "points")?,
-                what: "Each other setup at each size is a unit: its gain of the bilevel \
-                       classifier over the SVM (paired mean) minus Experiment 4's at the same \
-                       size, as independent means; it holds when Experiment 4's gain is shown \
-                       smaller."
-                    .into(),
             });
         }
         Ok(())
@@ -613,13 +615,14 @@ impl ReportData<'_> {
                 kind: Kind::Difference,
             },
         )
-        .reading("every fit of the run");
+        .reading("every fit of the run")
+        .unit_rule(
+            "Each bilevel fit of every figure is a unit: it holds when the alternation \
+                   stopped after 2 to 4 rounds.",
+        );
         Ok(Judged {
             figure_51: None,
             verdict: from_units(&claim, &units, "fits")?,
-            what: "Each bilevel fit of every figure is a unit: it holds when the alternation \
-                   stopped after 2 to 4 rounds."
-                .into(),
         })
     }
 
@@ -677,16 +680,16 @@ impl ReportData<'_> {
                 },
             )
             .window(Window::All, "Figure 5.3 has one size, 9 postings")
-            .reading(DEFAULT_READING);
+            .reading(DEFAULT_READING)
+            .unit_rule(format!(
+                "Each step between neighbouring values of {} is a unit: the bilevel \
+                     classifier's accuracy at the tighter value minus at the looser, paired over \
+                     the samples (every value is fitted on the same samples).",
+                sens.name
+            ));
             out.push(Judged {
                 figure_51: None,
                 verdict: Verdict::judge(&claim, &evidence, "steps")?,
-                what: format!(
-                    "Each step between neighbouring values of {} is a unit: the bilevel \
-                     classifier's accuracy at the tighter value minus at the looser, paired over \
-                     the samples (every value is fitted on the same samples).",
-                    sens.name
-                ),
             });
         }
         Ok(())
@@ -727,7 +730,13 @@ fn figure_51_above(reading: &Figure51Reading) -> Result<Judged> {
     )
     .window(Window::All, FIGURE_51_WINDOW)
     .thresholds(Thresholds::every())
-    .reading(reading.name);
+    .reading(reading.name)
+    .unit_rule(
+        "Each setup is a unit: the bilevel classifier's accuracy minus the SVM's, paired \
+               over the samples (mean, 95% t interval); the figure's axes are accuracies, so \
+               the sign is judged in accuracy points. \"All the points\" asks for every \
+               setup.",
+    );
     Ok(Judged {
         figure_51: Some(Figure51Key {
             alignment: reading.name,
@@ -738,11 +747,6 @@ fn figure_51_above(reading: &Figure51Reading) -> Result<Judged> {
             &improvement_evidence(reading, Improvement::Points)?,
             "setups",
         )?,
-        what: "Each setup is a unit: the bilevel classifier's accuracy minus the SVM's, paired \
-               over the samples (mean, 95% t interval); the figure's axes are accuracies, so \
-               the sign is judged in accuracy points. \"All the points\" asks for every \
-               setup."
-            .into(),
     })
 }
 
@@ -769,19 +773,19 @@ fn figure_51_in(reading: &Figure51Reading, measure: Improvement) -> Result<[Judg
         },
     )
     .window(Window::All, FIGURE_51_WINDOW)
-    .reading(label.clone());
+    .reading(label.clone())
+    .unit_rule(format!(
+        "Improvement as {}. Each setup is a unit: it holds when the 95% interval of \
+             the mean improvement over the samples lies inside [0.10, 0.30], is against \
+             when it lies below 0.10 or above 0.30, and is a tie otherwise.",
+        measure.name()
+    ));
     let range_judged = Judged {
         figure_51: Some(Figure51Key {
             alignment: reading.name,
             measure: Some(measure),
         }),
         verdict: from_units(&range, &units, "setups")?,
-        what: format!(
-            "Improvement as {}. Each setup is a unit: it holds when the 95% interval of \
-             the mean improvement over the samples lies inside [0.10, 0.30], is against \
-             when it lies below 0.10 or above 0.30, and is a tie otherwise.",
-            measure.name()
-        ),
     };
 
     let significant = Claim::new(
@@ -792,7 +796,13 @@ fn figure_51_in(reading: &Figure51Reading, measure: Improvement) -> Result<[Judg
     )
     .window(Window::All, FIGURE_51_WINDOW)
     .thresholds(Thresholds::every())
-    .reading(label);
+    .reading(label)
+    .unit_rule(format!(
+        "Improvement as {}. Each setup is a unit: the 95% t interval of the mean \
+             per-sample improvement must lie above zero (the tie rule is a two-sided \
+             test at 5%); \"all of the improvements\" asks for every setup.",
+        measure.name()
+    ));
     let significant_judged = Judged {
         figure_51: Some(Figure51Key {
             alignment: reading.name,
@@ -803,12 +813,6 @@ fn figure_51_in(reading: &Figure51Reading, measure: Improvement) -> Result<[Judg
             &improvement_evidence(reading, measure)?,
             "setups",
         )?,
-        what: format!(
-            "Improvement as {}. Each setup is a unit: the 95% t interval of the mean \
-             per-sample improvement must lie above zero (the tie rule is a two-sided \
-             test at 5%); \"all of the improvements\" asks for every setup.",
-            measure.name()
-        ),
     };
     Ok([range_judged, significant_judged])
 }
@@ -868,6 +872,35 @@ mod tests {
         // A gain of 0.4 points is beyond the range.
         let [range, _] = figure_51_in(&reading(0.4), Improvement::Points).unwrap();
         assert_eq!(range.verdict.tally.against, 2);
+    }
+
+    #[test]
+    fn a_range_verdict_that_changes_with_the_alignment_is_named_once() {
+        let mut swapped = reading(0.4);
+        swapped.name = "swapped";
+        let mut judged = Vec::new();
+        for r in [reading(0.2), swapped] {
+            judged.push(figure_51_above(&r).unwrap());
+            judged.extend(figure_51_in(&r, Improvement::Points).unwrap());
+        }
+        let text = super::super::reading_changes_51(&judged);
+        // Only the range changes (inside it at 0.2, beyond it at 0.4); one measure, so
+        // nothing changes with the measure.
+        assert_eq!(
+            text.matches("changes with the reading").count(),
+            1,
+            "{text}"
+        );
+        assert!(
+            text.contains("under reading swapped · accuracy points it is **not supported**"),
+            "{text}"
+        );
+        assert!(text.contains("under one alignment:\n\nNone."), "{text}");
+        let unchanged = super::super::reading_changes_51(&judged[..3]);
+        assert!(
+            unchanged.starts_with("No verdict of Figure 5.1 changes"),
+            "{unchanged}"
+        );
     }
 
     #[test]

@@ -9,7 +9,9 @@ use super::super::{
     LOGISTIC_REGRESSION_UNIT_RANGE, RANDOM_SEPARATOR, RANDOM_SEPARATOR_UNIT_RANGE, SEPARATED,
 };
 use super::{find, pattern, pct, source_phrase, window_sizes, wins, CurvePoint, Curves};
-use gendisc_engine::verdict::{Evidence, Thresholds, Verdict, Window, Word, CONFIDENCE};
+use gendisc_engine::verdict::{
+    claim_sections, rule_sentence, Evidence, Thresholds, Verdict, Window, Word, CONFIDENCE,
+};
 use gendisc_engine::SummaryTable;
 
 /// The two claims, in the order the report lists them.
@@ -61,7 +63,7 @@ impl<'a> Report<'a> {
             self.readings(),
             self.rule(),
             self.chance(),
-            self.by_reading(),
+            self.claims(),
             self.compared_table(),
             self.compared_changes(),
             self.per_dataset(),
@@ -138,15 +140,10 @@ impl<'a> Report<'a> {
              *leads at small m* when it wins more points of the small-m window than logistic \
              regression does (`nb-leads-small-m`); the dataset shows the *two regimes* when, in \
              addition, logistic regression wins more points of the large-m window than naive Bayes \
-             (`two-regimes`). Datasets are the units: a claim is supported when it holds on {}% of \
-             them, partly supported from {}% (the module's default; the paper does not say \
-             \"every\"), and borderline when the verdict changes with both thresholds {} points \
-             lower or higher or with either window moved by one size.\n",
+             (`two-regimes`). Datasets are the units. {}\n",
             settings.splits,
             100.0 * CONFIDENCE,
-            Thresholds::DEFAULT.supported,
-            Thresholds::DEFAULT.partly,
-            Thresholds::SHIFT
+            rule_sentence(self.verdicts, "datasets")
         );
         let _ = writeln!(
             r,
@@ -167,9 +164,9 @@ impl<'a> Report<'a> {
         chance_markdown(&points_in_window(self.evidence, self.early))
     }
 
-    /// Each reading's verdicts, with the units against them.
-    fn by_reading(&self) -> String {
-        by_reading_markdown(self.verdicts)
+    /// Each claim's words, then its verdict under each reading with the units against it.
+    fn claims(&self) -> String {
+        claim_sections(self.verdicts, "### Claim")
     }
 
     /// The verdicts of both claims under every reading, side by side.
@@ -627,39 +624,6 @@ fn readings_markdown() -> String {
     r
 }
 
-/// Each reading's verdicts, with the units against them.
-fn by_reading_markdown(verdicts: &[Verdict]) -> String {
-    let mut r = String::new();
-    for reading in &READINGS {
-        let _ = writeln!(
-            r,
-            "### {}{}\n",
-            reading.name,
-            if reading.headline {
-                " — headline"
-            } else {
-                ""
-            }
-        );
-        for v in verdicts.iter().filter(|v| v.claim.reading == reading.name) {
-            let _ = writeln!(
-                r,
-                "Reading *{}*, claim `{}`: \"{}\"\n\n{}\n",
-                v.claim.reading,
-                v.claim.id,
-                v.claim.quote,
-                v.markdown()
-            );
-            let against = v.against_list();
-            if !against.is_empty() {
-                let _ = writeln!(r, "Against:\n\n{against}");
-            }
-        }
-    }
-
-    r
-}
-
 /// The verdicts of both claims under every reading, side by side.
 fn compared_table_markdown(verdicts: &[Verdict]) -> String {
     let mut r = String::new();
@@ -749,6 +713,5 @@ mod tests {
         for id in CLAIM_IDS {
             assert!(md.contains(&format!("| `{id}` | {dashes} |")), "{md}");
         }
-        assert!(by_reading_markdown(&[]).contains(&format!("### {}", READINGS[0].name)));
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use gendisc_data::generators::{CovarianceStructure, XueTitteringtonPreset};
-use gendisc_engine::verdict::{claim_sections, Thresholds, Verdict};
+use gendisc_engine::verdict::{claim_sections, rule_sentence, Verdict};
 use gendisc_engine::SummaryTable;
 
 use super::super::claims::{CONCLUSION_3_READING, READINGS};
@@ -261,17 +261,14 @@ fn intro_markdown(intro: &Intro) -> String {
 
 /// The conclusions: the rule, the readings, and each conclusion's verdict under each reading.
 fn conclusions_markdown(verdicts: &[Verdict]) -> String {
-    let Thresholds { supported, partly } = Thresholds::DEFAULT;
     let mut md = format!(
         "## The paper's conclusions (§3.6) against this run\n\nEvery verdict is computed by the \
          project's verdict module (`docs/verdicts.md`). At each (dataset, measure, m) point the \
          advantage of one classifier over another is the median of their paired per-replicate \
          differences (the paper plots medians), with the 95% sign-test interval; a point is a tie \
-         when that interval contains zero. A conclusion is supported when it holds at {supported}% of its \
-         points, partly supported from {partly}%; it is borderline when moving both thresholds by {} \
-         points or the window by one size changes it. \"Performs the best\" is judged under two \
+         when that interval contains zero. {} \"Performs the best\" is judged under two \
          readings:\n\n",
-        Thresholds::SHIFT
+        rule_sentence(verdicts, "points")
     );
     for reading in READINGS {
         let _ = writeln!(md, "- **{}**: {}.", reading.name(), reading.description());
@@ -282,7 +279,7 @@ fn conclusions_markdown(verdicts: &[Verdict]) -> String {
          hybrid is shown better than both naive Bayes and logistic regression; ties count for \
          it.\n"
     );
-    md.push_str(&claim_sections(verdicts, "Conclusion"));
+    md.push_str(&claim_sections(verdicts, "### Conclusion"));
     md
 }
 
@@ -379,6 +376,7 @@ fn separation_markdown(rows: &[SeparationRow], [m_small, m_large]: [usize; 2]) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gendisc_engine::verdict::Thresholds;
 
     #[test]
     fn the_intro_states_the_grid_and_where_the_data_came_from() {
