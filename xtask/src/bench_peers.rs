@@ -1,6 +1,6 @@
-//! `cargo xtask bench-peers`: the Xue–Titterington replicates timed in gendisc, in R
-//! (`e1071::naiveBayes` and `glm.fit`, `scripts/peers/xue_titterington.R`) and in scikit-learn
-//! (`scripts/peers/xue_titterington_sklearn.py`), on the very same exported inputs.
+//! `cargo xtask bench-peers`: a paper's replicates timed in gendisc and in the other
+//! implementations of its estimators that its [`Peers`] name (for Xue–Titterington: R's
+//! `e1071::naiveBayes` and `glm.fit`, and scikit-learn), on the very same exported inputs.
 //!
 //! Nothing is installed: a peer whose interpreter or library is missing is skipped with the
 //! reason. Each round runs every implementation once on one core (gendisc `--threads 1`, a
@@ -10,7 +10,8 @@
 //! them. Wall time and the children's CPU time (user + system, from `getrusage`) are measured
 //! per run; the table gives their minimum, median and maximum over the rounds, and each peer's
 //! ratio to gendisc's run of the same round. The peers' results are then joined with gendisc's
-//! by `scripts/peers/compare.py`, so that the timings are known to be of the same computation.
+//! by the paper's comparison script, so that the timings are known to be of the same
+//! computation.
 
 use std::fmt::Write as _;
 use std::fs::{self, File};
@@ -19,24 +20,26 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, ensure, Context, Result};
+use gendisc_studies::papers::registry;
+use gendisc_studies::{Grid, Paper, Peers};
 
 use crate::cargo;
-
-/// The replicate counts whose inputs gendisc's `--inputs` run reads: the quick study's and the
-/// paper's (it reads exactly its own count of replicates per dataset and size).
-const REPLICATE_COUNTS: [(usize, &str); 2] = [(20, "--quick"), (400, "")];
 
 /// Arguments of `cargo xtask bench-peers`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Replicates per dataset and training size: 20 (the quick study's) or 400 (the paper's).
+    /// The paper whose replicates are timed [default: the one paper that has peers].
+    #[arg(long, value_name = "ID")]
+    paper: Option<String>,
+    /// Replicates per dataset and training size: one of the counts the paper's runs read (20,
+    /// the quick run's, or 400, the paper's, for Xue–Titterington).
     #[arg(long, default_value_t = 20)]
     replicates: usize,
     /// Rounds; each runs every implementation once per core and once on the whole machine.
     #[arg(long, default_value_t = 3)]
     rounds: usize,
     /// The exported inputs (datasets and training rows). Written first, by a release build's
-    /// `reproduce xue-titterington --export-inputs`, when the directory does not exist
+    /// `reproduce PAPER --export-inputs`, when the directory does not exist
     /// [default: OUT/inputs-REPLICATES].
     #[arg(long, value_name = "DIR")]
     inputs: Option<PathBuf>,
@@ -55,12 +58,50 @@ pub struct Args {
     python: String,
 }
 
+/// The paper of `--paper`, or the registry's one paper with peers.
+fn paper_with_peers(id: Option<&str>) -> Result<(&'static dyn Paper, Peers)> {
+    let peers_of = |paper: &'static dyn Paper| paper.inputs().and_then(|i| i.peers());
+    let with_peers: Vec<(&'static dyn Paper, Peers)> = registry()
+        .iter()
+        .filter_map(|&paper| peers_of(paper).map(|peers| (paper, peers)))
+        .collect();
+    let names = || {
+        with_peers
+            .iter()
+            .map(|(p, _)| p.id())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match id {
+        Some(id) => with_peers
+            .iter()
+            .find(|(paper, _)| paper.id() == id)
+            .copied()
+            .with_context(|| {
+                format!(
+                    "--paper {id}: no paper of that name has peers (those that do: {})",
+                    names()
+                )
+            }),
+        None => match with_peers.as_slice() {
+            [one] => Ok(*one),
+            _ => bail!(
+                "name the paper with --paper (those with peers: {})",
+                names()
+            ),
+        },
+    }
+}
+
 /// The checked arguments.
 #[derive(Debug, Clone, PartialEq)]
 struct Plan {
+    /// The paper's id.
+    paper: &'static str,
+    peers: Peers,
     replicates: usize,
-    /// `--quick` for 20 replicates, nothing for 400.
-    study_flag: &'static str,
+    /// `--quick` for the quick grid's replicates, nothing for the paper's.
+    study_flag: Option<&'static str>,
     rounds: usize,
     cores: usize,
     out: PathBuf,
@@ -68,17 +109,21 @@ struct Plan {
 }
 
 impl Plan {
-    /// Checks `args`; `available` is the machine's core count, the default of `--cores`.
-    fn new(args: &Args, available: usize) -> Result<Self> {
-        let Some(&(_, study_flag)) = REPLICATE_COUNTS
-            .iter()
-            .find(|(count, _)| *count == args.replicates)
-        else {
+    /// Checks `args` for `paper`; `available` is the machine's core count, the default of
+    /// `--cores`.
+    fn new(args: &Args, paper: &dyn Paper, peers: Peers, available: usize) -> Result<Self> {
+        let Some(grid) = peers.grid(args.replicates) else {
+            let counts: Vec<String> = peers
+                .replicates
+                .iter()
+                .map(|(count, _)| count.to_string())
+                .collect();
             bail!(
-                "--replicates {}: gendisc's run on exported inputs reads 20 (the quick study) or \
-                 400 (the paper's) replicates per dataset and size, so the peers can be timed on \
-                 the same work only for those",
-                args.replicates
+                "--replicates {}: {}'s run on exported inputs reads {} replicates per dataset \
+                 and size, so the peers can be timed on the same work only for those",
+                args.replicates,
+                paper.id(),
+                counts.join(" or ")
             );
         };
         ensure!(args.rounds >= 1, "--rounds must be at least 1");
@@ -89,8 +134,13 @@ impl Plan {
             .clone()
             .unwrap_or_else(|| args.out.join(format!("inputs-{}", args.replicates)));
         Ok(Self {
+            paper: paper.id(),
+            peers,
             replicates: args.replicates,
-            study_flag,
+            study_flag: match grid {
+                Grid::Quick => Some("--quick"),
+                Grid::Paper => None,
+            },
             rounds: args.rounds,
             cores,
             out: args.out.clone(),
@@ -381,8 +431,8 @@ impl Setup {
             Implementation::Gendisc => {
                 let mut command = Command::new(&self.xtask);
                 command
-                    .args(["reproduce", "xue-titterington", "--offline"])
-                    .args((!self.plan.study_flag.is_empty()).then_some(self.plan.study_flag))
+                    .args(["reproduce", self.plan.paper, "--offline"])
+                    .args(self.plan.study_flag)
                     .arg("--inputs")
                     .arg(&self.plan.inputs)
                     .args(["--threads", &cores.to_string()])
@@ -396,8 +446,8 @@ impl Setup {
             Implementation::R | Implementation::ScikitLearn => (1..=cores)
                 .map(|part| {
                     let (program, script) = match implementation {
-                        Implementation::R => (&self.rscript, "xue_titterington.R"),
-                        _ => (&self.python, "xue_titterington_sklearn.py"),
+                        Implementation::R => (&self.rscript, self.plan.peers.r_script),
+                        _ => (&self.python, self.plan.peers.scikit_learn_script),
                     };
                     let name = if cores == 1 {
                         stem.clone()
@@ -428,7 +478,7 @@ impl Setup {
     fn results(&self, implementation: Implementation, round: usize) -> PathBuf {
         let stem = format!("{}-round{}-1", implementation.file_stem(), round + 1);
         match implementation {
-            Implementation::Gendisc => self.runs.join(stem).join("xue-titterington/cells.csv"),
+            Implementation::Gendisc => self.runs.join(stem).join(self.plan.paper).join("cells.csv"),
             _ => self.runs.join(format!("{stem}.csv")),
         }
     }
@@ -437,6 +487,20 @@ impl Setup {
 /// A script of `scripts/peers/`.
 fn peer_script(name: &str) -> PathBuf {
     cargo::workspace_root().join("scripts/peers").join(name)
+}
+
+/// R code that loads `packages` and prints R's version and theirs.
+fn r_probe(packages: &[&str]) -> String {
+    let mut code = String::from("cat(R.version.string");
+    for p in packages {
+        let _ = write!(
+            code,
+            "); suppressPackageStartupMessages(library({p})); cat(' - {p}', \
+             as.character(packageVersion('{p}'))"
+        );
+    }
+    code.push(')');
+    code
 }
 
 /// The first line of a command's output (stdout, else stderr), or why it could not be run.
@@ -513,26 +577,29 @@ fn load_average() -> String {
 /// Runs the benchmark (see the module documentation).
 pub fn run(args: &Args) -> Result<()> {
     let available = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let plan = Plan::new(args, available)?;
+    let (paper, peers) = paper_with_peers(args.paper.as_deref())?;
+    let plan = Plan::new(args, paper, peers, available)?;
 
     let mut implementations = vec![Implementation::Gendisc];
     let mut versions = Vec::new();
-    match probe(
-        &args.rscript,
-        &[
-            "-e",
-            "suppressPackageStartupMessages(library(e1071)); \
-             cat(R.version.string, '- e1071', as.character(packageVersion('e1071')))",
-        ],
-    ) {
+    match probe(&args.rscript, &["-e", &r_probe(peers.r_packages)]) {
         Ok(version) => {
             implementations.push(Implementation::R);
             versions.push((Implementation::R, version));
         }
-        Err(reason) => eprintln!(
-            "R peer skipped: {reason}; it needs R with the e1071 package (Debian: r-base-core, \
-             r-cran-e1071)"
-        ),
+        Err(reason) => {
+            let debian: Vec<String> = peers
+                .r_packages
+                .iter()
+                .map(|p| format!("r-cran-{}", p.to_lowercase()))
+                .collect();
+            eprintln!(
+                "R peer skipped: {reason}; it needs R with the packages {} (Debian: r-base-core, \
+                 {})",
+                peers.r_packages.join(", "),
+                debian.join(", ")
+            )
+        }
     }
     let python = probe(
         &args.python,
@@ -563,8 +630,8 @@ pub fn run(args: &Args) -> Result<()> {
         );
         let mut command = Command::new(&xtask);
         command
-            .args(["reproduce", "xue-titterington", "--offline"])
-            .args((!plan.study_flag.is_empty()).then_some(plan.study_flag))
+            .args(["reproduce", plan.paper, "--offline"])
+            .args(plan.study_flag)
             .arg("--export-inputs")
             .arg(&plan.inputs)
             .arg("--out")
@@ -630,30 +697,35 @@ pub fn run(args: &Args) -> Result<()> {
     }
 
     let mut report = format!(
-        "# Xue–Titterington: gendisc against its peers\n\n{}replicates: {} per dataset and \
+        "# {}: gendisc against its peers\n\n{}replicates: {} per dataset and \
          size ({} cells); rounds: {}\nload average (1, 5, 15 min) before and after each round: \
          {}\n\n{}",
+        paper.citation(),
         machine_description(plan.cores, &versions),
         plan.replicates,
-        12 * 13 * plan.replicates,
+        peers.cells_per_replicate * plan.replicates,
         plan.rounds,
         loads.join(" → "),
         render_table(&series)
     );
     if python.is_err() && implementations.len() > 1 {
-        eprintln!("the peers' results were not compared with gendisc's: compare.py needs Python");
+        eprintln!(
+            "the peers' results were not compared with gendisc's: {} needs Python",
+            peers.compare_script
+        );
     }
     if python.is_ok() {
         for peer in implementations.iter().skip(1) {
             let output = Command::new(&args.python)
-                .arg(peer_script("compare.py"))
+                .arg(peer_script(peers.compare_script))
                 .arg(setup.results(Implementation::Gendisc, 0))
                 .arg(setup.results(*peer, 0))
                 .output()
-                .context("cannot run scripts/peers/compare.py")?;
+                .with_context(|| format!("cannot run scripts/peers/{}", peers.compare_script))?;
             ensure!(
                 output.status.success(),
-                "scripts/peers/compare.py failed: {}",
+                "scripts/peers/{} failed: {}",
+                peers.compare_script,
                 String::from_utf8_lossy(&output.stderr)
             );
             let summary: Vec<String> = String::from_utf8_lossy(&output.stdout)
@@ -663,9 +735,10 @@ pub fn run(args: &Args) -> Result<()> {
                 .collect();
             let _ = write!(
                 report,
-                "\nAgreement of {} with gendisc (scripts/peers/compare.py, round 1's one-core \
+                "\nAgreement of {} with gendisc (scripts/peers/{}, round 1's one-core \
                  runs):\n\n{}\n",
                 peer.name(),
+                peers.compare_script,
                 summary.join("\n")
             );
         }
@@ -706,6 +779,7 @@ mod tests {
 
     fn args(replicates: usize, rounds: usize, cores: Option<usize>) -> Args {
         Args {
+            paper: None,
             replicates,
             rounds,
             inputs: None,
@@ -716,20 +790,48 @@ mod tests {
         }
     }
 
+    /// The plan of `args` for the one paper with peers, on a 2-core machine.
+    fn plan(args: &Args) -> Result<Plan> {
+        let (paper, peers) = paper_with_peers(None)?;
+        Plan::new(args, paper, peers, 2)
+    }
+
+    #[test]
+    fn the_paper_is_the_one_with_peers_unless_named() {
+        let (paper, peers) = paper_with_peers(None).unwrap();
+        assert_eq!(paper_with_peers(Some(paper.id())).unwrap().1, peers);
+        let unknown = paper_with_peers(Some("no-such-paper"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(unknown.contains(paper.id()), "{unknown}");
+    }
+
+    #[test]
+    fn the_r_probe_loads_each_package_and_prints_its_version() {
+        assert_eq!(
+            r_probe(&["e1071", "MASS"]),
+            "cat(R.version.string); suppressPackageStartupMessages(library(e1071)); \
+             cat(' - e1071', as.character(packageVersion('e1071'))); \
+             suppressPackageStartupMessages(library(MASS)); cat(' - MASS', \
+             as.character(packageVersion('MASS')))"
+        );
+    }
+
     fn timing(wall: f64, cpu: f64) -> Timing {
         Timing { wall, cpu }
     }
 
     #[test]
     fn the_plan_accepts_the_replicate_counts_gendisc_reads() {
-        let quick = Plan::new(&args(20, 3, None), 2).unwrap();
-        assert_eq!(quick.study_flag, "--quick");
+        let quick = plan(&args(20, 3, None)).unwrap();
+        assert_eq!(quick.study_flag, Some("--quick"));
         assert_eq!(quick.cores, 2);
         assert_eq!(quick.inputs, Path::new("bench/inputs-20"));
-        let paper = Plan::new(&args(400, 1, Some(4)), 2).unwrap();
-        assert_eq!(paper.study_flag, "");
+        let paper = plan(&args(400, 1, Some(4))).unwrap();
+        assert_eq!(paper.study_flag, None);
         assert_eq!(paper.cores, 4);
-        let refused = Plan::new(&args(50, 3, None), 2).unwrap_err().to_string();
+        let refused = plan(&args(50, 3, None)).unwrap_err().to_string();
         assert!(
             refused.contains("--replicates 50") && refused.contains("20"),
             "{refused}"
@@ -738,9 +840,9 @@ mod tests {
 
     #[test]
     fn the_plan_refuses_no_rounds_and_no_cores() {
-        let rounds = Plan::new(&args(20, 0, None), 2).unwrap_err().to_string();
+        let rounds = plan(&args(20, 0, None)).unwrap_err().to_string();
         assert!(rounds.contains("--rounds"), "{rounds}");
-        let cores = Plan::new(&args(20, 1, Some(0)), 2).unwrap_err().to_string();
+        let cores = plan(&args(20, 1, Some(0))).unwrap_err().to_string();
         assert!(cores.contains("--cores"), "{cores}");
     }
 
@@ -837,7 +939,7 @@ mod tests {
     #[test]
     fn a_peer_on_the_whole_machine_runs_one_process_per_core_over_disjoint_parts() {
         let setup = Setup {
-            plan: Plan::new(&args(20, 1, Some(2)), 2).unwrap(),
+            plan: plan(&args(20, 1, Some(2))).unwrap(),
             xtask: PathBuf::from("xtask"),
             rscript: "Rscript".into(),
             python: "python3".into(),

@@ -3,7 +3,7 @@
 pub mod paper;
 pub mod papers;
 
-pub use paper::{Grid, Need, Paper, PaperInputs, Ran};
+pub use paper::{Grid, Need, Paper, PaperInputs, Peers, Ran};
 
 // The engine the reproductions run on — runner, store, tables, figures and the judging method of
 // every report (`verdict`) — re-exported, so that code and documents naming these items through

@@ -131,6 +131,46 @@ pub trait PaperInputs {
     /// Runs the paper, as [`Paper::run`], on the datasets and training rows read from
     /// `inputs`.
     fn run_on(&self, inputs: &Path, out: &Path, grid: Grid, runner: RunnerSettings) -> Result<Ran>;
+
+    /// Other implementations of its estimators that fit the same exported rows, to be timed
+    /// against it (`cargo xtask bench-peers`); none by default.
+    fn peers(&self) -> Option<Peers> {
+        None
+    }
+}
+
+/// Other implementations of a paper's estimators, run on its exported inputs replicate for
+/// replicate, so that their timings are of the same computation (`cargo xtask bench-peers`).
+///
+/// Each peer is a script of `scripts/peers/`, called as `SCRIPT INPUTS OUT.csv REPLICATES
+/// PART/PARTS` (part `PART` of `PARTS` disjoint shares of the replicates), which writes its
+/// per-replicate results; the comparison script, called as `COMPARE GENDISC_CELLS.csv
+/// PEER.csv`, joins them with the paper's `cells.csv` and prints Markdown table rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Peers {
+    /// The replicate counts (per dataset and size) a run on exported inputs reads, each with
+    /// the grid of that run.
+    pub replicates: &'static [(usize, Grid)],
+    /// Cells per replicate (datasets × sizes), for the record.
+    pub cells_per_replicate: usize,
+    /// The R peer's script.
+    pub r_script: &'static str,
+    /// The R packages it loads (checked, with their versions, before it runs).
+    pub r_packages: &'static [&'static str],
+    /// The scikit-learn peer's script.
+    pub scikit_learn_script: &'static str,
+    /// The script that joins a peer's results with the paper's.
+    pub compare_script: &'static str,
+}
+
+impl Peers {
+    /// The grid of a run that reads `replicates` replicates, if there is one.
+    pub fn grid(&self, replicates: usize) -> Option<Grid> {
+        self.replicates
+            .iter()
+            .find(|(count, _)| *count == replicates)
+            .map(|&(_, grid)| grid)
+    }
 }
 #[cfg(test)]
 mod worked_example;

@@ -5,8 +5,10 @@ use std::path::Path;
 
 use gendisc_engine::{Result, RunnerSettings};
 
+use gendisc_data::generators::XueTitteringtonPreset;
+
 use super::{export_inputs, reproduce, reproduce_from_inputs, Settings};
-use crate::paper::{Grid, Paper, PaperInputs, Ran};
+use crate::paper::{Grid, Paper, PaperInputs, Peers, Ran};
 
 /// Xue & Titterington's study of hybrid generative/discriminative algorithms.
 pub struct XueTitterington;
@@ -40,8 +42,38 @@ impl PaperInputs for XueTitterington {
         let results = reproduce_from_inputs(out, inputs, settings(grid), runner)?;
         Ok(Ran::one(self.id(), &results))
     }
+
+    /// R's `e1071::naiveBayes` and `glm.fit`, and scikit-learn, on the same replicates.
+    fn peers(&self) -> Option<Peers> {
+        Some(Peers {
+            replicates: &REPLICATES,
+            cells_per_replicate: XueTitteringtonPreset::ALL.len() * Settings::paper().sizes.len(),
+            r_script: "xue_titterington.R",
+            r_packages: &["e1071"],
+            scikit_learn_script: "xue_titterington_sklearn.py",
+            compare_script: "compare.py",
+        })
+    }
 }
+
+/// The replicates per dataset and size of each grid's run.
+const REPLICATES: [(usize, Grid); 2] = [(20, Grid::Quick), (400, Grid::Paper)];
 
 fn settings(grid: Grid) -> Settings {
     grid.choose(Settings::paper, Settings::quick)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_peers_read_the_replicates_of_each_grid() {
+        let peers = XueTitterington.peers().unwrap();
+        for grid in [Grid::Quick, Grid::Paper] {
+            assert_eq!(peers.grid(settings(grid).replicates), Some(grid));
+        }
+        assert_eq!(peers.grid(7), None);
+        assert_eq!(peers.cells_per_replicate, 12 * 13);
+    }
 }
