@@ -13,12 +13,12 @@ use gendisc_engine::verdict::{
     describe, Better, Centre, Claim, Difference, Evidence, Judgement, Kind, Side, Statement,
     Thresholds, Unit, Verdict, Window, CONFIDENCE,
 };
-use gendisc_engine::{Result, StudyResults};
+use gendisc_engine::{Key, Result, StudyResults};
 
 use super::{
-    accuracy_metric, COVERAGE_AT_95, COVERAGE_GRID, ER, FIGURE_1, FIGURE_2, HYBRID, HYBRID_L2,
-    HYBRID_R1, HYBRID_R1_L2, HYBRID_UNNORMALIZED, HYBRID_UNNORMALIZED_L2, HYBRID_UNNORMALIZED_R1,
-    HYBRID_UNNORMALIZED_R1_L2, LOGISTIC_REGRESSION, NAIVE_BAYES,
+    Metric, COVERAGE_GRID, FIGURE_1, FIGURE_2, HYBRID, HYBRID_L2, HYBRID_R1, HYBRID_R1_L2,
+    HYBRID_UNNORMALIZED, HYBRID_UNNORMALIZED_L2, HYBRID_UNNORMALIZED_R1, HYBRID_UNNORMALIZED_R1_L2,
+    LOGISTIC_REGRESSION, NAIVE_BAYES,
 };
 
 /// One reading of the hybrid: which classifiers of the schema play the normalized hybrid with
@@ -118,7 +118,7 @@ pub fn verdicts(results: &StudyResults, reading: &Reading) -> Result<Vec<Verdict
 fn figure1_verdicts(results: &StudyResults, reading: &Reading) -> Result<Vec<Verdict>> {
     let figure1 = figure_evidence(
         results,
-        ER,
+        Metric::ErrorRate,
         &[
             (NAIVE_BAYES, NB),
             (LOGISTIC_REGRESSION, LR),
@@ -205,11 +205,11 @@ fn figure1_verdicts(results: &StudyResults, reading: &Reading) -> Result<Vec<Ver
 
 /// Claims 6–8, on Figure 2's accuracy at every coverage of the grid, per split.
 fn figure2_verdicts(results: &StudyResults, reading: &Reading) -> Result<Vec<Verdict>> {
-    let coverage_evidence = (1..=COVERAGE_GRID)
+    let coverage_evidence = (1..=COVERAGE_GRID as u8)
         .map(|c| {
             figure_evidence(
                 results,
-                &accuracy_metric(c),
+                Metric::AccuracyAt(c),
                 &[(reading.h1, H1), (NAIVE_BAYES, NB), (reading.u1, U1)],
                 FIGURE_2,
                 Better::Higher,
@@ -304,14 +304,14 @@ fn figure_2a_claim(reading: &Reading) -> Claim {
 /// at the points of the figure's cells, each group named by its pair's panel title.
 fn figure_evidence(
     results: &StudyResults,
-    metric: &str,
+    metric: Metric,
     series: &[(&str, &str)],
     figure: &str,
     better: Better,
 ) -> Result<Evidence> {
     let classifiers: Vec<&str> = series.iter().map(|s| s.0).collect();
     let names: Vec<&str> = series.iter().map(|s| s.1).collect();
-    let all = Evidence::from_results_named(results, metric, &classifiers, &names, better)?;
+    let all = Evidence::from_results_named(results, metric.name(), &classifiers, &names, better)?;
     let mut evidence = Evidence::new(names.iter().copied(), better).centre(Centre::Mean);
     for point in all.points() {
         let Some(pair) = pair_title(&point.group, figure) else {
@@ -370,7 +370,7 @@ fn coverage_units(
 fn figure_2a_units(results: &StudyResults, reading: &Reading) -> Result<Vec<Unit>> {
     let evidence = figure_evidence(
         results,
-        COVERAGE_AT_95,
+        Metric::CoverageAt95,
         &[(reading.h1, H1), (NAIVE_BAYES, NB)],
         FIGURE_2,
         Better::Higher,

@@ -40,6 +40,7 @@ mod paper;
 mod report;
 
 use std::path::Path;
+use std::sync::LazyLock;
 
 use gendisc_core::{Error, Result};
 use gendisc_data::splits::{replicate_rng, stratified_k_fold, take_sparse_rows, SeedPart};
@@ -187,26 +188,93 @@ pub const HYBRID_UNNORMALIZED_L2: &str = "hybrid-unnormalized-l2";
 /// The second reading of the unnormalized hybrid, `R = 1`.
 pub const HYBRID_UNNORMALIZED_R1_L2: &str = "hybrid-unnormalized-r1-l2";
 
-/// Test error rate.
-pub const ER: &str = "er";
-/// Mean test logistic loss `−log p(y | x)`.
-pub const LL_MEAN: &str = "ll-mean";
-/// A hybrid's `θ_0`, `θ_1`, `θ_2` (absent where the model has no such weight).
-pub const THETA: [&str; 3] = ["theta-0", "theta-1", "theta-2"];
-/// 1 when a hybrid's `θ` fit was (quasi-)separated, else 0.
-pub const SEPARATED: &str = "separated";
-/// The prior variance chosen by cross-validation: logistic regression's on its weights, an
-/// L2 hybrid's on `θ`.
-pub const PRIOR_VARIANCE: &str = "prior-variance";
-/// The coverage at 95% accuracy of one split (Figure 2 cells).
-pub const COVERAGE_AT_95: &str = "coverage-at-95";
-
 /// The coverages at which Figure 2's accuracies are recorded: 2%, 4%, …, 100%.
 pub const COVERAGE_GRID: usize = 50;
 
-/// The metric name of the accuracy at grid coverage `c` (`1 ≤ c ≤ COVERAGE_GRID`).
-pub fn accuracy_metric(c: usize) -> String {
-    format!("accuracy-at-{:03}", c * 100 / COVERAGE_GRID)
+/// What is measured of each classifier in a cell: the schema's metrics, in its order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// Test error rate (`er`).
+    ErrorRate,
+    /// Mean test logistic loss `−log p(y | x)` (`ll-mean`).
+    LogLoss,
+    /// A hybrid's `θ_0`, `θ_1`, `θ_2` (`theta-0` …; absent where the model has no such
+    /// weight).
+    Theta(u8),
+    /// 1 when a hybrid's `θ` fit was (quasi-)separated, else 0 (`separated`).
+    Separated,
+    /// The prior variance chosen by cross-validation: logistic regression's on its weights,
+    /// an L2 hybrid's on `θ` (`prior-variance`).
+    PriorVariance,
+    /// The coverage at 95% accuracy of one split (Figure 2 cells; `coverage-at-95`).
+    CoverageAt95,
+    /// The accuracy at grid coverage `c / COVERAGE_GRID`, `1 ≤ c ≤ COVERAGE_GRID` (Figure 2
+    /// cells; `accuracy-at-002` … `accuracy-at-100`).
+    AccuracyAt(u8),
+}
+
+/// The metrics before the accuracies of the coverage grid.
+const FIXED_METRICS: usize = 8;
+
+/// Every metric, in the schema's order.
+const METRICS: [Metric; FIXED_METRICS + COVERAGE_GRID] = {
+    let head = [
+        Metric::ErrorRate,
+        Metric::LogLoss,
+        Metric::Theta(0),
+        Metric::Theta(1),
+        Metric::Theta(2),
+        Metric::Separated,
+        Metric::PriorVariance,
+        Metric::CoverageAt95,
+    ];
+    let mut metrics = [Metric::ErrorRate; FIXED_METRICS + COVERAGE_GRID];
+    let mut i = 0;
+    while i < metrics.len() {
+        metrics[i] = if i < FIXED_METRICS {
+            head[i]
+        } else {
+            Metric::AccuracyAt((i - FIXED_METRICS + 1) as u8)
+        };
+        i += 1;
+    }
+    metrics
+};
+
+/// The names of the coverage grid's accuracies, made once so that a name lives as long as the
+/// metric.
+static ACCURACY_NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
+    (1..=COVERAGE_GRID)
+        .map(|c| format!("accuracy-at-{:03}", c * 100 / COVERAGE_GRID))
+        .collect()
+});
+
+impl Key for Metric {
+    const ALL: &'static [Self] = &METRICS;
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::ErrorRate => "er",
+            Self::LogLoss => "ll-mean",
+            Self::Theta(t) => ["theta-0", "theta-1", "theta-2"][usize::from(t)],
+            Self::Separated => "separated",
+            Self::PriorVariance => "prior-variance",
+            Self::CoverageAt95 => "coverage-at-95",
+            Self::AccuracyAt(c) => &ACCURACY_NAMES[usize::from(c) - 1],
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Self::ErrorRate => 0,
+            Self::LogLoss => 1,
+            Self::Theta(t) => 2 + usize::from(t),
+            Self::Separated => 5,
+            Self::PriorVariance => 6,
+            Self::CoverageAt95 => 7,
+            Self::AccuracyAt(c) => FIXED_METRICS - 1 + usize::from(c),
+        }
+    }
 }
 
 /// The coverage of grid point `c`.
@@ -360,15 +428,7 @@ impl RainaStudy {
             }
             pairs.push((pair, PairDocuments { by_class }));
         }
-        let mut metrics: Vec<String> = vec![ER.into(), LL_MEAN.into()];
-        metrics.extend(THETA.iter().map(|s| s.to_string()));
-        metrics.extend([
-            SEPARATED.into(),
-            PRIOR_VARIANCE.into(),
-            COVERAGE_AT_95.into(),
-        ]);
-        metrics.extend((1..=COVERAGE_GRID).map(accuracy_metric));
-        let schema = Schema::new(Classifier::names(), metrics)?;
+        let schema = Schema::of::<Classifier, Metric>()?;
         Ok(Self {
             settings,
             corpus,
@@ -615,14 +675,7 @@ impl RainaStudy {
         let train = Counts::new(&self.corpus, &vocabulary, &split.train)?;
         let test = Counts::new(&self.corpus, &vocabulary, &split.test)?;
         let record = |outcome: &mut Outcome, classifier: Classifier, log_proba: Array2<f64>| {
-            record_evaluation(
-                &self.schema,
-                outcome,
-                classifier,
-                log_proba.view(),
-                &test.y,
-                coverage,
-            )
+            record_evaluation(outcome, classifier, log_proba.view(), &test.y, coverage)
         };
 
         let nb = MultinomialNb::params()
@@ -646,7 +699,7 @@ impl RainaStudy {
             logistic,
             lr.predict_log_proba_sparse(test.total.view())?,
         )?;
-        outcome.set(logistic.index(), self.metric(PRIOR_VARIANCE)?, variance)?;
+        outcome.put(logistic, Metric::PriorVariance, variance)?;
 
         let two = |c: &Counts| [c.subject.clone(), c.body.clone()];
         let one = |c: &Counts| [c.total.clone()];
@@ -691,9 +744,9 @@ impl RainaStudy {
             record(outcome, classifier, hybrid.predict_log_proba(&test_views)?)?;
             self.record_theta(outcome, classifier, &hybrid)?;
             let separated = hybrid.report().is_some_and(|r| r.separated);
-            outcome.set(
-                classifier.index(),
-                self.metric(SEPARATED)?,
+            outcome.put(
+                classifier,
+                Metric::Separated,
                 f64::from(u8::from(separated)),
             )?;
             // The second reading (`l2`): θ under an L2 prior, σ² by cross-validation on the
@@ -705,7 +758,7 @@ impl RainaStudy {
                 .fit_sparse(&train_views, train.y.view())?;
             record(outcome, l2, hybrid.predict_log_proba(&test_views)?)?;
             self.record_theta(outcome, l2, &hybrid)?;
-            outcome.set(l2.index(), self.metric(PRIOR_VARIANCE)?, variance)?;
+            outcome.put(l2, Metric::PriorVariance, variance)?;
         }
         Ok(())
     }
@@ -716,8 +769,8 @@ impl RainaStudy {
         classifier: Classifier,
         hybrid: &SparseHybrid,
     ) -> Result<()> {
-        for (t, &value) in hybrid.theta()?.iter().enumerate() {
-            outcome.set(classifier.index(), self.metric(THETA[t])?, value)?;
+        for (t, &value) in (0..).zip(hybrid.theta()?.iter()) {
+            outcome.put(classifier, Metric::Theta(t), value)?;
         }
         Ok(())
     }
@@ -845,28 +898,16 @@ impl RainaStudy {
         }
         Ok(best.1)
     }
-
-    fn metric(&self, name: &str) -> Result<usize> {
-        self.schema
-            .metric_index(name)
-            .ok_or_else(|| Error::invalid_parameter("metric", format!("unknown metric {name}")))
-    }
 }
 
 /// Error rate, mean log loss and (for Figure 2) the accuracy/coverage curve of one classifier.
 fn record_evaluation(
-    schema: &Schema,
     outcome: &mut Outcome,
     classifier: Classifier,
     log_proba: ArrayView2<'_, f64>,
     y: &Array1<usize>,
     coverage: bool,
 ) -> Result<()> {
-    let metric = |name: &str| {
-        schema
-            .metric_index(name)
-            .ok_or_else(|| Error::invalid_parameter("metric", format!("unknown metric {name}")))
-    };
     let n = y.len() as f64;
     let errors = log_proba
         .rows()
@@ -880,23 +921,23 @@ fn record_evaluation(
         .zip(y.iter())
         .map(|(row, &label)| -row[label])
         .sum();
-    outcome.set(classifier.index(), metric(ER)?, errors as f64 / n)?;
+    outcome.put(classifier, Metric::ErrorRate, errors as f64 / n)?;
     // A probability that rounds to zero makes the loss infinite: left out rather than averaged.
     if loss.is_finite() {
-        outcome.set(classifier.index(), metric(LL_MEAN)?, loss / n)?;
+        outcome.put(classifier, Metric::LogLoss, loss / n)?;
     }
     if coverage {
         let curve = AccuracyCoverageCurve::from_log_proba(log_proba, y.view())?;
-        outcome.set(
-            classifier.index(),
-            metric(COVERAGE_AT_95)?,
+        outcome.put(
+            classifier,
+            Metric::CoverageAt95,
             curve.coverage_at_accuracy(0.95)?,
         )?;
-        for c in 1..=COVERAGE_GRID {
-            outcome.set(
-                classifier.index(),
-                metric(&accuracy_metric(c))?,
-                curve.accuracy_at_coverage(grid_coverage(c))?,
+        for c in 1..=COVERAGE_GRID as u8 {
+            outcome.put(
+                classifier,
+                Metric::AccuracyAt(c),
+                curve.accuracy_at_coverage(grid_coverage(usize::from(c)))?,
             )?;
         }
     }
@@ -997,6 +1038,30 @@ mod tests {
     }
 
     #[test]
+    fn the_metrics_keep_their_names_and_positions() {
+        let names: Vec<&str> = Metric::names().collect();
+        assert_eq!(
+            names[..FIXED_METRICS + 1],
+            [
+                "er",
+                "ll-mean",
+                "theta-0",
+                "theta-1",
+                "theta-2",
+                "separated",
+                "prior-variance",
+                "coverage-at-95",
+                "accuracy-at-002"
+            ]
+        );
+        assert_eq!(names.last(), Some(&"accuracy-at-100"));
+        assert_eq!(names.len(), FIXED_METRICS + COVERAGE_GRID);
+        for (position, &metric) in Metric::ALL.iter().enumerate() {
+            assert_eq!(metric.index(), position, "{metric:?}");
+        }
+    }
+
+    #[test]
     fn cells_are_deterministic_and_complete() {
         let study = RainaStudy::new(&collection(24), settings()).unwrap();
         let cells = study.cells();
@@ -1006,29 +1071,27 @@ mod tests {
             let a = study.run_cell(cell).unwrap();
             let b = study.run_cell(cell).unwrap();
             assert!(a.bitwise_eq(&b));
-            let er = study.metric(ER).unwrap();
             for &classifier in Classifier::ALL {
-                let er = a.get(classifier.index(), er).unwrap();
+                let er = a.value(classifier, Metric::ErrorRate).unwrap();
                 assert!((0.0..=1.0).contains(&er));
             }
             // θ for the hybrids (θ₂ for two regions only), σ² for logistic regression.
-            let theta_2 = study.metric(THETA[2]).unwrap();
-            assert!(a.get(Classifier::Hybrid.index(), theta_2).is_some());
-            assert!(a.get(Classifier::HybridR1.index(), theta_2).is_none());
-            let variance = study.metric(PRIOR_VARIANCE).unwrap();
+            let theta_2 = Metric::Theta(2);
+            assert!(a.value(Classifier::Hybrid, theta_2).is_some());
+            assert!(a.value(Classifier::HybridR1, theta_2).is_none());
             assert!(a
-                .get(Classifier::LogisticRegression.index(), variance)
+                .value(Classifier::LogisticRegression, Metric::PriorVariance)
                 .is_some());
         }
         // Coverage metrics only for Figure 2 cells.
         let fig1 = study.run_cell(&cells[0]).unwrap();
         let fig2 = study.run_cell(cells.last().unwrap()).unwrap();
-        let acc = study.metric(&accuracy_metric(COVERAGE_GRID)).unwrap();
-        let nb = Classifier::NaiveBayes.index();
-        assert!(fig1.get(nb, acc).is_none());
+        let acc = Metric::AccuracyAt(COVERAGE_GRID as u8);
+        let nb = Classifier::NaiveBayes;
+        assert!(fig1.value(nb, acc).is_none());
         // At full coverage the accuracy is one minus the error rate.
-        let er = fig2.get(nb, study.metric(ER).unwrap()).unwrap();
-        assert!((fig2.get(nb, acc).unwrap() - (1.0 - er)).abs() < 1e-12);
+        let er = fig2.value(nb, Metric::ErrorRate).unwrap();
+        assert!((fig2.value(nb, acc).unwrap() - (1.0 - er)).abs() < 1e-12);
         // Eleven distinct groups, every fifth posting without a subject.
         assert_eq!(study.empty_subjects(), 11 * 5);
     }

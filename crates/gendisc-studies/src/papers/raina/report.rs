@@ -7,14 +7,14 @@ use std::path::Path;
 use gendisc_engine::figure::{Figure, LineStyle, Marker, Panel, Series};
 use gendisc_engine::tables::{format_float, Statistic};
 use gendisc_engine::verdict::{claim_sections, rule_sentence, write_verdicts_csv, Verdict};
-use gendisc_engine::{write_text, Result, StudyResults, SummaryTable};
+use gendisc_engine::{write_text, Key, Result, StudyResults, SummaryTable};
 
 use super::claims::{self, READINGS, TARGET_ACCURACY};
 
 use super::{
-    accuracy_metric, grid_coverage, Pair, RainaStudy, Settings, COVERAGE_AT_95, COVERAGE_GRID, ER,
-    FIGURE_1, FIGURE_2, HYBRID, HYBRID_L2, HYBRID_R1, HYBRID_R1_L2, HYBRID_UNNORMALIZED,
-    HYBRID_UNNORMALIZED_R1, LOGISTIC_REGRESSION, NAIVE_BAYES, PRIOR_VARIANCE, SEPARATED,
+    grid_coverage, Metric, Pair, RainaStudy, Settings, COVERAGE_GRID, FIGURE_1, FIGURE_2, HYBRID,
+    HYBRID_L2, HYBRID_R1, HYBRID_R1_L2, HYBRID_UNNORMALIZED, HYBRID_UNNORMALIZED_R1,
+    LOGISTIC_REGRESSION, NAIVE_BAYES,
 };
 
 /// Writes `summary.csv`, `figure1.csv`, `figure2.csv`, `coverage95.csv`, `fig1.svg`,
@@ -111,9 +111,9 @@ struct ReportData {
 
 impl ReportData {
     fn new(study: &RainaStudy, table: &SummaryTable) -> Self {
-        let mean = |dataset: &str, m: usize, classifier: &str, metric: &str| {
+        let mean = |dataset: &str, m: usize, classifier: &str, metric: Metric| {
             table
-                .get(dataset, m, classifier, metric)
+                .get(dataset, m, classifier, metric.name())
                 .map_or(f64::NAN, |s| s.mean)
         };
         let mut learning = Vec::new();
@@ -121,25 +121,36 @@ impl ReportData {
         for pair in study.pairs() {
             let name = RainaStudy::dataset_name(FIGURE_1, pair);
             let sizes: Vec<usize> = table
-                .curve(&name, NAIVE_BAYES, ER, Statistic::Mean, None)
+                .curve(
+                    &name,
+                    NAIVE_BAYES,
+                    Metric::ErrorRate.name(),
+                    Statistic::Mean,
+                    None,
+                )
                 .iter()
                 .map(|p| p.x as usize)
                 .collect();
             let errors = FIGURE1_SERIES
                 .iter()
-                .map(|c| sizes.iter().map(|&m| mean(&name, m, c, ER)).collect())
+                .map(|c| {
+                    sizes
+                        .iter()
+                        .map(|&m| mean(&name, m, c, Metric::ErrorRate))
+                        .collect()
+                })
                 .collect();
             let prior_variance = sizes
                 .iter()
-                .map(|&m| mean(&name, m, LOGISTIC_REGRESSION, PRIOR_VARIANCE))
+                .map(|&m| mean(&name, m, LOGISTIC_REGRESSION, Metric::PriorVariance))
                 .collect();
             let separated = sizes
                 .iter()
-                .map(|&m| mean(&name, m, HYBRID, SEPARATED))
+                .map(|&m| mean(&name, m, HYBRID, Metric::Separated))
                 .collect();
             let theta_variance = sizes
                 .iter()
-                .map(|&m| mean(&name, m, HYBRID_L2, PRIOR_VARIANCE))
+                .map(|&m| mean(&name, m, HYBRID_L2, Metric::PriorVariance))
                 .collect();
             learning.push(LearningCurves {
                 pair: *pair,
@@ -161,18 +172,18 @@ impl ReportData {
                 accuracy: FIGURE2_SERIES
                     .iter()
                     .map(|c| {
-                        (1..=COVERAGE_GRID)
-                            .map(|g| mean(&name, m, c, &accuracy_metric(g)))
+                        (1..=COVERAGE_GRID as u8)
+                            .map(|g| mean(&name, m, c, Metric::AccuracyAt(g)))
                             .collect()
                     })
                     .collect(),
                 split_coverage: FIGURE2_SERIES
                     .iter()
-                    .map(|c| mean(&name, m, c, COVERAGE_AT_95))
+                    .map(|c| mean(&name, m, c, Metric::CoverageAt95))
                     .collect(),
                 error: FIGURE2_SERIES
                     .iter()
-                    .map(|c| mean(&name, m, c, ER))
+                    .map(|c| mean(&name, m, c, Metric::ErrorRate))
                     .collect(),
             });
         }
