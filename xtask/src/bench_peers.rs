@@ -482,6 +482,34 @@ impl Setup {
             _ => self.runs.join(format!("{stem}.csv")),
         }
     }
+
+    /// How `peer`'s results agree with gendisc's (round 1's one-core runs), as the paper's
+    /// comparison script reports it.
+    fn agreement(&self, peer: Implementation) -> Result<String> {
+        let script = self.plan.peers.compare_script;
+        let output = Command::new(&self.python)
+            .arg(peer_script(script))
+            .arg(self.results(Implementation::Gendisc, 0))
+            .arg(self.results(peer, 0))
+            .output()
+            .with_context(|| format!("cannot run scripts/peers/{script}"))?;
+        ensure!(
+            output.status.success(),
+            "scripts/peers/{script} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let summary: Vec<String> = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .filter(|line| line.starts_with('|'))
+            .map(str::to_string)
+            .collect();
+        Ok(format!(
+            "\nAgreement of {} with gendisc (scripts/peers/{script}, round 1's one-core \
+             runs):\n\n{}\n",
+            peer.name(),
+            summary.join("\n")
+        ))
+    }
 }
 
 /// A script of `scripts/peers/`.
@@ -574,12 +602,17 @@ fn load_average() -> String {
         .unwrap_or_else(|_| "unknown".into())
 }
 
-/// Runs the benchmark (see the module documentation).
-pub fn run(args: &Args) -> Result<()> {
-    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (paper, peers) = paper_with_peers(args.paper.as_deref())?;
-    let plan = Plan::new(args, paper, peers, available)?;
+/// The implementations that can run here: gendisc, and each peer whose interpreter and
+/// libraries load (the others skipped with the reason), with their versions; and whether
+/// Python, which the comparison script needs, can run.
+struct Available {
+    implementations: Vec<Implementation>,
+    versions: Vec<(Implementation, String)>,
+    python: bool,
+}
 
+/// Probes the peers (see [`Available`]).
+fn available_here(args: &Args, peers: &Peers) -> Available {
     let mut implementations = vec![Implementation::Gendisc];
     let mut versions = Vec::new();
     match probe(&args.rscript, &["-e", &r_probe(peers.r_packages)]) {
@@ -619,6 +652,25 @@ pub fn run(args: &Args) -> Result<()> {
              install scikit-learn)"
         ),
     }
+
+    Available {
+        implementations,
+        versions,
+        python: python.is_ok(),
+    }
+}
+
+/// Runs the benchmark (see the module documentation).
+pub fn run(args: &Args) -> Result<()> {
+    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (paper, peers) = paper_with_peers(args.paper.as_deref())?;
+    let plan = Plan::new(args, paper, peers, available)?;
+
+    let Available {
+        implementations,
+        versions,
+        python,
+    } = available_here(args, &peers);
 
     eprintln!("building the task runner's release build, which runs gendisc's study");
     let xtask = release_xtask()?;
@@ -697,7 +749,7 @@ pub fn run(args: &Args) -> Result<()> {
     }
 
     let mut report = format!(
-        "# {}: gendisc against its peers\n\n{}replicates: {} per dataset and \
+        "# gendisc against its peers: {}\n\n{}replicates: {} per dataset and \
          size ({} cells); rounds: {}\nload average (1, 5, 15 min) before and after each round: \
          {}\n\n{}",
         paper.citation(),
@@ -708,39 +760,15 @@ pub fn run(args: &Args) -> Result<()> {
         loads.join(" → "),
         render_table(&series)
     );
-    if python.is_err() && implementations.len() > 1 {
+    if !python && implementations.len() > 1 {
         eprintln!(
             "the peers' results were not compared with gendisc's: {} needs Python",
             peers.compare_script
         );
     }
-    if python.is_ok() {
-        for peer in implementations.iter().skip(1) {
-            let output = Command::new(&args.python)
-                .arg(peer_script(peers.compare_script))
-                .arg(setup.results(Implementation::Gendisc, 0))
-                .arg(setup.results(*peer, 0))
-                .output()
-                .with_context(|| format!("cannot run scripts/peers/{}", peers.compare_script))?;
-            ensure!(
-                output.status.success(),
-                "scripts/peers/{} failed: {}",
-                peers.compare_script,
-                String::from_utf8_lossy(&output.stderr)
-            );
-            let summary: Vec<String> = String::from_utf8_lossy(&output.stdout)
-                .lines()
-                .filter(|line| line.starts_with('|'))
-                .map(str::to_string)
-                .collect();
-            let _ = write!(
-                report,
-                "\nAgreement of {} with gendisc (scripts/peers/{}, round 1's one-core \
-                 runs):\n\n{}\n",
-                peer.name(),
-                peers.compare_script,
-                summary.join("\n")
-            );
+    if python {
+        for &peer in implementations.iter().skip(1) {
+            report.push_str(&setup.agreement(peer)?);
         }
     }
     let path = plan.out.join("bench-peers.md");

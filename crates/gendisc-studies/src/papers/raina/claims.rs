@@ -129,6 +129,14 @@ fn figure1_verdicts(results: &StudyResults, reading: &Reading) -> Result<Vec<Ver
         FIGURE_1,
         Better::Lower,
     )?;
+    figure1_claims(reading)
+        .iter()
+        .map(|(claim, unit)| Verdict::judge(claim, &figure1, unit))
+        .collect()
+}
+
+/// Claims 1–5 under `reading`, each with what its units are.
+fn figure1_claims(reading: &Reading) -> [(Claim, &'static str); 5] {
     let window = Window::range(FIGURE1_WINDOW.0, FIGURE1_WINDOW.1);
     let on_figure1 = |claim: Claim| claim.window(window, figure1_reason()).reading(reading.name);
     let beats = |id: &str, quote: &str, a: &str, b: &str| {
@@ -198,9 +206,6 @@ fn figure1_verdicts(results: &StudyResults, reading: &Reading) -> Result<Vec<Ver
         (two_regions, "points"),
         (normalized, "points"),
     ]
-    .iter()
-    .map(|(claim, unit)| Verdict::judge(claim, &figure1, unit))
-    .collect()
 }
 
 /// Claims 6–8, on Figure 2's accuracy at every coverage of the grid, per split.

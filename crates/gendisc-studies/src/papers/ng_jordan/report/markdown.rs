@@ -350,15 +350,7 @@ impl<'a> Report<'a> {
                 continue;
             };
             let small = |c: &Curves, pick: fn(&CurvePoint) -> f64| {
-                let v: Vec<f64> = c
-                    .points
-                    .iter()
-                    .filter(|p| {
-                        claims::position(&grid, p.m, positions).is_some_and(|at| early.contains(at))
-                    })
-                    .map(pick)
-                    .collect();
-                v.iter().sum::<f64>() / v.len() as f64
+                mean_in_window(c, &grid, positions, early, pick)
             };
             let last_of = |c: &Curves| c.points.last().map_or("—".to_string(), |p| pct(p.lr));
             let _ = writeln!(
@@ -574,6 +566,24 @@ fn chance_markdown(in_early: &[usize]) -> String {
     );
 
     r
+}
+
+/// The mean of `pick` over the points of `curve` whose sizes lie in `window` of the grid's
+/// `positions`.
+fn mean_in_window(
+    curve: &Curves,
+    grid: &[usize],
+    positions: usize,
+    window: Window,
+    pick: fn(&CurvePoint) -> f64,
+) -> f64 {
+    let v: Vec<f64> = curve
+        .points
+        .iter()
+        .filter(|p| claims::position(grid, p.m, positions).is_some_and(|at| window.contains(at)))
+        .map(pick)
+        .collect();
+    v.iter().sum::<f64>() / v.len() as f64
 }
 
 /// The readings of the damaged text, and the table of the four.
