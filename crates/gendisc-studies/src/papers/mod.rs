@@ -61,6 +61,19 @@ pub(crate) fn run_stored<S: Study + ?Sized>(
     Ok(results)
 }
 
+/// Runs `study` with its result store at `out/cells.jsonl` ([`run_stored`]), then writes its
+/// outputs under `out` with `write_outputs`: a reproduction of one study, whole.
+pub(crate) fn run_and_write<S: Study>(
+    study: &S,
+    out: &Path,
+    runner: RunnerSettings,
+    write_outputs: fn(&Path, &S, &StudyResults) -> Result<()>,
+) -> Result<StudyResults> {
+    let results = run_stored(study, out, "cells.jsonl", runner)?;
+    write_outputs(out, study, &results)?;
+    Ok(results)
+}
+
 /// `first`, the run of a reproduction's first study; when it is a finished shard, the second
 /// study's shard is run too (`second`, `None` when that study cannot run) and both shards are
 /// reported together, so that a shard run of the reproduction runs the same shard of each.

@@ -1088,10 +1088,12 @@ pub fn reproduce(
     settings: Settings,
     runner: RunnerSettings,
 ) -> gendisc_engine::Result<StudyResults> {
-    let study = EpshteynDejongStudy::new(news, wordnet, settings)?;
-    let results = super::run_stored(&study, out, "cells.jsonl", runner)?;
-    write_outputs(out, &study, &results)?;
-    Ok(results)
+    super::run_and_write(
+        &EpshteynDejongStudy::new(news, wordnet, settings)?,
+        out,
+        runner,
+        write_outputs,
+    )
 }
 
 #[cfg(test)]

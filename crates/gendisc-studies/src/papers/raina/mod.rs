@@ -961,10 +961,12 @@ pub fn reproduce(
     settings: Settings,
     runner: RunnerSettings,
 ) -> gendisc_engine::Result<StudyResults> {
-    let study = RainaStudy::new(news, settings)?;
-    let results = super::run_stored(&study, out, "cells.jsonl", runner)?;
-    write_outputs(out, &study, &results)?;
-    Ok(results)
+    super::run_and_write(
+        &RainaStudy::new(news, settings)?,
+        out,
+        runner,
+        write_outputs,
+    )
 }
 
 #[cfg(test)]

@@ -584,10 +584,12 @@ pub fn reproduce(
     settings: Settings,
     runner: RunnerSettings,
 ) -> gendisc_engine::Result<StudyResults> {
-    let study = XueTitteringtonStudy::new(settings)?;
-    let results = super::run_stored(&study, out, "cells.jsonl", runner)?;
-    write_outputs(out, &study, &results)?;
-    Ok(results)
+    super::run_and_write(
+        &XueTitteringtonStudy::new(settings)?,
+        out,
+        runner,
+        write_outputs,
+    )
 }
 
 /// As [`reproduce`], on the datasets and training rows read from the directory `inputs` (as
@@ -599,10 +601,12 @@ pub fn reproduce_from_inputs(
     settings: Settings,
     runner: RunnerSettings,
 ) -> gendisc_engine::Result<StudyResults> {
-    let study = XueTitteringtonStudy::from_inputs(settings, inputs)?;
-    let results = super::run_stored(&study, out, "cells.jsonl", runner)?;
-    write_outputs(out, &study, &results)?;
-    Ok(results)
+    super::run_and_write(
+        &XueTitteringtonStudy::from_inputs(settings, inputs)?,
+        out,
+        runner,
+        write_outputs,
+    )
 }
 
 #[cfg(test)]
