@@ -4,6 +4,8 @@
 
 pub mod bouchard_triggs;
 pub mod epshteyn_dejong;
+#[cfg(test)]
+pub(crate) mod given;
 pub mod inputs;
 pub mod ng_jordan;
 pub mod raina;

@@ -496,10 +496,13 @@ fn table1_csv(table: &SummaryTable, study: &Table1Study) -> String {
 }
 
 /// How often each λ was chosen by CV, per dataset and block of rows.
-fn lambda_counts(results: &StudyResults, study: &Table1Study) -> Vec<(String, String, [usize; 5])> {
+fn lambda_counts(
+    results: &StudyResults,
+    blocks: &[Table1Block],
+) -> Vec<(String, String, [usize; 5])> {
     let schema = results.schema();
     let mut out: Vec<(String, String, [usize; 5])> = Vec::new();
-    for block in study.blocks() {
+    for block in blocks {
         let name = block.name();
         let Some(row) = schema.classifier_index(&format!("{name} GDT-CV")) else {
             continue;
@@ -533,7 +536,7 @@ fn lambda_cv_csv(results: &StudyResults, study: &Table1Study) -> String {
         let _ = write!(csv, ",chosen_{l}");
     }
     csv.push('\n');
-    for (dataset, block, counts) in lambda_counts(results, study) {
+    for (dataset, block, counts) in lambda_counts(results, study.blocks()) {
         let _ = write!(csv, "{dataset},{block}");
         for c in counts {
             let _ = write!(csv, ",{c}");
@@ -616,11 +619,17 @@ fn table1_report(
     r.push_str(&table1_intro(trials, scaling, &described));
     let mut agreements = Agreements::default();
     for &(which, _, _, _) in &described {
-        r.push_str(&table1_dataset(table, study, which, &mut agreements));
+        r.push_str(&table1_dataset(
+            table,
+            study.blocks(),
+            scaling,
+            which,
+            &mut agreements,
+        ));
     }
     r.push_str(&agreement_paragraph(&agreements, scaling));
     r.push_str(&table1_verdict_section(verdicts));
-    r.push_str(&gdt_cv_table(table, results, study));
+    r.push_str(&gdt_cv_table(table, results, study.blocks()));
 }
 
 /// Table 1's method paragraph and its datasets.
@@ -680,11 +689,12 @@ fn table1_intro(
 /// inputs' scale, then the winners.
 fn table1_dataset(
     table: &SummaryTable,
-    study: &Table1Study,
+    blocks: &[Table1Block],
+    scaling: InputScaling,
     which: Statlog,
     agreements: &mut Agreements,
 ) -> String {
-    let other = study.settings().table1_scaling.other();
+    let other = scaling.other();
     let n = which.train_size();
     let heart = which == Statlog::Heart;
     let mut r = String::new();
@@ -697,13 +707,9 @@ fn table1_dataset(
         if heart { "---|" } else { "" }
     );
     let mut ranked = Ranked::default();
-    let shown = study
-        .blocks()
-        .iter()
-        .filter(|b| b.variant != Variant::OtherScaling);
+    let shown = blocks.iter().filter(|b| b.variant != Variant::OtherScaling);
     for block in shown {
-        let alternative = study
-            .blocks()
+        let alternative = blocks
             .iter()
             .find(|b| b.variant == Variant::OtherScaling && b.family == block.family);
         for (i, row) in block.rows().into_iter().enumerate() {
@@ -884,7 +890,7 @@ fn table1_verdict_section(verdicts: &[Verdict]) -> String {
 }
 
 /// GDT-CV beside the best fixed λ, and how often each λ was chosen.
-fn gdt_cv_table(table: &SummaryTable, results: &StudyResults, study: &Table1Study) -> String {
+fn gdt_cv_table(table: &SummaryTable, results: &StudyResults, blocks: &[Table1Block]) -> String {
     let mut r = String::new();
     let _ = writeln!(
         r,
@@ -892,7 +898,7 @@ fn gdt_cv_table(table: &SummaryTable, results: &StudyResults, study: &Table1Stud
          often each λ was chosen. Criterion: error rate (heart: mean cost with a missed disease \
          at 5); ties go to the larger λ.\n\n| dataset | model | GDT-CV error | best fixed λ (error) | λ̂ = 1 | 0.75 | 0.5 | 0.25 | 0 |\n|---|---|---|---|---|---|---|---|---|"
     );
-    for (dataset, block, counts) in lambda_counts(results, study) {
+    for (dataset, block, counts) in lambda_counts(results, blocks) {
         let Some(which) = Statlog::ALL.into_iter().find(|w| w.name() == dataset) else {
             continue;
         };
@@ -1076,5 +1082,125 @@ mod tests {
             )),
             "{md}"
         );
+    }
+
+    /// Table 1's results on australian, two trials: LDA GEN at 0.14 and 0.15, LDA DISC
+    /// certified without a maximiser in one trial, LDA GDT-CV at 0.13 choosing λ = 0.5 twice;
+    /// every other row unmeasured.
+    fn australian() -> (SummaryTable, StudyResults, Vec<Table1Block>) {
+        use crate::papers::given::Given;
+        use gendisc_engine::Key;
+        let settings = super::super::Settings::quick();
+        let rows = super::super::table1_rows(&settings);
+        let given = (0..2).fold(
+            Given::new(rows.iter().map(String::as_str), Table1Metric::names()),
+            |given, trial| {
+                given.cell(
+                    Statlog::Australian.name(),
+                    100,
+                    trial,
+                    &[
+                        ("LDA GEN", ERROR, [0.14, 0.15][trial]),
+                        ("LDA GEN", CONVERGED, 1.0),
+                        ("LDA DISC", ERROR, 0.2),
+                        ("LDA DISC", CONVERGED, 0.0),
+                        ("LDA DISC", NO_MAXIMISER, [1.0, 0.0][trial]),
+                        ("LDA GDT-CV", ERROR, 0.13),
+                        ("LDA GDT-CV", CONVERGED, 1.0),
+                        ("LDA GDT-CV", LAMBDA, 0.5),
+                    ],
+                )
+            },
+        );
+        let results = given.results();
+        let table = SummaryTable::from_results(&results).unwrap();
+        (table, results, super::super::table1_blocks(&settings))
+    }
+
+    #[test]
+    fn a_dataset_table_compares_each_measured_row_and_names_the_winners() {
+        let (table, _, blocks) = australian();
+        let mut agreements = Agreements::default();
+        let md = table1_dataset(
+            &table,
+            &blocks,
+            InputScaling::default(),
+            Statlog::Australian,
+            &mut agreements,
+        );
+        assert!(
+            md.starts_with("### australian (training size 100)\n"),
+            "{md}"
+        );
+        // The paper prints 0.143; ours is 0.145 ± 0.005 over the two trials.
+        assert!(md.contains("| LDA GEN | 0.143 | 0.145 ± 0.005 |"), "{md}");
+        let disc = md.lines().find(|l| l.starts_with("| LDA DISC |")).unwrap();
+        assert!(disc.contains("no maximiser"), "{disc}");
+        // Unmeasured rows are left out.
+        assert!(!md.contains("| QDA GEN |"), "{md}");
+        assert!(
+            md.contains(
+                "Winner — paper: LDA GEN (0.143); ours among the paper's rows: LDA GEN (0.145); \
+                 ours including GDT-CV: LDA GDT-CV (0.130). The winners agree."
+            ),
+            "{md}"
+        );
+        // Only LDA GEN is compared with the paper (DISC lacks a maximiser, GDT-CV is ours).
+        assert_eq!(agreements.default.compared, 1);
+    }
+
+    #[test]
+    fn gdt_cv_is_set_beside_the_best_fixed_lambda_with_the_choices_counted() {
+        let (table, results, blocks) = australian();
+        let md = gdt_cv_table(&table, &results, &blocks);
+        assert!(
+            md.contains("| australian | LDA | 0.130 | LDA GEN (0.145) | 0 | 0 | 2 | 0 | 0 |"),
+            "{md}"
+        );
+        assert_eq!(md.matches("\n| australian |").count(), 1, "{md}");
+    }
+
+    #[test]
+    fn the_figure_1_section_tabulates_each_panel_then_states_the_rule() {
+        let study = Figure1Study::new(super::super::Settings::quick()).unwrap();
+        let panel = Figure1Panel {
+            reading: Figure1Reading::Uniform,
+            n: 50,
+            cross_fitted: Some([0.5, 0.25]),
+            points: vec![
+                (0.0, 0.52, 0.5, 0.55, 0.3, 0.9),
+                (0.5, 0.48, 0.46, 0.5, 0.25, 1.0),
+                (1.0, 0.5, 0.48, 0.52, 0.27, 1.0),
+            ],
+            bayes: 0.45,
+        };
+        let mut md = String::new();
+        figure1_report(&mut md, &[panel], &study, &[]);
+        assert!(md.starts_with("## (a) Figure 1 — simulations\n"), "{md}");
+        assert!(
+            md.contains(&format!(
+                "| {} | 50 | 0.5000 | 0.5200 | 0.50 | 0.4800 | 0.50 / 0.25 | 0.4500 | 90% |",
+                Figure1Reading::Uniform.short_label()
+            )),
+            "{md}"
+        );
+        assert!(md.contains(&rule_sentence(&[], "training sizes")), "{md}");
+        let verdict = table1_verdict_section(&[]);
+        assert!(verdict.starts_with("### Verdict\n"), "{verdict}");
+        assert!(
+            verdict.contains(&rule_sentence(&[], "(dataset, model) pairs")),
+            "{verdict}"
+        );
+    }
+
+    #[test]
+    fn winners_include_ties_within_the_tolerance() {
+        let values = [
+            ("a".to_string(), 0.2),
+            ("b".into(), 0.1),
+            ("c".into(), 0.1 + 1e-13),
+        ];
+        assert_eq!(winners(&values, 1e-12), (0.1, vec!["b".into(), "c".into()]));
+        assert_eq!(winners(&values, 0.0), (0.1, vec!["b".into()]));
     }
 }

@@ -1176,14 +1176,14 @@ mod tests {
         dir
     }
 
-    fn wordnet(name: &str) -> WordNet {
+    pub(super) fn wordnet(name: &str) -> WordNet {
         let dir = empty_temp_dir(&format!("wordnet-{name}"));
         write_dictionary(&dir);
         WordNet::open(&dir).unwrap()
     }
 
     /// Thirty postings per group: the group's own nouns, shared nouns and non-nouns.
-    fn collection() -> Newsgroups {
+    pub(super) fn collection() -> Newsgroups {
         let topics: [(&str, [&str; 3]); 4] = [
             ("alt.atheism", ["atheism", "god", "belief"]),
             ("rec.autos", ["car", "engine", "automobile"]),
@@ -1212,7 +1212,7 @@ mod tests {
         Newsgroups::from_parts(groups, postings)
     }
 
-    fn settings() -> Settings {
+    pub(super) fn settings() -> Settings {
         Settings {
             min_document_frequency: 1,
             figure_51_setups: vec![2, 7, 29],

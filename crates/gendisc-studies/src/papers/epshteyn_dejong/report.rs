@@ -802,21 +802,27 @@ impl<'a> ReportData<'a> {
                     *range = (range.0.min(d.estimate), range.1.max(d.estimate));
                 }
             }
-            let interval = |d: &Option<gendisc_engine::verdict::Difference>| {
+            // A relative measure's unit follows its interval; a missing one is `n/a` alone.
+            let interval = |d: &Option<gendisc_engine::verdict::Difference>, unit: &str| {
                 d.map_or("n/a".to_string(), |d| {
-                    format!("{} ({} to {})", pct(d.estimate), pct(d.lower), pct(d.upper))
+                    format!(
+                        "{} ({} to {}){unit}",
+                        pct(d.estimate),
+                        pct(d.lower),
+                        pct(d.upper)
+                    )
                 })
             };
             let _ = writeln!(
                 r,
-                "| {} | {} | {} | {} | {} | {}% | {}% | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 p.setup.title(),
                 p.size,
                 pct(c.first.mean),
                 pct(c.second.mean),
-                interval(&d[0]),
-                interval(&d[1]),
-                interval(&d[2]),
+                interval(&d[0], ""),
+                interval(&d[1], "%"),
+                interval(&d[2], "%"),
                 p_text(c.p_value),
                 fixed(0.5 * p.separation.mean, 3),
                 fixed(p.cosine.mean, 3)
@@ -1203,5 +1209,218 @@ fn p_text(p: f64) -> String {
         "< 0.0001".into()
     } else {
         format!("{p:.4}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{collection, settings, wordnet};
+    use super::*;
+    use crate::papers::epshteyn_dejong::Task;
+
+    fn study(name: &str) -> EpshteynDejongStudy {
+        EpshteynDejongStudy::new(&collection(), &wordnet(name), settings()).unwrap()
+    }
+
+    /// A mean with a ± `half` interval over four samples.
+    fn ci(mean: f64, half: f64) -> MeanCi {
+        MeanCi {
+            n: 4,
+            mean,
+            lower: mean - half,
+            upper: mean + half,
+        }
+    }
+
+    /// Hand-made numbers for every section: two setups of Figure 5.1 under the first
+    /// alignment, one learning curve, the β sensitivity, five fits (one failed) and two priors.
+    fn data(study: &EpshteynDejongStudy) -> ReportData<'_> {
+        let point = |setup: Setup, svm: f64, bilevel: f64, cosine: f64| ScatterPoint {
+            reading: Alignment::ByGroupOrder.name(),
+            dataset: format!("fig5.1-{}", setup.title()),
+            setup,
+            separation: ci(0.8, 0.1),
+            cosine: ci(cosine, 0.05),
+            size: 9,
+            comparison: Paired {
+                first: ci(svm, 0.02),
+                second: ci(bilevel, 0.02),
+                difference: ci(bilevel - svm, 0.01),
+                p_value: 0.003,
+            },
+            failures: 0,
+        };
+        let other = Setup {
+            train: Task([0, 2]),
+            test: Task([1, 3]),
+        };
+        ReportData {
+            study,
+            scatter: vec![
+                point(EXPERIMENT_1, 0.61, 0.72, 0.4),
+                point(other, 0.55, 0.58, 0.1),
+            ],
+            curves: vec![LearningCurve {
+                setup: EXPERIMENT_1,
+                sizes: vec![4, 8],
+                accuracy: vec![
+                    [ci(0.6, 0.1), ci(0.7, 0.1), ci(0.65, 0.1)],
+                    [ci(0.7, 0.1), ci(0.75, 0.1), ci(0.72, 0.1)],
+                ],
+                lda: ci(0.9, 0.01),
+            }],
+            sensitivity: vec![Sensitivity {
+                name: "β",
+                figure: FIGURE_53_BETA,
+                beta: vec![ci(0.1, 0.01), ci(0.5, 0.01)],
+                separation: ci(1.2, 0.2),
+                values: vec![0.2, 1.0],
+                bilevel: vec![ci(0.66, 0.03), ci(0.71, 0.03)],
+                svm: ci(0.6, 0.02),
+            }],
+            fits: vec![
+                ("a".into(), 4, Some(2)),
+                ("a".into(), 4, Some(2)),
+                ("a".into(), 8, Some(3)),
+                ("b".into(), 8, Some(4)),
+                ("b".into(), 8, None),
+            ],
+            groups: Groups {
+                outcomes: BTreeMap::new(),
+            },
+            not_converged: 1,
+            prior_fill: vec![[2.0, 1.0], [0.0, 3.0]],
+        }
+    }
+
+    #[test]
+    fn the_data_and_settings_sections_state_the_study_and_the_priors() {
+        let study = study("sections");
+        let data = data(&study);
+        let features = study.features().stats().features;
+        let md = data.data_markdown();
+        assert!(md.contains(&format!("**{features} features**")), "{md}");
+        assert_eq!(md.matches("\n| ").count(), super::super::GROUPS.len() + 1);
+        // Of the two priors, one had unseen distances (2 of them, 1.0 per fit on average), and
+        // 4 variances were floored (2.0 per fit).
+        let prior = data.prior_and_settings_markdown();
+        assert!(
+            prior.contains("over 2 fits: 1 had features at a test-task distance"),
+            "{prior}"
+        );
+        assert!(
+            prior.contains("(on average 1.0 such features per fit"),
+            "{prior}"
+        );
+        assert!(
+            prior.contains("on average 2.0 variances per fit"),
+            "{prior}"
+        );
+        assert!(
+            prior.contains(&format!("β = {}, φ = {}", settings().beta, settings().phi)),
+            "{prior}"
+        );
+    }
+
+    #[test]
+    fn figure_5_1_has_a_table_per_reading_with_the_ranges_of_its_setups() {
+        let study = study("figure51");
+        let data = data(&study);
+        let md = data.figure_51_tables_markdown();
+        assert_eq!(md.matches("### Reading: ").count(), 1, "{md}");
+        let row = md
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} |", EXPERIMENT_1.title())))
+            .unwrap();
+        // SVM and bilevel accuracies, the p-value, β_max = ‖t₂ − t₁‖/2 and the cosine.
+        assert!(
+            row.starts_with(&format!(
+                "| {} | 9 | {} | {} |",
+                EXPERIMENT_1.title(),
+                pct(0.61),
+                pct(0.72)
+            )),
+            "{row}"
+        );
+        assert!(row.ends_with(" | 0.400 | 0.400 |"), "{row}");
+        // Without per-sample accuracies the measures of improvement are not computed, and two
+        // setups are too few for a correlation.
+        assert!(row.contains("| n/a | n/a | n/a |"), "{row}");
+        assert!(!md.contains("Correlation"), "{md}");
+        let readings = data.figure_51_readings_markdown();
+        assert!(
+            readings.contains(&format!("β = {} here", settings().beta)),
+            "{readings}"
+        );
+    }
+
+    #[test]
+    fn figure_5_2_has_a_row_per_setup_and_size() {
+        let study = study("figure52");
+        let md = data(&study).figure_52_markdown();
+        let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| ")).skip(1).collect();
+        assert_eq!(rows.len(), 2, "{md}");
+        assert_eq!(
+            rows[1],
+            format!(
+                "| {} | 8 | {} | {} | {} | {} |",
+                EXPERIMENT_1.title(),
+                pct(0.7),
+                pct(0.75),
+                pct(0.72),
+                pct(0.9)
+            )
+        );
+    }
+
+    #[test]
+    fn figure_5_3_states_beta_max_and_each_value() {
+        let study = study("figure53");
+        let md = data(&study).figure_53_markdown();
+        // β_max is half of ‖t₂ − t₁‖, with its interval.
+        assert!(md.contains("`β_max` = 0.6000 on average"), "{md}");
+        assert!(md.contains("0.5000 to 0.7000"), "{md}");
+        assert!(
+            md.contains("| β / β_max | β | bilevel (95% CI) | SVM |"),
+            "{md}"
+        );
+        assert!(
+            md.contains(&format!(
+                "| 1 | 0.5000 | {} ({} to {}) | {} |",
+                pct(0.71),
+                pct(0.68),
+                pct(0.74),
+                pct(0.6)
+            )),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn the_alternations_are_counted_over_the_fits_that_succeeded() {
+        let study = study("alternations");
+        let md = data(&study).alternation_markdown();
+        assert!(
+            md.contains(
+                "Alternations per fit (all figures, 4 fits): 2: 2, 3: 1, 4: 1. 1 fits stopped at \
+                 the iteration cap; 1 failed in the solver."
+            ),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn the_claims_section_states_the_rule_then_each_verdict() {
+        let study = study("claims");
+        let data = data(&study);
+        let md = data.claims_markdown(&[]);
+        assert!(md.starts_with("## Claims\n\n"), "{md}");
+        assert!(md.contains(&rule_sentence(&[], "units")), "{md}");
+        assert!(
+            md.contains("No verdict of Figure 5.1 changes with the alignment"),
+            "{md}"
+        );
+        let title = data.title_markdown();
+        assert!(title.starts_with("# Epshteyn & DeJong (2007)"), "{title}");
     }
 }

@@ -724,4 +724,222 @@ mod tests {
             assert!(md.contains(&format!("| `{id}` | {dashes} |")), "{md}");
         }
     }
+
+    use super::super::super::claims::{Reading, LR, NB};
+    use super::super::super::tests::toy_datasets;
+    use super::super::super::Settings;
+    use crate::papers::given::Given;
+    use gendisc_engine::verdict::{Better, Claim, Judgement, Kind, Statement, Unit};
+
+    fn toy_study() -> NgJordanStudy {
+        NgJordanStudy::with_datasets(Settings::quick(), toy_datasets()).unwrap()
+    }
+
+    /// The first toy dataset's name and grid.
+    fn first(study: &NgJordanStudy) -> (&'static str, Vec<usize>) {
+        let d = &study.datasets()[0];
+        (d.spec.name, study.grid(d))
+    }
+
+    /// A verdict of claim `id` under `reading` whose one unit, `group`, holds or not.
+    fn verdict(id: &str, reading: &Reading, group: &str, holds: bool) -> Verdict {
+        let claim = Claim::new(
+            id,
+            "a quote",
+            Statement::Units {
+                what: "a dataset".into(),
+                kind: Kind::Difference,
+            },
+        )
+        .reading(reading.name);
+        let judgement = if holds {
+            Judgement::Holds
+        } else {
+            Judgement::Against
+        };
+        Verdict::from_units(&claim, &[1], "datasets", |_, _| {
+            Ok(vec![Unit::group(group, judgement, String::new())])
+        })
+        .unwrap()
+    }
+
+    /// A report over `study` with only the given parts filled.
+    fn report<'a>(
+        study: &'a NgJordanStudy,
+        curves: &'a BTreeMap<&'a str, Vec<Curves>>,
+        verdicts: &'a [Verdict],
+        evidence: &'a [Evidence],
+        table: &'a SummaryTable,
+    ) -> Report<'a> {
+        Report::new(curves, verdicts, evidence, table, study)
+    }
+
+    fn empty_table() -> SummaryTable {
+        let given = Given::new([LOGISTIC_REGRESSION], [SEPARATED]).cell("none", 2, 0, &[]);
+        SummaryTable::from_results(&given.results()).unwrap()
+    }
+
+    #[test]
+    fn the_changes_name_the_datasets_the_prior_judges_differently() {
+        let study = toy_study();
+        let (name, _) = first(&study);
+        let verdicts = [
+            verdict("nb-leads-small-m", &READINGS[0], name, true),
+            verdict("nb-leads-small-m", &READINGS[1], name, false),
+            verdict("nb-leads-small-m", &READINGS[2], name, true),
+        ];
+        let (curves, table) = (BTreeMap::new(), empty_table());
+        let md = report(&study, &curves, &verdicts, &[], &table).compared_changes();
+        let variance = study.settings().prior_variance;
+        assert!(
+            md.contains(&format!(
+                "`nb-leads-small-m` is **supported**, where the N(0, {variance}) prior gives **not \
+                 supported** (the verdict changes; datasets judged differently: {name})"
+            )),
+            "{md}"
+        );
+        assert!(
+            md.contains("Rescaling continuous inputs to [0, 1] instead of standardising them changes no verdict."),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn per_dataset_the_wins_in_each_window_make_a_pattern() {
+        let study = toy_study();
+        let (name, grid) = first(&study);
+        let positions = study.settings().grid_points;
+        // Naive Bayes clearly better at every position of the lower half, logistic regression
+        // at every position of the upper half.
+        let mut evidence = Evidence::new([NB, LR], Better::Lower);
+        for position in 1..=positions {
+            let gap = if position <= positions / 2 { -0.1 } else { 0.1 };
+            let lr = vec![0.3, 0.31, 0.29, 0.3];
+            let nb = lr.iter().map(|e| e + gap).collect();
+            evidence.push(name, position, vec![nb, lr]).unwrap();
+        }
+        let (curves, table) = (BTreeMap::new(), empty_table());
+        let evidence = vec![evidence; READINGS.len()];
+        let md = report(&study, &curves, &[], &evidence, &table).per_dataset();
+        let half = positions / 2;
+        let row = md
+            .lines()
+            .find(|l| l.starts_with(&format!("| {name} |")))
+            .unwrap();
+        let cell = format!("{half}–0; {}–0: two regimes", positions - half);
+        assert_eq!(row.matches(&cell).count(), READINGS.len(), "{row}");
+        assert!(row.contains(&format!("| {} … ", grid[0])), "{row}");
+        // The second toy dataset has no point in the evidence: no lead either way.
+        let other = study.datasets()[1].spec.name;
+        let row = md
+            .lines()
+            .find(|l| l.starts_with(&format!("| {other} |")))
+            .unwrap();
+        assert_eq!(
+            row.matches("0–0; 0–0: no lead").count(),
+            READINGS.len(),
+            "{row}"
+        );
+    }
+
+    #[test]
+    fn the_means_table_has_the_ends_of_the_grid_and_the_window() {
+        let study = toy_study();
+        let (name, grid) = first(&study);
+        let curve = |nb: f64, lr: f64| Curves {
+            dataset: name.into(),
+            points: grid
+                .iter()
+                .map(|&m| CurvePoint {
+                    m,
+                    nb,
+                    nb_se: Some(0.01),
+                    lr,
+                    lr_se: Some(0.02),
+                })
+                .collect(),
+        };
+        let curves: BTreeMap<&str, Vec<Curves>> = [
+            (RANDOM_SEPARATOR, vec![curve(0.2, 0.3)]),
+            (LOGISTIC_REGRESSION, vec![curve(0.2, 0.25)]),
+            (RANDOM_SEPARATOR_UNIT_RANGE, vec![curve(0.2, 0.35)]),
+            (LOGISTIC_REGRESSION_UNIT_RANGE, vec![curve(0.2, 0.4)]),
+        ]
+        .into_iter()
+        .collect();
+        let table = empty_table();
+        let md = report(&study, &curves, &[], &[], &table).means();
+        let row = md
+            .lines()
+            .find(|l| l.starts_with(&format!("| {name} |")))
+            .unwrap();
+        assert!(
+            row.starts_with(&format!(
+                "| {name} | {} | {} ± {} | {} ± {} | {} ± {} |",
+                grid[0],
+                pct(0.2),
+                pct(0.01),
+                pct(0.3),
+                pct(0.02),
+                pct(0.25),
+                pct(0.02)
+            )),
+            "{row}"
+        );
+        assert!(
+            row.ends_with(&format!(" | {} | {} |", pct(0.35), pct(0.4))),
+            "{row}"
+        );
+        // The toy study's second dataset has no curves: no row.
+        assert_eq!(md.matches("\n| ").count(), 2, "{md}");
+    }
+
+    #[test]
+    fn separable_training_sets_are_counted_per_dataset_and_in_all() {
+        let study = toy_study();
+        let (name, grid) = first(&study);
+        let mut given = Given::new(
+            [LOGISTIC_REGRESSION, LOGISTIC_REGRESSION_UNIT_RANGE],
+            [SEPARATED, CONVERGED],
+        );
+        // Two splits per size: one separated at the smallest size, one fit unconverged at the
+        // largest.
+        for (k, &m) in grid.iter().enumerate() {
+            for split in 0..2 {
+                let separated = f64::from(u8::from(k == 0 && split == 0));
+                let converged = f64::from(u8::from(!(k + 1 == grid.len() && split == 1)));
+                given = given.cell(
+                    name,
+                    m,
+                    split,
+                    &[
+                        (LOGISTIC_REGRESSION, SEPARATED, separated),
+                        (LOGISTIC_REGRESSION, CONVERGED, converged),
+                        (LOGISTIC_REGRESSION_UNIT_RANGE, SEPARATED, 0.0),
+                        (LOGISTIC_REGRESSION_UNIT_RANGE, CONVERGED, 1.0),
+                    ],
+                );
+            }
+        }
+        let table = SummaryTable::from_results(&given.results()).unwrap();
+        let curves = BTreeMap::new();
+        let md = report(&study, &curves, &[], &[], &table).separable();
+        let fits = 2 * grid.len();
+        assert!(
+            md.contains(&format!(
+                "| {name} | 3 | 1 of 2 (m = {}) | 0 of 2 (m = {}) | 1 of {fits} | 1 |",
+                grid[0],
+                grid[grid.len() - 1]
+            )),
+            "{md}"
+        );
+        assert!(
+            md.contains(&format!(
+                "In all, 1 of {fits} training sets were separated by the fit on standardised \
+                 inputs, and 1 of its fits did not meet their stopping criterion; on inputs \
+                 rescaled to [0, 1], 0 of {fits} and 0."
+            )),
+            "{md}"
+        );
+    }
 }
