@@ -871,11 +871,17 @@ mod tests {
     fn the_manifest_is_well_formed_and_covers_the_studies() {
         let manifest = Manifest::parse(MANIFEST).unwrap();
         assert_eq!(manifest.files.len(), 42);
-        for file in gendisc_studies::papers::ng_jordan::required_files() {
-            assert!(
-                manifest.entry(file).is_some(),
-                "{file} is not in the manifest"
-            );
+        // Every data file any paper needs or reads when present.
+        for paper in gendisc_studies::papers::registry() {
+            for need in paper.needs().into_iter().chain(paper.wants()) {
+                if let gendisc_studies::Need::File(file) = need {
+                    assert!(
+                        manifest.entry(&file).is_some(),
+                        "{}: {file} is not in the manifest",
+                        paper.id()
+                    );
+                }
+            }
         }
         // UCI does not distribute the ARFF: its source is the commit-pinned public copy.
         let sick = manifest.entry("uci/thyroid-sick/sick.arff").unwrap();
