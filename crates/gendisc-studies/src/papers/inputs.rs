@@ -2,8 +2,27 @@
 //! training rows of a file of splits, and the helpers of their malformed-directory tests.
 
 use gendisc_core::Error;
-use gendisc_engine::Result;
-use ndarray::{ArrayBase, Data, Dimension};
+use gendisc_engine::{fingerprint, Result};
+use ndarray::{Array1, ArrayBase, Data, Dimension};
+
+/// The digest of datasets and training rows read from files, as a report names them: per
+/// dataset, the fingerprint of its inputs (`inputs`, as the paper takes them), of its classes and
+/// of each training size's rows, in the order read.
+pub(crate) fn digest<'a>(
+    read: impl IntoIterator<Item = (String, &'a Array1<usize>, &'a [TrainingRows])>,
+) -> String {
+    let parts: Vec<(String, String, Vec<String>)> = read
+        .into_iter()
+        .map(|(inputs, y, splits)| {
+            (
+                inputs,
+                fingerprint(&y.to_vec()),
+                splits.iter().map(|s| fingerprint(&s.rows)).collect(),
+            )
+        })
+        .collect();
+    fingerprint(&parts)
+}
 
 /// Same shape and the same bits in every entry (so `-0.0` differs from `0.0` and a NaN equals
 /// itself): how a study decides that inputs read from files are its seed's own draws, whose
@@ -62,14 +81,42 @@ impl TrainingRows {
     }
 }
 
-/// Helpers of the tests that damage an exported directory and read it back.
+/// Helpers of the tests that export a study's inputs, damage them and read them back.
 #[cfg(test)]
 pub(crate) mod damage {
+    use std::collections::BTreeMap;
     use std::fs;
-    use std::path::Path;
+    use std::path::{Path, PathBuf};
 
     use gendisc_core::Error;
     use gendisc_engine::StudyError;
+
+    /// A new, empty directory of this test process for `paper`'s test `name`.
+    pub(crate) fn temp_dir(paper: &str, name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("gendisc-{paper}-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// Every file under `dir`, by its path relative to `dir`.
+    pub(crate) fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+        let mut found = BTreeMap::new();
+        let mut pending = vec![dir.to_path_buf()];
+        while let Some(current) = pending.pop() {
+            for entry in fs::read_dir(&current).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    pending.push(path);
+                } else {
+                    let bytes = fs::read(&path).unwrap();
+                    found.insert(path.strip_prefix(dir).unwrap().to_path_buf(), bytes);
+                }
+            }
+        }
+        found
+    }
 
     /// Replaces line `line` (from 1) of the file at `path` by `edit` of it.
     pub(crate) fn edit_line(path: &Path, line: usize, edit: impl FnOnce(&str) -> String) {

@@ -366,7 +366,7 @@ mod tests {
 
     use super::super::{run_both, table1_blocks, table1_rows, Settings, Statlog, Table1Metric};
     use super::*;
-    use crate::papers::inputs::damage::{assert_parse_error, edit_line};
+    use crate::papers::inputs::damage::{self, assert_parse_error, edit_line, files};
 
     /// Two sizes, two experiments, 50 test rows, three values of λ: every reading runs in a
     /// fraction of a second.
@@ -381,22 +381,7 @@ mod tests {
     }
 
     fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("gendisc-bt-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    /// Every file under `dir` (not recursing: the outputs are flat), by name.
-    fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-        fs::read_dir(dir)
-            .unwrap()
-            .map(|entry| {
-                let path = entry.unwrap().path();
-                let bytes = fs::read(&path).unwrap();
-                (path.strip_prefix(dir).unwrap().to_path_buf(), bytes)
-            })
-            .collect()
+        damage::temp_dir("bt", name)
     }
 
     /// Runs Figure 1 as `reproduce` does (Table 1 left out), writing every output under `out`.

@@ -250,27 +250,22 @@ fn same_data(a: &Dataset, b: &Dataset) -> bool {
 
 /// A fingerprint of every value and index read, dataset by dataset.
 fn digest(read: &[(Dataset, Vec<TrainingRows>)]) -> String {
-    let parts: Vec<(String, String, Vec<String>)> = read
-        .iter()
-        .map(|(dataset, splits)| {
-            let x = match &dataset.inputs {
-                Inputs::Continuous(x) => x,
-                Inputs::Discrete { codes, .. } => codes,
-            };
-            let bits: Vec<u64> = x.iter().map(|v| v.to_bits()).collect();
-            (
-                fingerprint(&(x.ncols(), bits)),
-                fingerprint(&dataset.y.to_vec()),
-                splits.iter().map(|s| fingerprint(&s.rows)).collect(),
-            )
-        })
-        .collect();
-    fingerprint(&parts)
+    super::super::inputs::digest(read.iter().map(|(dataset, splits)| {
+        let x = match &dataset.inputs {
+            Inputs::Continuous(x) => x,
+            Inputs::Discrete { codes, .. } => codes,
+        };
+        let bits: Vec<u64> = x.iter().map(|v| v.to_bits()).collect();
+        (
+            fingerprint(&(x.ncols(), bits)),
+            &dataset.y,
+            splits.as_slice(),
+        )
+    }))
 }
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
     use std::fs;
     use std::path::PathBuf;
 
@@ -282,7 +277,7 @@ mod tests {
     use super::super::tests::toy_datasets;
     use super::super::{write_outputs, Settings};
     use super::*;
-    use crate::papers::inputs::damage::{assert_parse_error, edit_line};
+    use crate::papers::inputs::damage::{self, assert_parse_error, edit_line, files};
 
     /// Three sizes of the toy datasets' grid, three splits: every classifier and reading runs,
     /// in a fraction of a second.
@@ -299,10 +294,7 @@ mod tests {
     }
 
     fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("gendisc-nj-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
+        damage::temp_dir("nj", name)
     }
 
     /// Runs `study` as `reproduce` does, writing every output under `out`.
@@ -313,24 +305,6 @@ mod tests {
         };
         let results = crate::papers::run_stored(study, out, "cells.jsonl", runner).unwrap();
         write_outputs(out, study, &results).unwrap();
-    }
-
-    /// Every file under `dir`, by its path relative to `dir`.
-    fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-        let mut found = BTreeMap::new();
-        let mut pending = vec![dir.to_path_buf()];
-        while let Some(current) = pending.pop() {
-            for entry in fs::read_dir(&current).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    pending.push(path);
-                } else {
-                    let bytes = fs::read(&path).unwrap();
-                    found.insert(path.strip_prefix(dir).unwrap().to_path_buf(), bytes);
-                }
-            }
-        }
-        found
     }
 
     #[test]

@@ -179,23 +179,14 @@ fn same_data(a: &Dataset, b: &Dataset) -> bool {
 
 /// A fingerprint of every value and index read, dataset by dataset.
 fn digest(read: &[(Dataset, Vec<TrainingRows>)]) -> String {
-    let parts: Vec<(String, String, Vec<String>)> = read
-        .iter()
-        .map(|(dataset, splits)| {
-            let bits: Vec<u64> = dataset.x.iter().map(|v| v.to_bits()).collect();
-            (
-                fingerprint(&bits),
-                fingerprint(&dataset.y.to_vec()),
-                splits.iter().map(|s| fingerprint(&s.rows)).collect(),
-            )
-        })
-        .collect();
-    fingerprint(&parts)
+    super::super::inputs::digest(read.iter().map(|(dataset, splits)| {
+        let bits: Vec<u64> = dataset.x.iter().map(|v| v.to_bits()).collect();
+        (fingerprint(&bits), &dataset.y, splits.as_slice())
+    }))
 }
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
     use std::fs;
     use std::path::PathBuf;
 
@@ -204,7 +195,7 @@ mod tests {
 
     use super::super::{reproduce, reproduce_from_inputs};
     use super::*;
-    use crate::papers::inputs::damage::{assert_parse_error, edit_line};
+    use crate::papers::inputs::damage::{self, assert_parse_error, edit_line, files};
 
     fn small() -> Settings {
         Settings {
@@ -222,28 +213,7 @@ mod tests {
     }
 
     fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("gendisc-xt-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    /// Every file under `dir`, by its path relative to `dir`.
-    fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-        let mut found = BTreeMap::new();
-        let mut pending = vec![dir.to_path_buf()];
-        while let Some(current) = pending.pop() {
-            for entry in fs::read_dir(&current).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    pending.push(path);
-                } else {
-                    let bytes = fs::read(&path).unwrap();
-                    found.insert(path.strip_prefix(dir).unwrap().to_path_buf(), bytes);
-                }
-            }
-        }
-        found
+        damage::temp_dir("xt", name)
     }
 
     /// The quick study (every size, 20 replicates), as continuous integration runs it.
