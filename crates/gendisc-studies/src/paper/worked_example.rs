@@ -9,8 +9,8 @@ use gendisc_engine::verdict::{
     Better, Claim, Evidence, Statement, Verdict, Window,
 };
 use gendisc_engine::{
-    fingerprint, write_text, Cell, Key, Outcome, Progress, Result, Runner, RunnerSettings, Schema,
-    Study, StudyResults,
+    fingerprint, write_text, Cell, Key, Outcome, Progress, Result, RunnerSettings, Schema, Study,
+    StudyResults,
 };
 use rand_distr::{Distribution, StandardNormal};
 use serde::Serialize;
@@ -146,9 +146,9 @@ fn claim() -> Claim {
 }
 
 /// Writes `REPORT.md` (the judging rule, then each claim with its verdict) and `verdicts.csv`.
-fn write_report(out: &Path, results: &StudyResults) -> Result<()> {
+fn write_report(out: &Path, _: &ThresholdRules, results: &StudyResults) -> Result<()> {
     let evidence = Evidence::from_results(results, ERROR_RATE, &[FIXED, PLUG_IN], Better::Lower)?;
-    let verdicts = [Verdict::judge(&claim(), &evidence, "point")?];
+    let verdicts = [Verdict::judge(&claim(), &evidence, "points")?];
     let report = format!(
         "# A toy paper\n\n{}\n\n{}",
         rule_sentence(&verdicts, "points"),
@@ -177,12 +177,9 @@ impl Paper for Toy {
             settings: Settings::for_grid(grid),
             schema: Schema::of::<Rule, ErrorRate>()?,
         };
-        let results = Runner::new(RunnerSettings {
-            store: Some(out.join("cells.jsonl")),
-            ..runner
-        })?
-        .run(&study)?;
-        write_report(out, &results)?;
+        // The store `cells.jsonl` (resumed when it holds cells of these settings) and its CSV,
+        // then the report.
+        let results = crate::papers::run_and_write(&study, out, runner, write_report)?;
         Ok(Ran::one(self.id(), &results))
     }
 }
@@ -207,6 +204,8 @@ fn a_sixth_paper_runs_through_the_interface_and_judges_its_claim() {
 
     let report = std::fs::read_to_string(out.join("REPORT.md")).unwrap();
     assert_eq!(count_verdict_lines(&report), 1, "{report}");
+    assert!(report.contains("holds at 3 of 3 points"), "{report}");
+    assert!(out.join("cells.csv").is_file());
     let csv = std::fs::read_to_string(out.join("verdicts.csv")).unwrap();
     let rows = read_verdicts_csv(&csv).unwrap();
     assert_eq!(rows.len(), 1);
