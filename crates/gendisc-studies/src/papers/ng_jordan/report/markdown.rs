@@ -216,9 +216,7 @@ impl<'a> Report<'a> {
         }
         let _ = writeln!(
             r,
-            "\nThe previous version of this report judged the N(0, {}) prior's fit as its headline \
-             and the random separator as an extra series. Under the paper's reading (random \
-             separator): {}.\n",
+            "\nThe paper's reading (random separator) against the N(0, {}) prior's fit: {}.\n",
             settings.prior_variance,
             changes.join("; ")
         );
