@@ -152,7 +152,10 @@ impl Plan {
 /// The implementations timed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Implementation {
+    /// The paper's whole study.
     Gendisc,
+    /// Only the series the peers compute (`reproduce --peer-series`): their work, no more.
+    GendiscPeerSeries,
     R,
     ScikitLearn,
 }
@@ -161,6 +164,7 @@ impl Implementation {
     fn name(self) -> &'static str {
         match self {
             Self::Gendisc => "gendisc",
+            Self::GendiscPeerSeries => "gendisc, the peers' series",
             Self::R => "R",
             Self::ScikitLearn => "scikit-learn",
         }
@@ -169,6 +173,7 @@ impl Implementation {
     fn file_stem(self) -> &'static str {
         match self {
             Self::Gendisc => "gendisc",
+            Self::GendiscPeerSeries => "gendisc-peer-series",
             Self::R => "r",
             Self::ScikitLearn => "sklearn",
         }
@@ -259,36 +264,46 @@ fn paired_ratios(
         .collect()
 }
 
-/// The table of every series: seconds as min / median / max over the rounds, and each series'
-/// round-by-round ratios to gendisc's series of the same scope.
+/// The table of every series: seconds as min / median / max over the rounds, each series'
+/// round-by-round ratios to gendisc's whole study in the same scope, and its CPU ratio to
+/// gendisc on the peers' series alone (the same work as the peers').
 fn render_table(series: &[Series]) -> String {
     let mut table = String::from(
         "| implementation | scope | wall s (min / median / max) | CPU s (min / median / max) \
-         | wall ÷ gendisc's (min / median / max) | CPU ÷ gendisc's (min / median / max) |\n\
-         |---|---|---|---|---|---|\n",
+         | wall ÷ gendisc's (min / median / max) | CPU ÷ gendisc's (min / median / max) \
+         | CPU ÷ gendisc's on the peers' series (min / median / max) |\n\
+         |---|---|---|---|---|---|---|\n",
     );
     for scope in [Scope::PerCore, Scope::WholeMachine] {
-        let reference = series
-            .iter()
-            .find(|s| s.scope == scope && s.implementation == Implementation::Gendisc);
+        let of = |implementation| {
+            series
+                .iter()
+                .find(|s| s.scope == scope && s.implementation == implementation)
+        };
+        let (whole, same_work) = (
+            of(Implementation::Gendisc),
+            of(Implementation::GendiscPeerSeries),
+        );
         for s in series.iter().filter(|s| s.scope == scope) {
             let spread = |values: Vec<f64>, decimals| {
                 Spread::of(&values).map_or_else(|| "–".to_string(), |s| s.display(decimals))
             };
             let wall = spread(s.timings.iter().map(|t| t.wall).collect(), 2);
             let cpu = spread(s.timings.iter().map(|t| t.cpu).collect(), 2);
-            let (wall_ratio, cpu_ratio) = match reference {
-                Some(r) if s.implementation != Implementation::Gendisc => (
-                    spread(paired_ratios(&s.timings, &r.timings, |t| t.wall), 1),
-                    spread(paired_ratios(&s.timings, &r.timings, |t| t.cpu), 1),
-                ),
-                _ => ("1".to_string(), "1".to_string()),
+            // A series against a reference: `1` for the reference itself, `–` without one.
+            let against = |reference: Option<&Series>, value: fn(&Timing) -> f64| match reference {
+                Some(r) if r.implementation == s.implementation => "1".to_string(),
+                Some(r) => spread(paired_ratios(&s.timings, &r.timings, value), 1),
+                None => "–".to_string(),
             };
             let _ = writeln!(
                 table,
-                "| {} | {} | {wall} | {cpu} | {wall_ratio} | {cpu_ratio} |",
+                "| {} | {} | {wall} | {cpu} | {} | {} | {} |",
                 s.implementation.name(),
-                scope.name()
+                scope.name(),
+                against(whole, |t| t.wall),
+                against(whole, |t| t.cpu),
+                against(same_work, |t| t.cpu),
             );
         }
     }
@@ -428,13 +443,17 @@ impl Setup {
             }
         );
         match implementation {
-            Implementation::Gendisc => {
+            Implementation::Gendisc | Implementation::GendiscPeerSeries => {
                 let mut command = Command::new(&self.xtask);
                 command
                     .args(["reproduce", self.plan.paper, "--offline"])
                     .args(self.plan.study_flag)
                     .arg("--inputs")
                     .arg(&self.plan.inputs)
+                    .args(
+                        (implementation == Implementation::GendiscPeerSeries)
+                            .then_some("--peer-series"),
+                    )
                     .args(["--threads", &cores.to_string()])
                     .arg("--out")
                     .arg(self.runs.join(&stem));
@@ -478,7 +497,9 @@ impl Setup {
     fn results(&self, implementation: Implementation, round: usize) -> PathBuf {
         let stem = format!("{}-round{}-1", implementation.file_stem(), round + 1);
         match implementation {
-            Implementation::Gendisc => self.runs.join(stem).join(self.plan.paper).join("cells.csv"),
+            Implementation::Gendisc | Implementation::GendiscPeerSeries => {
+                self.runs.join(stem).join(self.plan.paper).join("cells.csv")
+            }
             _ => self.runs.join(format!("{stem}.csv")),
         }
     }
@@ -613,7 +634,7 @@ struct Available {
 
 /// Probes the peers (see [`Available`]).
 fn available_here(args: &Args, peers: &Peers) -> Available {
-    let mut implementations = vec![Implementation::Gendisc];
+    let mut implementations = vec![Implementation::Gendisc, Implementation::GendiscPeerSeries];
     let mut versions = Vec::new();
     match probe(&args.rscript, &["-e", &r_probe(peers.r_packages)]) {
         Ok(version) => {
@@ -902,6 +923,11 @@ mod tests {
                 timings: vec![timing(1.0, 1.0), timing(2.0, 2.0), timing(1.5, 1.5)],
             },
             Series {
+                implementation: Implementation::GendiscPeerSeries,
+                scope: Scope::PerCore,
+                timings: vec![timing(0.5, 0.5), timing(1.0, 1.0), timing(1.0, 1.0)],
+            },
+            Series {
                 implementation: Implementation::R,
                 scope: Scope::PerCore,
                 timings: vec![timing(20.0, 19.0), timing(30.0, 29.0), timing(30.0, 30.0)],
@@ -919,23 +945,29 @@ mod tests {
         ];
         let table = render_table(&series);
         let lines: Vec<&str> = table.lines().collect();
-        assert_eq!(lines.len(), 6, "{table}");
+        assert_eq!(lines.len(), 7, "{table}");
         assert_eq!(
             lines[2],
-            "| gendisc | per core | 1.00 / 1.50 / 2.00 | 1.00 / 1.50 / 2.00 | 1 | 1 |"
-        );
-        // Per round: 20/1, 30/2, 30/1.5 for the wall time.
-        assert_eq!(
-            lines[3],
-            "| R | per core | 20.00 / 30.00 / 30.00 | 19.00 / 29.00 / 30.00 | 15.0 / 20.0 / 20.0 \
-             | 14.5 / 19.0 / 20.0 |"
+            "| gendisc | per core | 1.00 / 1.50 / 2.00 | 1.00 / 1.50 / 2.00 | 1 | 1 | 1.5 / 2.0 / 2.0 |"
         );
         assert!(
-            lines[4].starts_with("| gendisc | whole machine |"),
+            lines[3].ends_with("| 0.5 / 0.5 / 0.7 | 0.5 / 0.5 / 0.7 | 1 |"),
             "{table}"
         );
+        // Per round: 20/1, 30/2, 30/1.5 for the wall time; 19/0.5, 29/1, 30/1 for the CPU time
+        // against the peers' series alone.
+        assert_eq!(
+            lines[4],
+            "| R | per core | 20.00 / 30.00 / 30.00 | 19.00 / 29.00 / 30.00 | 15.0 / 20.0 / 20.0 \
+             | 14.5 / 19.0 / 20.0 | 29.0 / 30.0 / 38.0 |"
+        );
         assert!(
-            lines[5].ends_with("| 10.0 / 11.0 / 12.0 | 10.0 / 11.0 / 12.0 |"),
+            lines[5].starts_with("| gendisc | whole machine |"),
+            "{table}"
+        );
+        // No run of the peers' series on the whole machine: that ratio is not invented.
+        assert!(
+            lines[6].ends_with("| 10.0 / 11.0 / 12.0 | 10.0 / 11.0 / 12.0 | – |"),
             "{table}"
         );
     }
@@ -949,7 +981,7 @@ mod tests {
         }];
         let table = render_table(&series);
         assert!(
-            table.contains("| scikit-learn | per core | – | – | 1 | 1 |"),
+            table.contains("| scikit-learn | per core | – | – | – | – | – |"),
             "{table}"
         );
     }
@@ -992,5 +1024,13 @@ mod tests {
             .collect();
         assert!(args.windows(2).any(|w| w == ["--threads", "2"]), "{args:?}");
         assert!(args.contains(&"--quick".to_string()), "{args:?}");
+        assert!(!args.contains(&"--peer-series".to_string()), "{args:?}");
+        let same_work = setup.jobs(Implementation::GendiscPeerSeries, Scope::PerCore, 0);
+        let args: Vec<_> = same_work[0]
+            .command
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        assert!(args.contains(&"--peer-series".to_string()), "{args:?}");
     }
 }

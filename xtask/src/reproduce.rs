@@ -77,6 +77,11 @@ pub struct Args {
     /// bouchard-triggs.
     #[arg(long, value_name = "DIR", conflicts_with = "export_inputs")]
     inputs: Option<PathBuf>,
+    /// With --inputs: fit only the series the study's peers compute (R's and scikit-learn's
+    /// scripts under scripts/peers/), writing the result store and cells.csv but no report — the
+    /// peers' work, for `cargo xtask bench-peers`. Only a paper that names peers has them.
+    #[arg(long, requires = "inputs")]
+    peer_series: bool,
 }
 
 /// The manifest's name of the WordNet archive.
@@ -296,7 +301,11 @@ pub fn run(args: &Args) -> Result<()> {
                             study.id(),
                             inputs.display()
                         );
-                        able.run_on(inputs, out, mode.grid, runner)
+                        if args.peer_series {
+                            able.run_peer_series(inputs, out, mode.grid, runner)
+                        } else {
+                            able.run_on(inputs, out, mode.grid, runner)
+                        }
                     }
                     _ => study.run(out, mode.grid, runner),
                 }
@@ -550,6 +559,9 @@ fn command_line(args: &Args) -> String {
     }
     if let Some(inputs) = &args.inputs {
         words.push(format!("--inputs {}", inputs.display()));
+        if args.peer_series {
+            words.push("--peer-series".into());
+        }
     }
     words.join(" ")
 }

@@ -137,6 +137,24 @@ pub trait PaperInputs {
     fn peers(&self) -> Option<Peers> {
         None
     }
+
+    /// Runs only the series its [`peers`](Self::peers) compute, on the datasets and training rows
+    /// read from `inputs`, writing the result store and its per-replicate CSV but no report: the
+    /// same work as the peers', for timing. A paper without peers has nothing to run.
+    fn run_peer_series(
+        &self,
+        inputs: &Path,
+        out: &Path,
+        grid: Grid,
+        runner: RunnerSettings,
+    ) -> Result<Ran> {
+        let _ = (inputs, out, grid, runner);
+        Err(gendisc_core::Error::invalid_parameter(
+            "peer series",
+            "this paper names no peers, so it has no series of theirs to run",
+        )
+        .into())
+    }
 }
 
 /// Other implementations of a paper's estimators, run on its exported inputs replicate for

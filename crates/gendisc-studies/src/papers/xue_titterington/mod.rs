@@ -185,6 +185,13 @@ pub struct Settings {
     /// intercept unpenalised). Fixed, not tuned: a weakly informative prior on inputs of unit
     /// scale.
     pub prior_variance: f64,
+    /// Fit only the two series R's and scikit-learn's peers compute — naive Bayes and glm's
+    /// logistic regression — so that gendisc can be timed on the peers' work
+    /// (`cargo xtask bench-peers`); the other series are left unmeasured and no report is
+    /// written ([`reproduce_peer_series`]). Off by default, and then not part of the
+    /// fingerprint.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub peer_series_only: bool,
 }
 
 impl Settings {
@@ -195,6 +202,7 @@ impl Settings {
             sizes: (100..=400).step_by(25).collect(),
             replicates: 400,
             prior_variance: 10.0,
+            peer_series_only: false,
         }
     }
 
@@ -394,6 +402,9 @@ where
         Some(flags),
         None,
     )?;
+    if settings.peer_series_only {
+        return Ok(());
+    }
 
     // The three hybrids share the naive Bayes model: its region log-likelihoods on the
     // training rows and on the test rows are computed once. The leave-one-out hybrid's model
@@ -609,6 +620,23 @@ pub fn reproduce_from_inputs(
     )
 }
 
+/// Only the series the peers compute ([`Settings::peer_series_only`]), on the datasets and
+/// training rows read from `inputs`: the store `out/cells.jsonl` and its per-replicate CSV,
+/// which `scripts/peers/compare.py` joins with a peer's, and no report.
+pub fn reproduce_peer_series(
+    out: &Path,
+    inputs: &Path,
+    settings: Settings,
+    runner: RunnerSettings,
+) -> gendisc_engine::Result<StudyResults> {
+    let settings = Settings {
+        peer_series_only: true,
+        ..settings
+    };
+    let study = XueTitteringtonStudy::from_inputs(settings, inputs)?;
+    super::run_stored(&study, out, "cells.jsonl", runner)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -668,6 +696,41 @@ mod tests {
             Evaluation::from_log_odds(Array1::from(vec![-0.0, 0.0, 0.0]).view(), y.view()).unwrap();
         assert_eq!(zeros.loss_sum.to_bits(), direct.loss_sum.to_bits());
         assert_eq!(zeros.error_rate.to_bits(), direct.error_rate.to_bits());
+    }
+
+    #[test]
+    fn the_peers_series_alone_are_the_whole_studys_bit_for_bit() {
+        let whole = XueTitteringtonStudy::new(Settings::quick()).unwrap();
+        let peers = XueTitteringtonStudy::new(Settings {
+            peer_series_only: true,
+            ..Settings::quick()
+        })
+        .unwrap();
+        // Off, the switch is not part of the fingerprint (stored runs still resume); on, it is.
+        assert!(!serde_json::to_string(whole.settings())
+            .unwrap()
+            .contains("peer_series_only"));
+        assert_ne!(whole.fingerprint(), peers.fingerprint());
+        let cell = Cell::new("normal-unequal-full", 100, 3);
+        let (a, b) = (
+            whole.run_cell(&cell).unwrap(),
+            peers.run_cell(&cell).unwrap(),
+        );
+        for &classifier in Classifier::ALL {
+            for &metric in Metric::ALL {
+                let expected = match classifier {
+                    Classifier::NaiveBayes | Classifier::LogisticRegression => {
+                        a.value(classifier, metric)
+                    }
+                    _ => None,
+                };
+                assert_eq!(
+                    b.value(classifier, metric).map(f64::to_bits),
+                    expected.map(f64::to_bits),
+                    "{classifier:?} {metric:?}"
+                );
+            }
+        }
     }
 
     #[test]

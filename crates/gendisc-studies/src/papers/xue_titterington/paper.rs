@@ -7,7 +7,7 @@ use gendisc_engine::{Result, RunnerSettings};
 
 use gendisc_data::generators::XueTitteringtonPreset;
 
-use super::{export_inputs, reproduce, reproduce_from_inputs, Settings};
+use super::{export_inputs, reproduce, reproduce_from_inputs, reproduce_peer_series, Settings};
 use crate::paper::{Grid, Paper, PaperInputs, Peers, Ran};
 
 /// Xue & Titterington's study of hybrid generative/discriminative algorithms.
@@ -53,6 +53,18 @@ impl PaperInputs for XueTitterington {
             scikit_learn_script: "xue_titterington_sklearn.py",
             compare_script: "compare.py",
         })
+    }
+
+    /// Naive Bayes and glm's logistic regression alone.
+    fn run_peer_series(
+        &self,
+        inputs: &Path,
+        out: &Path,
+        grid: Grid,
+        runner: RunnerSettings,
+    ) -> Result<Ran> {
+        let results = reproduce_peer_series(out, inputs, settings(grid), runner)?;
+        Ok(Ran::one(self.id(), &results))
     }
 }
 
