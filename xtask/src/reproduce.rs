@@ -254,7 +254,10 @@ pub fn run(args: &Args) -> Result<()> {
         None => None,
     };
     if args.inputs.is_some() {
-        study_with_inputs(&selected, "--inputs")?;
+        let study = study_with_inputs(&selected, "--inputs")?;
+        if args.peer_series {
+            with_peers(study)?;
+        }
     }
 
     let manifest = Manifest::parse(fetch_data::MANIFEST)?;
@@ -716,6 +719,18 @@ fn explain(error: StudyError, mode: &Mode) -> anyhow::Error {
     }
 }
 
+/// `study`, if it names peers whose series `--peer-series` can run.
+fn with_peers(study: &dyn Paper) -> Result<&dyn Paper> {
+    match study.inputs().and_then(|inputs| inputs.peers()) {
+        Some(_) => Ok(study),
+        None => bail!(
+            "--peer-series: {} names no peers (R or scikit-learn scripts), so there is no series \
+             of theirs to run",
+            study.id()
+        ),
+    }
+}
+
 /// The one study named with `flag` (`--export-inputs`, `--inputs`), if it can write and read its
 /// inputs.
 fn study_with_inputs<'a>(selected: &[&'a dyn Paper], flag: &str) -> Result<&'a dyn Paper> {
@@ -934,6 +949,9 @@ mod tests {
                 .unwrap_or_default()
         };
         assert!(refused(&[raina], "--inputs").contains("does not serve raina"));
+        assert!(with_peers(xt).is_ok());
+        let no_peers = with_peers(nj).err().unwrap().to_string();
+        assert!(no_peers.contains("ng-jordan names no peers"), "{no_peers}");
         assert!(refused(&[raina], "--export-inputs").contains("raina"));
         assert!(refused(&[xt, nj], "--export-inputs").contains("one study"));
         assert!(refused(&[], "--inputs").contains("one study"));
