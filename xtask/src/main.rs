@@ -22,6 +22,9 @@
 //!   Property tests draw their cases from [`PROPTEST_SEED`] unless `PROPTEST_RNG_SEED` is set,
 //!   so that two runs of one commit test the same cases; plain `cargo test` explores new ones.
 //! * `cargo xtask bench [ARGS…]` — the criterion benchmarks of every crate.
+//! * `cargo xtask bench-peers [--paper ID] [--replicates N] [--rounds N]` — a paper's replicates
+//!   timed in gendisc (the whole study, and the peers' series alone) and in the other
+//!   implementations it names as peers, on the same exported inputs (see `docs/performance.md`).
 //!
 //! `cargo xtask` is an alias (see `.cargo/config.toml`) that builds this crate in the dev
 //! profile, the one `cargo xtask test` builds the workspace in, so that the tests do not pay for
@@ -76,9 +79,10 @@ enum Task {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// Time the Xue–Titterington replicates in gendisc, R and scikit-learn on the same exported
-    /// inputs, alternating the runs, per core and on the whole machine (installs nothing: a
-    /// missing peer is skipped).
+    /// Time a paper's replicates in gendisc and in the other implementations it names as its
+    /// peers (Xue–Titterington's: R and scikit-learn) on the same exported inputs, alternating
+    /// the runs, per core and on the whole machine, gendisc also on the peers' series alone
+    /// (installs nothing: a missing peer is skipped).
     BenchPeers(bench_peers::Args),
 }
 
