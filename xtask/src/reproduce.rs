@@ -719,10 +719,10 @@ fn explain(error: StudyError, mode: &Mode) -> anyhow::Error {
     }
 }
 
-/// `study`, if it names peers whose series `--peer-series` can run.
-fn with_peers(study: &dyn Paper) -> Result<&dyn Paper> {
+/// Refuses `--peer-series` for a `study` that names no peers whose series it could run.
+fn with_peers(study: &dyn Paper) -> Result<()> {
     match study.inputs().and_then(|inputs| inputs.peers()) {
-        Some(_) => Ok(study),
+        Some(_) => Ok(()),
         None => bail!(
             "--peer-series: {} names no peers (R or scikit-learn scripts), so there is no series \
              of theirs to run",

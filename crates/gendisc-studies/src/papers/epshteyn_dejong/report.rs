@@ -66,16 +66,14 @@ pub fn write_outputs(
             fs::remove_file(&path).map_err(|source| StudyError::Write { path, source })?;
         }
     }
-    let verdicts = data.verdicts()?;
+    let judged = data.verdicts()?;
+    let verdicts: Vec<Verdict> = judged.iter().map(|j| j.verdict.clone()).collect();
     gendisc_engine::verdict::write_verdicts_csv(
         out.join("verdicts.csv"),
         super::STUDY_ID,
-        &verdicts
-            .iter()
-            .map(|j| j.verdict.clone())
-            .collect::<Vec<_>>(),
+        &verdicts,
     )?;
-    write_text(&out.join("REPORT.md"), &data.report(&verdicts))?;
+    write_text(&out.join("REPORT.md"), &data.report(&verdicts, &judged))?;
     Ok(())
 }
 
@@ -583,12 +581,13 @@ impl<'a> ReportData<'a> {
     }
 
     /// The whole of `REPORT.md`: one renderer per section.
-    fn report(&self, verdicts: &[claims::Judged]) -> String {
+    /// `verdicts` are those of `judged`, in order.
+    fn report(&self, verdicts: &[Verdict], judged: &[claims::Judged]) -> String {
         let mut md = String::new();
         md.push_str(&self.title_markdown());
         md.push_str(&self.data_markdown());
         md.push_str(&self.prior_and_settings_markdown());
-        md.push_str(&self.claims_markdown(verdicts));
+        md.push_str(&self.claims_markdown(verdicts, judged));
         md.push_str(&self.figure_51_readings_markdown());
         md.push_str(&self.figure_51_tables_markdown());
         md.push_str(&self.figure_52_markdown());
@@ -696,8 +695,7 @@ impl<'a> ReportData<'a> {
 
     /// Each claim's verdict: the rule, the table, what changes with the reading, then each in
     /// full.
-    fn claims_markdown(&self, verdicts: &[claims::Judged]) -> String {
-        let all: Vec<Verdict> = verdicts.iter().map(|j| j.verdict.clone()).collect();
+    fn claims_markdown(&self, verdicts: &[Verdict], judged: &[claims::Judged]) -> String {
         let mut r = String::new();
         let _ = writeln!(
             r,
@@ -705,11 +703,11 @@ impl<'a> ReportData<'a> {
              per unit, the 95% interval of the paired (or, where the samples differ, independent) \
              difference; a unit whose interval contains zero is a tie, which does not count for \
              a claim of a difference. {}\n",
-            rule_sentence(&all, "units")
+            rule_sentence(verdicts, "units")
         );
-        let _ = writeln!(r, "{}", verdict_table(&all));
-        r.push_str(&reading_changes_51(verdicts));
-        r.push_str(&claim_sections(&all, "### Claim"));
+        let _ = writeln!(r, "{}", verdict_table(verdicts));
+        r.push_str(&reading_changes_51(judged));
+        r.push_str(&claim_sections(verdicts, "### Claim"));
         r
     }
 
@@ -1413,7 +1411,7 @@ mod tests {
     fn the_claims_section_states_the_rule_then_each_verdict() {
         let study = study("claims");
         let data = data(&study);
-        let md = data.claims_markdown(&[]);
+        let md = data.claims_markdown(&[], &[]);
         assert!(md.starts_with("## Claims\n\n"), "{md}");
         assert!(md.contains(&rule_sentence(&[], "units")), "{md}");
         assert!(
