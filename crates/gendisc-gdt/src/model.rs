@@ -715,7 +715,7 @@ fn optimise_unchecked<'t>(
     // has a certificate only where a sub-family proves that no maximiser exists.
     let mut from = start.to_owned();
     let mut induced: Option<Solution> = None;
-    if p.lambda == 0.0 {
+    if p.lambda == 0.0 && p.certify_discriminative_end {
         let (family, k) = (t.param.family(), t.param.n_classes());
         let certificate = if family == Family::Balls2 {
             let floored = t.param.variance_floor() > 0.0;

@@ -97,6 +97,7 @@ pub fn paper_conjugate_gradient_settings() -> ConjugateGradientSettings {
 /// | `em_max_iterations` | `500` | EM iterations per class for Balls2 |
 /// | `n_classes` | `max(y) + 1` | number of classes `K` |
 /// | `require_convergence` | `false` | make a fit that stops without converging an [`Error::NotConverged`] (see [`GdtParams::require_convergence`]) |
+/// | `certify_discriminative_end` | `true` | decide `λ = 0` by a separation certificate first (see [`GdtParams::certify_discriminative_end`]) |
 ///
 /// # Fits that stop at a cap
 ///
@@ -135,6 +136,19 @@ pub struct GdtValidParams {
     pub(crate) n_classes: Option<usize>,
     #[serde(default)]
     pub(crate) require_convergence: bool,
+    /// Absent from params serialised before it could be set, and left out while it has its
+    /// default: certified.
+    #[serde(default = "certified", skip_serializing_if = "is_certified")]
+    pub(crate) certify_discriminative_end: bool,
+}
+
+/// The default of [`GdtValidParams::certify_discriminative_end`].
+fn certified() -> bool {
+    true
+}
+
+fn is_certified(certify: &bool) -> bool {
+    *certify
 }
 
 impl GdtValidParams {
@@ -184,6 +198,11 @@ impl GdtValidParams {
     pub fn require_convergence(&self) -> bool {
         self.require_convergence
     }
+    /// Whether the fit at `λ = 0` is decided by a separation certificate first
+    /// ([`GdtParams::certify_discriminative_end`]).
+    pub fn certify_discriminative_end(&self) -> bool {
+        self.certify_discriminative_end
+    }
 
     /// The same parameters with another `λ` (validated).
     pub fn with_lambda(&self, lambda: f64) -> Result<Self> {
@@ -214,6 +233,7 @@ impl GdtParams {
             em_max_iterations: 500,
             n_classes: None,
             require_convergence: false,
+            certify_discriminative_end: true,
         })
     }
     /// Class priors [`Priors::Fixed`] at `1/K` or [`Priors::Estimated`] (default
@@ -301,6 +321,21 @@ impl GdtParams {
     /// fits of a [λ path](GdtValidParams::fit_path) and of cross-validation obey it too.
     pub fn require_convergence(mut self, require: bool) -> Self {
         self.0.require_convergence = require;
+        self
+    }
+    /// Whether the fit at `λ = 0` first decides, by a separation certificate, whether the
+    /// conditional likelihood has a finite maximiser (default `true`).
+    ///
+    /// With `true` (the estimator as it is defined) a fit on separated rows ends at once as
+    /// [`Status::NoFiniteMinimiser`](gendisc_optim::Status::NoFiniteMinimiser) with the
+    /// certificate in its report, and elsewhere the maximiser is found in the family's induced
+    /// coefficients (module documentation of [`crate::existence`]). With `false` the solver runs
+    /// on `θ` from the start as at any other `λ`, as Bouchard & Triggs ran their conjugate
+    /// gradient: on separated rows it then stops wherever its own rules stop it (the iteration
+    /// cap, a stalled value), and its [report](crate::Gdt::report) says which. Only for
+    /// showing what such a solver returns; the estimator is the certified fit.
+    pub fn certify_discriminative_end(mut self, certify: bool) -> Self {
+        self.0.certify_discriminative_end = certify;
         self
     }
 }

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use gendisc_core::{Convergence, Fit, ParamGuard, SavedModel};
+use gendisc_core::{Classifier, Convergence, Fit, ParamGuard, SavedModel};
 use gendisc_data::loaders::{Separator, TableReader};
 use gendisc_gdt::{objective_and_gradient, Family, Gdt, DEFAULT_GDT_GRADIENT_TOLERANCE};
 use gendisc_optim::Status;
@@ -182,6 +182,55 @@ fn separated_rows_get_a_certificate_not_a_capped_fit() {
         "{:?}",
         model.report()
     );
+}
+
+#[test]
+fn without_the_certificate_the_paper_solver_stops_where_its_rules_stop_it() {
+    // Separated rows, so no finite maximiser at λ = 0, but close enough across the gap that
+    // the generative start's posteriors are far from 0 and 1. Without the certificate the
+    // paper's conjugate gradient runs from the generative start toward the supremum (0, at
+    // infinity) and stops by its own rules: here the gradient fades with the objective, so it
+    // meets the gradient criterion on the way. Only the certificate tells that no maximiser
+    // exists.
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let x = Array2::from_shape_fn((40, 2), |(i, j)| {
+        let z: f64 = StandardNormal.sample(&mut rng);
+        match j {
+            0 if i < 20 => -0.1 - 0.1 * i as f64,
+            0 => 0.1 + 0.1 * (i - 20) as f64,
+            _ => z,
+        }
+    });
+    let y = Array1::from_shape_fn(40, |i| usize::from(i >= 20));
+    let fit = |certify| {
+        Gdt::params(Family::Lda)
+            .lambda(0.0)
+            .solver(gendisc_gdt::paper_conjugate_gradient())
+            .certify_discriminative_end(certify)
+            .fit(x.view(), y.view())
+            .unwrap()
+    };
+    let certified = fit(true);
+    assert_eq!(certified.report().status, Status::NoFiniteMinimiser);
+    let model = fit(false);
+    let r = model.report();
+    assert_ne!(r.status, Status::NoFiniteMinimiser, "{r:?}");
+    assert!(r.separation.is_none() && !r.has_no_maximiser(), "{r:?}");
+    assert!(r.iterations > 0, "{r:?}");
+    // Far along toward the supremum: the start's objective was orders of magnitude worse.
+    assert!(r.objective < 1e-6 * certified.report().objective, "{r:?}");
+    // It still classifies the separated rows: the solver moved toward the supremum.
+    let predicted = model.predict(x.view()).unwrap();
+    assert_eq!(predicted, y);
+    // The setting leaves the other λ alone: at λ = 0.5 both fits are the same.
+    let at = |certify| {
+        Gdt::params(Family::Lda)
+            .lambda(0.5)
+            .certify_discriminative_end(certify)
+            .fit(x.view(), y.view())
+            .unwrap()
+    };
+    assert_eq!(at(true).report().objective, at(false).report().objective);
 }
 
 proptest! {

@@ -211,11 +211,16 @@ impl Settings {
 
     /// `Gdt::params(family)` with this run's solver, and for a Table 1 block its variance floor.
     fn table1_params(&self, block: &Table1Block) -> GdtParams {
-        let params = self.gdt_params(block.family);
+        let params = match block.variant {
+            Variant::PaperSolver => Gdt::params(block.family)
+                .solver(gendisc_gdt::paper_conjugate_gradient())
+                .certify_discriminative_end(false),
+            _ => self.gdt_params(block.family),
+        };
         match block.variant {
             _ if block.family != Family::Balls2 => params,
             Variant::NoFloor => params,
-            Variant::Default | Variant::OtherScaling => {
+            Variant::Default | Variant::OtherScaling | Variant::PaperSolver => {
                 params.variance_floor(self.balls2_variance_floor)
             }
         }
@@ -700,6 +705,12 @@ pub enum Variant {
     OtherScaling,
     /// Balls2 without a variance floor (default scaling).
     NoFloor,
+    /// The family on the default inputs fitted as the paper fitted it: by its conjugate
+    /// gradient ([`gendisc_gdt::paper_conjugate_gradient`]) along the λ path, `λ = 0`
+    /// included, without the certificate that decides whether a maximiser exists
+    /// ([`GdtParams::certify_discriminative_end`]). Its rows stand beside the estimator's to
+    /// show where the paper's solver gives another number; they have no GDT-CV row.
+    PaperSolver,
 }
 
 /// One block of Table 1's rows: a family fitted on inputs scaled one way.
@@ -721,23 +732,33 @@ impl Table1Block {
             Variant::Default => self.family.name().to_string(),
             Variant::OtherScaling => format!("{} ({})", self.family.name(), self.scaling.tag()),
             Variant::NoFloor => format!("{} (no floor)", self.family.name()),
+            Variant::PaperSolver => format!("{} (paper's CG)", self.family.name()),
         }
     }
 
-    /// Its rows: one per λ of the Table 1 grid, then GDT-CV.
+    /// Whether λ is also chosen by cross-validation ([`Variant::PaperSolver`] has no GDT-CV
+    /// row).
+    pub fn has_cv(&self) -> bool {
+        self.variant != Variant::PaperSolver
+    }
+
+    /// Its rows: one per λ of the Table 1 grid, then GDT-CV ([`Self::has_cv`]).
     pub fn rows(&self) -> Vec<String> {
         let mut rows: Vec<String> = TABLE1_GRID
             .iter()
             .map(|&l| format!("{} {}", self.name(), lambda_label(l)))
             .collect();
-        rows.push(format!("{} GDT-CV", self.name()));
+        if self.has_cv() {
+            rows.push(format!("{} GDT-CV", self.name()));
+        }
         rows
     }
 }
 
 /// The blocks of Table 1 for a run's settings: every family of the paper on inputs scaled by
 /// `settings.table1_scaling`, then the scale-sensitive ones on inputs scaled the other way,
-/// then Balls2 without its variance floor when it has one.
+/// then Balls2 without its variance floor when it has one, then every family fitted by the
+/// paper's solver ([`Variant::PaperSolver`]) unless the run's solver is already another.
 pub fn table1_blocks(settings: &Settings) -> Vec<Table1Block> {
     let scaling = settings.table1_scaling;
     let block = |family, scaling, variant| Table1Block {
@@ -757,6 +778,14 @@ pub fn table1_blocks(settings: &Settings) -> Vec<Table1Block> {
     );
     if settings.balls2_variance_floor > 0.0 {
         blocks.push(block(Family::Balls2, scaling, Variant::NoFloor));
+    }
+    // A run whose every fit is already the paper's solver needs no second copy of it.
+    if settings.solver.is_none() {
+        blocks.extend(
+            Family::TABLE1
+                .into_iter()
+                .map(|family| block(family, scaling, Variant::PaperSolver)),
+        );
     }
     blocks
 }
@@ -910,15 +939,16 @@ impl Study for Table1Study {
 
     fn fingerprint(&self) -> String {
         let shapes: Vec<(usize, usize)> = self.datasets.iter().map(|d| d.x.dim()).collect();
-        // v6: the induced fit at λ = 0 is solved to a tighter tolerance (v5: Balls2's EM starts
+        // v7: the paper's conjugate gradient beside the estimator (its rows added); v6: the
+        // induced fit at λ = 0 is solved to a tighter tolerance (v5: Balls2's EM starts
         // at the order-free principal split and stops on a gain per unit of weight; v4:
         // trust-region Newton by default, λ = 0 decided by a separation certificate); cells of
         // earlier code differ.
         match &self.source {
-            InputSource::Seed => fingerprint(&(STUDY_ID, "table1 v6", &self.settings, shapes)),
+            InputSource::Seed => fingerprint(&(STUDY_ID, "table1 v7", &self.settings, shapes)),
             InputSource::Files { digest } => fingerprint(&(
                 STUDY_ID,
-                "table1 v6",
+                "table1 v7",
                 &self.settings,
                 shapes,
                 "inputs",
@@ -983,7 +1013,16 @@ impl Study for Table1Study {
         let canonical: Vec<usize> = (0..inputs.len()).map(same_inputs).collect();
         let mut fitted: Vec<(GdtParams, usize, usize)> = Vec::new();
         let mut outcome = Outcome::new(&self.schema);
-        let per_family = TABLE1_GRID.len() + 1;
+        // The first row of each block (blocks without GDT-CV have a row fewer).
+        let offsets: Vec<usize> = self
+            .blocks
+            .iter()
+            .scan(0, |next, b| {
+                let first = *next;
+                *next += b.rows().len();
+                Some(first)
+            })
+            .collect();
         for (f, block) in self.blocks.iter().enumerate() {
             let family = block.family;
             let Some(input) = inputs.iter().position(|i| i.0 == block.scaling) else {
@@ -995,10 +1034,11 @@ impl Study for Table1Study {
                 .iter()
                 .find(|(params, i, _)| *params == gdt && *i == canonical[input])
             {
-                for row in 0..per_family {
+                // Equal parameters make equal variants, so equally many rows.
+                for row in 0..block.rows().len() {
                     for metric in 0..outcome.n_metrics() {
-                        if let Some(value) = outcome.get(earlier * per_family + row, metric) {
-                            outcome.set(f * per_family + row, metric, value)?;
+                        if let Some(value) = outcome.get(offsets[earlier] + row, metric) {
+                            outcome.set(offsets[f] + row, metric, value)?;
                         }
                     }
                 }
@@ -1032,7 +1072,10 @@ impl Study for Table1Study {
                 )
             };
             for (j, model) in path.iter().enumerate() {
-                record(&mut outcome, f * per_family + j, model)?;
+                record(&mut outcome, offsets[f] + j, model)?;
+            }
+            if !block.has_cv() {
+                continue;
             }
             // GDT-CV: λ̂ by k-fold CV on the training rows; the path fit at λ̂ is the refit
             // (the same warm-started path from λ = 1 down to λ̂).
@@ -1050,11 +1093,7 @@ impl Study for Table1Study {
                     what: "GDT-CV".into(),
                     detail: format!("λ̂ = {} is not on the grid", selection.lambda),
                 })?;
-            record(
-                &mut outcome,
-                f * per_family + TABLE1_GRID.len(),
-                &path[chosen],
-            )?;
+            record(&mut outcome, offsets[f] + TABLE1_GRID.len(), &path[chosen])?;
         }
         Ok(outcome)
     }
@@ -1218,7 +1257,7 @@ mod tests {
     #[test]
     fn table1_rows_follow_the_paper() {
         let rows = table1_rows(&Settings::paper());
-        assert_eq!(rows.len(), 42);
+        assert_eq!(rows.len(), 62);
         assert_eq!(rows[0], "LDA GEN");
         assert_eq!(rows[1], "LDA GDT0.75");
         assert_eq!(rows[4], "LDA DISC");
@@ -1229,13 +1268,24 @@ mod tests {
         assert_eq!(rows[35], "Balls2 (whitened) GDT-CV");
         // Balls2 again without its variance floor.
         assert_eq!(rows[36], "Balls2 (no floor) GEN");
+        // Every family by the paper's solver, without GDT-CV.
+        assert_eq!(rows[42], "LDA (paper's CG) GEN");
+        assert_eq!(rows[46], "LDA (paper's CG) DISC");
+        assert_eq!(rows[47], "QDA (paper's CG) GEN");
+        assert_eq!(rows[61], "Balls2 (paper's CG) DISC");
         let other = table1_rows(&Settings {
             table1_scaling: InputScaling::WithinWhitened,
             balls2_variance_floor: 0.0,
             ..Settings::paper()
         });
-        assert_eq!(other.len(), 36);
+        assert_eq!(other.len(), 56);
         assert_eq!(other[24], "Balls1 (natural) GEN");
+        // A run on the paper's solver throughout has no second copy of it.
+        let all_cg = table1_rows(&Settings {
+            solver: Some(gendisc_gdt::paper_conjugate_gradient()),
+            ..Settings::paper()
+        });
+        assert_eq!(all_cg.len(), 42);
         assert!(!scale_sensitive(Family::Lda) && scale_sensitive(Family::Balls2));
     }
 
@@ -1275,7 +1325,7 @@ mod tests {
         };
         let cell = Cell::new("heart", 100, 0);
         let a = study.run_cell(&cell).unwrap();
-        for row in 0..42 {
+        for row in 0..62 {
             let error = a.value_at(row, Table1Metric::Error).unwrap();
             let cost = a.value_at(row, Table1Metric::Cost).unwrap();
             assert!((0.0..=1.0).contains(&error));
@@ -1288,5 +1338,14 @@ mod tests {
             a.value_at(5, Table1Metric::Error),
             a.value_at(j, Table1Metric::Error)
         );
+        // The paper's solver starts from the same generative fit: GEN is the same bit for bit,
+        // and no fit of its rows carries a certificate.
+        assert_eq!(
+            a.value_at(42, Table1Metric::Error),
+            a.value_at(0, Table1Metric::Error)
+        );
+        for row in 42..62 {
+            assert_eq!(a.value_at(row, Table1Metric::NoMaximiser), Some(0.0));
+        }
     }
 }

@@ -628,6 +628,7 @@ fn table1_report(
         ));
     }
     r.push_str(&agreement_paragraph(&agreements, scaling));
+    r.push_str(&paper_solver_section(table, study.blocks(), &described));
     r.push_str(&table1_verdict_section(verdicts));
     r.push_str(&gdt_cv_table(table, results, study.blocks()));
 }
@@ -707,7 +708,10 @@ fn table1_dataset(
         if heart { "---|" } else { "" }
     );
     let mut ranked = Ranked::default();
-    let shown = blocks.iter().filter(|b| b.variant != Variant::OtherScaling);
+    // The paper's solver has a section of its own (`paper_solver_section`).
+    let shown = blocks
+        .iter()
+        .filter(|b| !matches!(b.variant, Variant::OtherScaling | Variant::PaperSolver));
     for block in shown {
         let alternative = blocks
             .iter()
@@ -881,7 +885,8 @@ fn table1_verdict_section(verdicts: &[Verdict]) -> String {
          error on the other half of the trials (even against odd, so that the choice does not \
          favour it on the trials that judge it) is compared with GEN and with DISC, paired by \
          trial (mean difference, t interval); where DISC has no maximiser, with GEN only. One \
-         verdict per reading of the inputs' scale. {}\n",
+         verdict per reading of the inputs' scale, and one on the fits of the paper's solver \
+         (where DISC is left out unless every one of its fits converged). {}\n",
         rule_sentence(verdicts, "(dataset, model) pairs")
     );
     r.push_str(&claim_sections(verdicts, "#### Claim"));
@@ -937,7 +942,8 @@ fn comparable(no_maximiser: bool, converged: f64) -> bool {
 }
 
 /// Table 1's verdicts: the intermediate-λ claim over every (dataset, model) pair, once per
-/// scaling of the inputs (LDA and QDA, which do not depend on it, in both).
+/// scaling of the inputs (LDA and QDA, which do not depend on it, in both), then once on the
+/// fits of the paper's solver ([`PAPER_SOLVER_READING`]).
 fn table1_verdicts(
     table: &SummaryTable,
     results: &StudyResults,
@@ -957,26 +963,130 @@ fn table1_verdicts(
             paths.push((*block, p, certified == 0.0 && converged >= 1.0));
         }
     }
+    let pairs_of = |keep: &dyn Fn(&Table1Block) -> bool| -> Vec<Table1Pair<'_>> {
+        paths
+            .iter()
+            .filter(|(b, _, _)| keep(b))
+            .map(|(_, path, disc_exists)| Table1Pair {
+                path,
+                disc_exists: *disc_exists,
+            })
+            .collect()
+    };
     let mut verdicts = Vec::new();
     for scaling in [
         study.settings().table1_scaling,
         study.settings().table1_scaling.other(),
     ] {
-        let pairs: Vec<Table1Pair<'_>> = paths
-            .iter()
-            .filter(|(b, _, _)| {
-                b.variant != Variant::NoFloor
-                    && (b.scaling == scaling || !scale_sensitive(b.family))
-            })
-            .map(|(_, path, disc_exists)| Table1Pair {
-                path,
-                disc_exists: *disc_exists,
-            })
-            .collect();
+        let pairs = pairs_of(&|b| {
+            matches!(b.variant, Variant::Default | Variant::OtherScaling)
+                && (b.scaling == scaling || !scale_sensitive(b.family))
+        });
         let reading = format!("inputs {} ({})", scaling.tag(), scaling.label());
         verdicts.push(table1_verdict(&pairs, &reading)?);
     }
+    let pairs = pairs_of(&|b| b.variant == Variant::PaperSolver);
+    if !pairs.is_empty() {
+        verdicts.push(table1_verdict(&pairs, PAPER_SOLVER_READING)?);
+    }
     Ok(verdicts)
+}
+
+/// The reading of Table 1's claim on the fits of the paper's solver
+/// ([`Variant::PaperSolver`]).
+pub const PAPER_SOLVER_READING: &str =
+    "the paper's conjugate gradient, without certificates (default inputs)";
+
+/// Where the paper's conjugate gradient gives another number than the estimator: each entry
+/// of a [`Variant::PaperSolver`] block beside the estimator's entry of the same model and λ and
+/// the paper's, listed where the two differ at the paper's three decimals or the estimator's
+/// entry has no number; then how many of the solver's entries differ from the paper.
+fn paper_solver_section(
+    table: &SummaryTable,
+    blocks: &[Table1Block],
+    described: &[(Statlog, usize, usize, usize)],
+) -> String {
+    let paper_blocks: Vec<&Table1Block> = blocks
+        .iter()
+        .filter(|b| b.variant == Variant::PaperSolver)
+        .collect();
+    if paper_blocks.is_empty() {
+        return String::new();
+    }
+    let mut r = String::new();
+    let _ = writeln!(
+        r,
+        "### The paper's conjugate gradient\n\nRows \"(paper's CG)\" of `table1.csv`: every \
+         family on the default inputs fitted as the paper fitted it, by conjugate gradient along \
+         the λ path (relative value tolerance, at most 1,000 iterations), and at λ = 0 without \
+         the certificate, so that a training set without a maximiser gets a number wherever the \
+         solver stops. \"CG converged\" is the share of its fits that met the gradient \
+         criterion; on separated rows the objective flattens toward its supremum, so a fit can \
+         meet it there without a maximiser (the estimator's column says where the certificate \
+         found none). Listed: the entries where its mean error differs from the estimator's at \
+         three decimals, or where the estimator's has no number.\n\n| dataset | row | paper | \
+         estimator | paper's CG | CG converged | CG − paper [95%] |\n|---|---|---|---|---|---|---|"
+    );
+    let (mut same, mut listed) = (0, 0);
+    let mut agreement = Agreement::default();
+    for &(which, _, _, _) in described {
+        for block in &paper_blocks {
+            let estimator = blocks
+                .iter()
+                .find(|b| b.variant == Variant::Default && b.family == block.family);
+            for (i, row) in block.rows().into_iter().enumerate() {
+                let Some(cg) = Entry::get(table, which, &row, &paper_row(block, &row)) else {
+                    continue;
+                };
+                agreement.add(&cg);
+                let ours = estimator.and_then(|e| {
+                    let ours_row = e.rows().get(i).cloned()?;
+                    Entry::get(table, which, &ours_row, "")
+                });
+                let differs = ours.as_ref().is_none_or(|o| {
+                    !o.comparable() || (o.mean * 1e3).round() != (cg.mean * 1e3).round()
+                });
+                if !differs {
+                    same += 1;
+                    continue;
+                }
+                listed += 1;
+                let _ = writeln!(
+                    r,
+                    "| {} | {} | {} | {} | {:.3} ± {:.3} | {:.0}% | {} |",
+                    which.name(),
+                    row.replace(" (paper's CG)", ""),
+                    cg.paper.map_or("—".into(), |p| format!("{p:.3}")),
+                    ours.as_ref().map_or("—".into(), Entry::ours),
+                    cg.mean,
+                    cg.std_error,
+                    100.0 * cg.converged,
+                    cg.difference.map_or("—".into(), |d| format!(
+                        "{:+.3} [{:+.3}, {:+.3}]{}",
+                        d.estimate,
+                        d.lower,
+                        d.upper,
+                        if cg.differs() == Some(true) {
+                            " ✗"
+                        } else {
+                            ""
+                        }
+                    )),
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        r,
+        "\n{listed} of the solver's {} entries are listed; the other {same} give the estimator's \
+         mean error to three decimals. Compared with the paper where every one of its fits \
+         converged, {} of {} entries differ from the printed value (✗) beyond both sampling \
+         errors and the rounding.\n",
+        listed + same,
+        agreement.flagged,
+        agreement.compared
+    );
+    r
 }
 
 #[cfg(test)]
@@ -1108,6 +1218,13 @@ mod tests {
                         ("LDA GDT-CV", ERROR, 0.13),
                         ("LDA GDT-CV", CONVERGED, 1.0),
                         ("LDA GDT-CV", LAMBDA, 0.5),
+                        // The paper's solver: GEN as ours, DISC where CG stopped (converged
+                        // in one trial), QDA GEN without an estimator entry to set it beside.
+                        ("LDA (paper's CG) GEN", ERROR, [0.14, 0.15][trial]),
+                        ("LDA (paper's CG) GEN", CONVERGED, 1.0),
+                        ("LDA (paper's CG) DISC", ERROR, [0.15, 0.16][trial]),
+                        ("LDA (paper's CG) DISC", CONVERGED, [1.0, 0.0][trial]),
+                        ("LDA (paper's CG) DISC", NO_MAXIMISER, 0.0),
                     ],
                 )
             },
@@ -1147,6 +1264,50 @@ mod tests {
         );
         // Only LDA GEN is compared with the paper (DISC lacks a maximiser, GDT-CV is ours).
         assert_eq!(agreements.default.compared, 1);
+    }
+
+    #[test]
+    fn the_paper_solver_is_listed_where_it_gives_another_number() {
+        let (table, _, blocks) = australian();
+        let described = [(Statlog::Australian, 690, 14, 2)];
+        let md = paper_solver_section(&table, &blocks, &described);
+        assert!(
+            md.starts_with("### The paper's conjugate gradient\n"),
+            "{md}"
+        );
+        // DISC: the estimator has no number (a certified trial), CG stopped at 0.155; it
+        // converged in one trial of two, so it is not compared with the paper's 0.145.
+        assert!(
+            md.contains(
+                "| australian | LDA DISC | 0.145 | no maximiser (certified in 50% of trials) | \
+                 0.155 ± 0.005 | 50% | — |"
+            ),
+            "{md}"
+        );
+        // GEN is the estimator's to three decimals: counted, not listed, and compared.
+        assert!(!md.contains("| LDA GEN |"), "{md}");
+        assert!(
+            md.contains("1 of the solver's 2 entries are listed; the other 1 give"),
+            "{md}"
+        );
+        assert!(md.contains("converged, 0 of 1 entries differ"), "{md}");
+        // The estimator's own tables leave the solver's rows out.
+        let mut agreements = Agreements::default();
+        let dataset = table1_dataset(
+            &table,
+            &blocks,
+            InputScaling::default(),
+            Statlog::Australian,
+            &mut agreements,
+        );
+        assert!(!dataset.contains("paper's CG"), "{dataset}");
+        // Without such blocks there is no section.
+        let estimator_only: Vec<Table1Block> = blocks
+            .iter()
+            .copied()
+            .filter(|b| b.variant != Variant::PaperSolver)
+            .collect();
+        assert!(paper_solver_section(&table, &estimator_only, &described).is_empty());
     }
 
     #[test]
