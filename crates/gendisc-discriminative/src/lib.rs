@@ -6,5 +6,7 @@ pub mod multitask_svm;
 pub mod svm;
 
 pub use logistic::{LogisticRegression, LogisticRegressionCv, LogisticRegressionParams};
-pub use multitask_svm::{MultiTaskSolver, MultiTaskSvm, MultiTaskSvmParams};
+pub use multitask_svm::{
+    MultiTaskSolver, MultiTaskSvm, MultiTaskSvmParams, MultiTaskSvmValidParams,
+};
 pub use svm::{LinearSvm, LinearSvmParams, Margin};

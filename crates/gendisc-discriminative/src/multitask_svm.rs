@@ -170,6 +170,15 @@ impl MultiTaskSvmParams {
     ) -> Result<MultiTaskSvm> {
         self.check_ref()?.fit_sparse(tasks)
     }
+    /// Validates and fits on sparse tasks from a warm start; see
+    /// [`MultiTaskSvmValidParams::fit_sparse_from`].
+    pub fn fit_sparse_from(
+        &self,
+        tasks: &[(CsMatView<'_, f64>, ArrayView1<'_, usize>)],
+        start: &[f64],
+    ) -> Result<MultiTaskSvm> {
+        self.check_ref()?.fit_sparse_from(tasks, start)
+    }
 }
 
 impl ParamGuard for MultiTaskSvmParams {
@@ -258,6 +267,43 @@ impl MultiTaskSvmValidParams {
         &self,
         tasks: &[(CsMatView<'_, f64>, ArrayView1<'_, usize>)],
     ) -> Result<MultiTaskSvm> {
+        self.fit_sparse_impl(tasks, None)
+    }
+
+    /// [`fit_sparse`](Self::fit_sparse) by dual coordinate descent started warm: `start`
+    /// holds dual variables for the first `start.len()` rows of the tasks in order (the
+    /// others start at 0), e.g. the [`dual_variables`](MultiTaskSvm::dual_variables) of a fit
+    /// on the first tasks alone, whose rows and feature map are the same. The program is
+    /// convex, so the optimum is the cold fit's; the start shortens the path to it (and
+    /// changes the result within the tolerance). An [`Error::InvalidParameter`] for the
+    /// interior-point solver, an [`Error::ShapeMismatch`] for a start longer than the rows.
+    pub fn fit_sparse_from(
+        &self,
+        tasks: &[(CsMatView<'_, f64>, ArrayView1<'_, usize>)],
+        start: &[f64],
+    ) -> Result<MultiTaskSvm> {
+        if let MultiTaskSolver::InteriorPoint(_) = self.solver {
+            return Err(Error::invalid_parameter(
+                "start",
+                "only dual coordinate descent starts from dual variables",
+            ));
+        }
+        let rows: usize = tasks.iter().map(|(x, _)| x.rows()).sum();
+        if start.len() > rows {
+            return Err(Error::shape_mismatch(
+                "dual variables of the start vs rows of the tasks",
+                rows,
+                start.len(),
+            ));
+        }
+        self.fit_sparse_impl(tasks, Some(start))
+    }
+
+    fn fit_sparse_impl(
+        &self,
+        tasks: &[(CsMatView<'_, f64>, ArrayView1<'_, usize>)],
+        start: Option<&[f64]>,
+    ) -> Result<MultiTaskSvm> {
         let Some((first, _)) = tasks.first() else {
             return Err(Error::Empty {
                 what: "tasks".into(),
@@ -301,7 +347,7 @@ impl MultiTaskSvmValidParams {
                 intercept_scaling,
                 tol,
                 max_iter,
-            } => self.fit_dual_cd(&tasks, intercept_scaling, tol, max_iter),
+            } => self.fit_dual_cd(&tasks, intercept_scaling, tol, max_iter, start),
         }
     }
 
@@ -361,6 +407,7 @@ impl MultiTaskSvmValidParams {
             weights,
             intercepts: sol.x[b..b + n_tasks].to_vec(),
             objective: sol.objective,
+            dual: None,
             report: sol.report(),
         })
     }
@@ -371,6 +418,7 @@ impl MultiTaskSvmValidParams {
         intercept_scaling: f64,
         tol: f64,
         max_iter: usize,
+        start: Option<&[f64]>,
     ) -> Result<MultiTaskSvm> {
         let d = tasks[0].0.cols();
         let n_tasks = tasks.len();
@@ -379,13 +427,14 @@ impl MultiTaskSvmValidParams {
         let intercept = self.fit_intercept.then_some(intercept_scaling);
         let phi = augmented_design(tasks, shared, own, intercept);
         let labels: Vec<usize> = tasks.iter().flat_map(|(_, y)| y.iter().copied()).collect();
-        let svm = LinearSvm::params()
+        let (svm, alpha) = LinearSvm::params()
             .c(0.5)
             .fit_intercept(false)
             .tol(tol)
             .max_iter(max_iter)
             .require_convergence(self.require_convergence)
-            .fit_sparse(phi.view(), ArrayView1::from(&labels))
+            .check()?
+            .fit_sparse_binary_from(phi.view(), ArrayView1::from(&labels), start)
             .map_err(|e| match e {
                 Error::NotConverged {
                     iterations, detail, ..
@@ -416,6 +465,7 @@ impl MultiTaskSvmValidParams {
             intercepts,
             objective: 0.0,
             report: svm.solver_reports()[0],
+            dual: Some(alpha),
         };
         model.objective = model.objective_on(tasks, self.c1, self.c2);
         model.report.value = model.objective;
@@ -471,9 +521,17 @@ pub struct MultiTaskSvm {
     intercepts: Vec<f64>,
     objective: f64,
     report: Report,
+    /// The reduction's dual variables, one per row (dual coordinate descent only).
+    dual: Option<Vec<f64>>,
 }
 
 impl MultiTaskSvm {
+    /// The dual variables `α_i` of Evgeniou & Pontil's reduction, one per row of the tasks in
+    /// order, when dual coordinate descent fitted it (`None` for the interior-point solver): a
+    /// start for [`MultiTaskSvmValidParams::fit_sparse_from`].
+    pub fn dual_variables(&self) -> Option<&[f64]> {
+        self.dual.as_deref()
+    }
     /// Parameters with the defaults of [`MultiTaskSvmParams`].
     pub fn params() -> MultiTaskSvmParams {
         MultiTaskSvmParams::default()
@@ -853,6 +911,58 @@ mod tests {
                 a.predict(0, x1.view()).unwrap()
             );
         }
+    }
+
+    #[test]
+    fn a_warm_start_from_the_first_task_alone_reaches_the_cold_optimum() {
+        let (x1, y1) = task(0.0, 0.0);
+        let (x2, y2) = task(2.0, 0.3);
+        let (s1, s2) = (
+            CsMat::csr_from_dense(x1.view(), 0.0),
+            CsMat::csr_from_dense(x2.view(), 0.0),
+        );
+        let solver = MultiTaskSolver::DualCoordinateDescent {
+            intercept_scaling: 10.0,
+            tol: 1e-10,
+            max_iter: 100_000,
+        };
+        let params = MultiTaskSvm::params()
+            .c2(1000.0)
+            .solver(solver)
+            .check()
+            .unwrap();
+        // The first task alone has the rows and the feature map of its rows in both tasks.
+        let alone = params.fit_sparse(&[(s1.view(), y1.view())]).unwrap();
+        let start = alone.dual_variables().unwrap();
+        assert_eq!(start.len(), x1.nrows());
+        let both = [(s1.view(), y1.view()), (s2.view(), y2.view())];
+        let cold = params.fit_sparse(&both).unwrap();
+        let warm = params.fit_sparse_from(&both, start).unwrap();
+        assert_eq!(warm.report().status, Status::Converged);
+        close(warm.w0(), cold.w0(), 1e-6);
+        for t in 0..2 {
+            close(warm.weights(t).unwrap(), cold.weights(t).unwrap(), 1e-6);
+        }
+        assert!((warm.objective() - cold.objective()).abs() <= 1e-8 * cold.objective());
+        assert_eq!(
+            warm.dual_variables().unwrap().len(),
+            x1.nrows() + x2.nrows()
+        );
+        // A start longer than the rows, or for the interior-point solver, is refused.
+        let long = vec![0.0; x1.nrows() + x2.nrows() + 1];
+        assert!(matches!(
+            params.fit_sparse_from(&both, &long),
+            Err(Error::ShapeMismatch { .. })
+        ));
+        let exact = MultiTaskSvm::params()
+            .solver(MultiTaskSolver::InteriorPoint(SocpSettings::default()))
+            .check()
+            .unwrap();
+        assert!(exact.fit_sparse(&both).unwrap().dual_variables().is_none());
+        assert!(matches!(
+            exact.fit_sparse_from(&both, start),
+            Err(Error::InvalidParameter { name: "start", .. })
+        ));
     }
 
     #[test]

@@ -316,7 +316,21 @@ impl LinearSvmValidParams {
     /// errors as the dense [`Fit::fit`] on the densified matrix.
     pub fn fit_sparse(&self, x: CsMatView<'_, f64>, y: ArrayView1<'_, usize>) -> Result<LinearSvm> {
         check_sparse_training_matrix(x)?;
-        with_csr(x, |rows| self.fit_rows(rows, y, None))
+        with_csr(x, |rows| self.fit_rows(rows, y, None, None)).map(|(model, _)| model)
+    }
+
+    /// [`fit_sparse`](Self::fit_sparse) of a two-class problem with dual coordinate descent
+    /// started from `start` (the dual variables of an earlier fit, one per row; the rows past
+    /// its end start at 0), returning the model and its dual variables `α`. The optimum is
+    /// the cold fit's; only the path, and so the rounding of the result, differs.
+    pub(crate) fn fit_sparse_binary_from(
+        &self,
+        x: CsMatView<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        start: Option<&[f64]>,
+    ) -> Result<(LinearSvm, Vec<f64>)> {
+        check_sparse_training_matrix(x)?;
+        with_csr(x, |rows| self.fit_rows(rows, y, None, start))
     }
 
     /// Fits on a sparse matrix with sample weights (see [`FitWeighted::fit_weighted`]).
@@ -328,18 +342,27 @@ impl LinearSvmValidParams {
     ) -> Result<LinearSvm> {
         check_sparse_training_matrix(x)?;
         check_weights(sample_weight, x.rows())?;
-        with_csr(x, |rows| self.fit_rows(rows, y, Some(sample_weight)))
+        with_csr(x, |rows| self.fit_rows(rows, y, Some(sample_weight), None))
+            .map(|(model, _)| model)
     }
 
-    /// The fit proper: one binary problem per one-vs-rest split.
+    /// The fit proper: one binary problem per one-vs-rest split, each from `start` if given
+    /// (two classes only), with the dual variables of the last problem.
     fn fit_rows<R: Rows>(
         &self,
         rows: &R,
         y: ArrayView1<'_, usize>,
         sample_weight: Option<ArrayView1<'_, f64>>,
-    ) -> Result<LinearSvm> {
+        start: Option<&[f64]>,
+    ) -> Result<(LinearSvm, Vec<f64>)> {
         let n = rows.n_rows();
         let n_classes = count_classes(y, n, sample_weight)?;
+        if start.is_some() && n_classes != 2 {
+            return Err(Error::invalid_parameter(
+                "start",
+                "a warm start is one problem's dual variables: two classes only",
+            ));
+        }
         let upper_bounds: Vec<f64> = match (self.margin, sample_weight) {
             (Margin::Soft { c }, Some(w)) => w.iter().map(|&wi| c * wi).collect(),
             (Margin::Soft { c }, None) => vec![c; n],
@@ -382,6 +405,7 @@ impl LinearSvmValidParams {
         let mut intercept = Array1::zeros(n_problems);
         let mut reports = Vec::with_capacity(n_problems);
         let mut signs = vec![0.0; n];
+        let mut alpha = Vec::new();
         for k in 0..n_problems {
             let positive = if n_classes == 2 { 1 } else { k };
             for (s, &label) in signs.iter_mut().zip(y.iter()) {
@@ -401,7 +425,7 @@ impl LinearSvmValidParams {
             };
             let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
             rng.set_stream(k as u64);
-            let solution = dual_cd::solve(&problem, &settings, &mut rng)?;
+            let solution = dual_cd::solve(&problem, &settings, &mut rng, start)?;
             let report = &solution.report;
             if self.require_convergence && report.status == FitStatus::MaxIterations {
                 return Err(Error::NotConverged {
@@ -417,8 +441,12 @@ impl LinearSvmValidParams {
             coef.row_mut(k).assign(&ArrayView1::from(&solution.weights));
             intercept[k] = bias * solution.bias_weight;
             reports.push(solution.report);
+            alpha = solution.alpha;
         }
-        Ok(LinearSvm::from_parts(coef, intercept, n_classes, reports))
+        Ok((
+            LinearSvm::from_parts(coef, intercept, n_classes, reports),
+            alpha,
+        ))
     }
 }
 
@@ -430,7 +458,8 @@ impl Fit for LinearSvmValidParams {
     /// [`require_convergence`](LinearSvmParams::require_convergence).
     fn fit(&self, x: ArrayView2<'_, f64>, y: ArrayView1<'_, usize>) -> Result<LinearSvm> {
         check_training_matrix(x)?;
-        self.fit_rows(&DenseRows::new(x), y, None)
+        self.fit_rows(&DenseRows::new(x), y, None, None)
+            .map(|(model, _)| model)
     }
 }
 
@@ -446,7 +475,8 @@ impl FitWeighted for LinearSvmValidParams {
     ) -> Result<LinearSvm> {
         check_training_matrix(x)?;
         check_weights(sample_weight, x.nrows())?;
-        self.fit_rows(&DenseRows::new(x), y, Some(sample_weight))
+        self.fit_rows(&DenseRows::new(x), y, Some(sample_weight), None)
+            .map(|(model, _)| model)
     }
 }
 
