@@ -1013,16 +1013,7 @@ impl Study for Table1Study {
         let canonical: Vec<usize> = (0..inputs.len()).map(same_inputs).collect();
         let mut fitted: Vec<(GdtParams, usize, usize)> = Vec::new();
         let mut outcome = Outcome::new(&self.schema);
-        // The first row of each block (blocks without GDT-CV have a row fewer).
-        let offsets: Vec<usize> = self
-            .blocks
-            .iter()
-            .scan(0, |next, b| {
-                let first = *next;
-                *next += b.rows().len();
-                Some(first)
-            })
-            .collect();
+        let offsets = block_offsets(&self.blocks);
         for (f, block) in self.blocks.iter().enumerate() {
             let family = block.family;
             let Some(input) = inputs.iter().position(|i| i.0 == block.scaling) else {
@@ -1035,13 +1026,12 @@ impl Study for Table1Study {
                 .find(|(params, i, _)| *params == gdt && *i == canonical[input])
             {
                 // Equal parameters make equal variants, so equally many rows.
-                for row in 0..block.rows().len() {
-                    for metric in 0..outcome.n_metrics() {
-                        if let Some(value) = outcome.get(offsets[earlier] + row, metric) {
-                            outcome.set(offsets[f] + row, metric, value)?;
-                        }
-                    }
-                }
+                copy_rows(
+                    &mut outcome,
+                    offsets[earlier],
+                    offsets[f],
+                    block.rows().len(),
+                )?;
                 continue;
             }
             fitted.push((gdt.clone(), canonical[input], f));
@@ -1097,6 +1087,30 @@ impl Study for Table1Study {
         }
         Ok(outcome)
     }
+}
+
+/// The first row of each block (blocks without GDT-CV have a row fewer).
+fn block_offsets(blocks: &[Table1Block]) -> Vec<usize> {
+    blocks
+        .iter()
+        .scan(0, |next, b| {
+            let first = *next;
+            *next += b.rows().len();
+            Some(first)
+        })
+        .collect()
+}
+
+/// Copies `count` rows of `outcome`, every metric, from row `from` on to row `to` on.
+fn copy_rows(outcome: &mut Outcome, from: usize, to: usize, count: usize) -> Result<()> {
+    for row in 0..count {
+        for metric in 0..outcome.n_metrics() {
+            if let Some(value) = outcome.get(from + row, metric) {
+                outcome.set(to + row, metric, value)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What `reproduce` ran.

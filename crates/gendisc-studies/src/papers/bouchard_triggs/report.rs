@@ -997,6 +997,18 @@ fn table1_verdicts(
 pub const PAPER_SOLVER_READING: &str =
     "the paper's conjugate gradient, without certificates (default inputs)";
 
+/// The head of [`paper_solver_section`]: what the rows are, then the table's header.
+const PAPER_SOLVER_INTRO: &str = "### The paper's conjugate gradient\n\nRows \"(paper's CG)\" of \
+    `table1.csv`: every family on the default inputs fitted as the paper fitted it, by conjugate \
+    gradient along the λ path (relative value tolerance, at most 1,000 iterations), and at λ = 0 \
+    without the certificate, so that a training set without a maximiser gets a number wherever \
+    the solver stops. \"CG converged\" is the share of its fits that met the gradient criterion; \
+    on separated rows the objective flattens toward its supremum, so a fit can meet it there \
+    without a maximiser (the estimator's column says where the certificate found none). Listed: \
+    the entries where its mean error differs from the estimator's at three decimals, or where the \
+    estimator's has no number.\n\n| dataset | row | paper | estimator | paper's CG | CG converged \
+    | CG − paper [95%] |\n|---|---|---|---|---|---|---|\n";
+
 /// Where the paper's conjugate gradient gives another number than the estimator: each entry
 /// of a [`Variant::PaperSolver`] block beside the estimator's entry of the same model and λ and
 /// the paper's, listed where the two differ at the paper's three decimals or the estimator's
@@ -1013,20 +1025,7 @@ fn paper_solver_section(
     if paper_blocks.is_empty() {
         return String::new();
     }
-    let mut r = String::new();
-    let _ = writeln!(
-        r,
-        "### The paper's conjugate gradient\n\nRows \"(paper's CG)\" of `table1.csv`: every \
-         family on the default inputs fitted as the paper fitted it, by conjugate gradient along \
-         the λ path (relative value tolerance, at most 1,000 iterations), and at λ = 0 without \
-         the certificate, so that a training set without a maximiser gets a number wherever the \
-         solver stops. \"CG converged\" is the share of its fits that met the gradient \
-         criterion; on separated rows the objective flattens toward its supremum, so a fit can \
-         meet it there without a maximiser (the estimator's column says where the certificate \
-         found none). Listed: the entries where its mean error differs from the estimator's at \
-         three decimals, or where the estimator's has no number.\n\n| dataset | row | paper | \
-         estimator | paper's CG | CG converged | CG − paper [95%] |\n|---|---|---|---|---|---|---|"
-    );
+    let mut r = String::from(PAPER_SOLVER_INTRO);
     let (mut same, mut listed) = (0, 0);
     let mut agreement = Agreement::default();
     for &(which, _, _, _) in described {
