@@ -1030,18 +1030,19 @@ fn paper_solver_section(
     let mut agreement = Agreement::default();
     for &(which, _, _, _) in described {
         for block in &paper_blocks {
-            let estimator = blocks
+            // The estimator's rows of the same family, in the same λ order.
+            let estimator_rows = blocks
                 .iter()
-                .find(|b| b.variant == Variant::Default && b.family == block.family);
+                .find(|b| b.variant == Variant::Default && b.family == block.family)
+                .map_or_else(Vec::new, Table1Block::rows);
             for (i, row) in block.rows().into_iter().enumerate() {
                 let Some(cg) = Entry::get(table, which, &row, &paper_row(block, &row)) else {
                     continue;
                 };
                 agreement.add(&cg);
-                let ours = estimator.and_then(|e| {
-                    let ours_row = e.rows().get(i).cloned()?;
-                    Entry::get(table, which, &ours_row, "")
-                });
+                let ours = estimator_rows
+                    .get(i)
+                    .and_then(|ours_row| Entry::get(table, which, ours_row, ""));
                 let differs = ours.as_ref().is_none_or(|o| {
                     !o.comparable() || (o.mean * 1e3).round() != (cg.mean * 1e3).round()
                 });
