@@ -106,6 +106,7 @@ use self::mixture::SphericalMixture;
 use self::spherical::SphericalCovariance;
 use crate::model::TrainingSet;
 use crate::params::GdtValidParams;
+use crate::whitening::{Direction, InputMap};
 
 /// `ln(2π)`.
 const LN_2PI: f64 = 1.837_877_066_409_345_5;
@@ -410,6 +411,24 @@ impl Parametrisation {
         }
         encode_densities(&mut t[self.prior_len()..]);
         theta
+    }
+
+    /// `θ` of the same model for the inputs carried by `map` in `direction`: the prior logits
+    /// kept, the class densities' parameters carried ([`crate::whitening`]); `None` for a family
+    /// not closed under such maps.
+    pub(crate) fn change_inputs(
+        &self,
+        theta: ArrayView1<'_, f64>,
+        map: &InputMap,
+        direction: Direction,
+    ) -> Option<Array1<f64>> {
+        let th = theta.as_standard_layout();
+        let th = th.as_slice().expect("contiguous");
+        let (logits, params) = th.split_at(self.prior_len());
+        let carried = self
+            .densities()
+            .change_inputs(self.shape(), params, map, direction)?;
+        Some(logits.iter().copied().chain(carried).collect())
     }
 
     /// The index ranges in `θ` of the full precisions' Cholesky factors, in order: one for

@@ -8,6 +8,7 @@ mod model;
 mod objective;
 mod params;
 pub mod shrinkage;
+mod whitening;
 
 pub use cv::{
     CvCriterion, CvSelection, GdtCv, GdtCvParams, GdtCvValidParams, SelectionRule, TABLE1_GRID,

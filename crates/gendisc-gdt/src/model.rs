@@ -11,7 +11,7 @@ use gendisc_core::{
     Classifier, Convergence, Error, Fit, FitSummary, FitWeighted, Generative, Result, SavedModel,
 };
 use gendisc_generative::{Balls2Report, ClassPriors, CovarianceShrinkage};
-use gendisc_optim::{Minimizer, Objective, Solution, Status, TwiceDifferentiable};
+use gendisc_optim::{Method, Minimizer, Objective, Solution, Status, TwiceDifferentiable};
 
 use crate::discriminative_end::induced_start;
 
@@ -20,6 +20,7 @@ use crate::family::{check_variance_floor, Family, Parametrisation, Priors};
 use crate::objective::{CountingIndefinite, GdtObjective};
 use crate::params::{GdtParams, GdtValidParams};
 use crate::shrinkage::PrecisionPrior;
+use crate::whitening::minimize_whitened;
 
 /// How a GDT fit ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -743,8 +744,17 @@ fn optimise_unchecked<'t>(
         }
     }
     // Only the Newton methods ask for Hessians, and so count indefinite ones.
+    let whitened = match method {
+        Method::Lbfgs(_) | Method::ConjugateGradient(_) if p.whiten_first_order => {
+            minimize_whitened(&method, t, p.lambda, from.view())?
+        }
+        _ => None,
+    };
     let counted = CountingIndefinite::new(&objective);
-    let mut solution = method.minimize(&counted, from.view())?;
+    let mut solution = match whitened {
+        Some(solution) => solution,
+        None => method.minimize(&counted, from.view())?,
+    };
     if let Some(induced) = induced {
         solution.report.iterations += induced.report.iterations;
         solution.report.evaluations += induced.report.evaluations;

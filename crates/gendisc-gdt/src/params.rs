@@ -98,6 +98,7 @@ pub fn paper_conjugate_gradient_settings() -> ConjugateGradientSettings {
 /// | `n_classes` | `max(y) + 1` | number of classes `K` |
 /// | `require_convergence` | `false` | make a fit that stops without converging an [`Error::NotConverged`] (see [`GdtParams::require_convergence`]) |
 /// | `certify_discriminative_end` | `true` | decide `λ = 0` by a separation certificate first (see [`GdtParams::certify_discriminative_end`]) |
+/// | `whiten_first_order` | `true` | run L-BFGS and conjugate gradient on inputs whitened by their pooled within-class covariance (LDA, QDA, the shared diagonal; see [`GdtParams::whiten_first_order`]) |
 ///
 /// # Fits that stop at a cap
 ///
@@ -140,6 +141,19 @@ pub struct GdtValidParams {
     /// default: certified.
     #[serde(default = "certified", skip_serializing_if = "is_certified")]
     pub(crate) certify_discriminative_end: bool,
+    /// Absent from params serialised before it could be set, and left out while it has its
+    /// default: whitened.
+    #[serde(default = "whitened", skip_serializing_if = "is_whitened")]
+    pub(crate) whiten_first_order: bool,
+}
+
+/// The default of [`GdtValidParams::whiten_first_order`].
+fn whitened() -> bool {
+    true
+}
+
+fn is_whitened(whiten: &bool) -> bool {
+    *whiten
 }
 
 /// The default of [`GdtValidParams::certify_discriminative_end`].
@@ -203,6 +217,10 @@ impl GdtValidParams {
     pub fn certify_discriminative_end(&self) -> bool {
         self.certify_discriminative_end
     }
+    /// Whether first-order solvers run on whitened inputs ([`GdtParams::whiten_first_order`]).
+    pub fn whiten_first_order(&self) -> bool {
+        self.whiten_first_order
+    }
 
     /// The same parameters with another `λ` (validated).
     pub fn with_lambda(&self, lambda: f64) -> Result<Self> {
@@ -234,6 +252,7 @@ impl GdtParams {
             n_classes: None,
             require_convergence: false,
             certify_discriminative_end: true,
+            whiten_first_order: true,
         })
     }
     /// Class priors [`Priors::Fixed`] at `1/K` or [`Priors::Estimated`] (default
@@ -336,6 +355,21 @@ impl GdtParams {
     /// showing what such a solver returns; the estimator is the certified fit.
     pub fn certify_discriminative_end(mut self, certify: bool) -> Self {
         self.0.certify_discriminative_end = certify;
+        self
+    }
+    /// Whether L-BFGS and conjugate gradient run on inputs whitened by the training rows'
+    /// pooled within-class covariance (default `true`), for the families closed under that
+    /// affine map: LDA, QDA and (per feature) the shared diagonal, without shrinkage.
+    ///
+    /// The maximiser is the same either way (the map changes `L_gen` by a constant and
+    /// `L_disc` not at all); what changes is the conditioning the first-order solver sees, and
+    /// with it how many iterations it needs and whether it reaches the criterion within its
+    /// cap. The fit is converged only where the first-order condition holds in the model's own
+    /// coordinates (module documentation of `whitening` in the source). With `false` the solver
+    /// runs on `θ` as it is, as Bouchard & Triggs ran their conjugate gradient; the Newton
+    /// methods, whose steps do not depend on the coordinates, always do.
+    pub fn whiten_first_order(mut self, whiten: bool) -> Self {
+        self.0.whiten_first_order = whiten;
         self
     }
 }

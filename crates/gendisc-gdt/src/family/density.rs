@@ -16,6 +16,7 @@ use gendisc_core::Result;
 use super::{Parametrisation, Priors};
 use crate::model::TrainingSet;
 use crate::params::GdtValidParams;
+use crate::whitening::{AffineClosure, Direction, InputMap};
 
 /// The sizes a family's densities depend on.
 #[derive(Debug, Clone, Copy)]
@@ -126,6 +127,24 @@ pub(crate) trait ClassDensities: Sync {
     /// Writes the induced features after the intercept and the inputs of `row` into `out`
     /// (length [`Self::induced_extras`]).
     fn write_induced_extras(&self, _row: ArrayView1<'_, f64>, _out: ArrayViewMut1<'_, f64>) {}
+
+    /// The affine maps of the inputs the family is closed under ([`crate::whitening`]); `None`
+    /// for the spherical families, which only a common scale and a shift keep spherical.
+    fn affine_closure(&self) -> Option<AffineClosure> {
+        None
+    }
+
+    /// `ϑ` of the same class densities for the inputs carried by `map` in `direction`
+    /// ([`crate::whitening`]); `None` for a family without an [`Self::affine_closure`].
+    fn change_inputs(
+        &self,
+        _shape: Shape,
+        _params: &[f64],
+        _map: &InputMap,
+        _direction: Direction,
+    ) -> Option<Vec<f64>> {
+        None
+    }
 
     /// Whether [`Self::map_back`] applies under `priors` with `n_classes` classes.
     fn maps_back(&self, _priors: Priors, _n_classes: usize) -> bool {

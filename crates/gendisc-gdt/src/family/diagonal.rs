@@ -11,6 +11,7 @@ use super::gaussian::{self, Induced};
 use super::{Parametrisation, Priors};
 use crate::model::{class_priors_of, fit_maybe_weighted, TrainingSet};
 use crate::params::GdtValidParams;
+use crate::whitening::{AffineClosure, Direction, InputMap};
 
 /// Gaussian classes sharing one diagonal covariance.
 pub(crate) struct SharedDiagonalCovariance;
@@ -141,6 +142,27 @@ impl ClassDensities for SharedDiagonalCovariance {
         ))))
     }
     /// The log-odds are linear in `x`.
+    fn affine_closure(&self) -> Option<AffineClosure> {
+        Some(AffineClosure::Diagonal)
+    }
+
+    /// `μ̃_k = A(μ_k − m)` and `ℓ̃_j = ℓ_j − ln A_jj` (or back), `A` diagonal.
+    fn change_inputs(
+        &self,
+        shape: Shape,
+        params: &[f64],
+        map: &InputMap,
+        direction: Direction,
+    ) -> Option<Vec<f64>> {
+        let mut out = vec![0.0; params.len()];
+        gaussian::change_means(shape, params, map, direction, &mut out);
+        let po = gaussian::precision_offset(shape);
+        for j in 0..shape.n_features {
+            out[po + j] = params[po + j] + map.log_diagonal_shift(j, direction);
+        }
+        Some(out)
+    }
+
     fn induced_extras(&self, _n_features: usize) -> Option<usize> {
         Some(0)
     }

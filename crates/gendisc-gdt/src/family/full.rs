@@ -17,6 +17,7 @@ use crate::model::{
     class_priors_of, fit_in_regularised_units, in_model_unit, precision_factor, TrainingSet,
 };
 use crate::params::GdtValidParams;
+use crate::whitening::{AffineClosure, Direction, InputMap};
 
 /// Full-covariance Gaussian classes: LDA when `shared`, QDA otherwise.
 pub(crate) struct FullCovariance {
@@ -249,6 +250,40 @@ impl ClassDensities for FullCovariance {
         (0..self.n_factors(shape))
             .map(|f| Self::factor_range(shape, f))
             .collect()
+    }
+
+    fn affine_closure(&self) -> Option<AffineClosure> {
+        Some(AffineClosure::Triangular)
+    }
+
+    /// `μ̃_k = Aᵀ(μ_k − m)` and `L̃ = A⁻¹ L` (or back), the diagonal on the log scale.
+    fn change_inputs(
+        &self,
+        shape: Shape,
+        params: &[f64],
+        map: &InputMap,
+        direction: Direction,
+    ) -> Option<Vec<f64>> {
+        let d = shape.n_features;
+        let mut out = vec![0.0; params.len()];
+        gaussian::change_means(shape, params, map, direction, &mut out);
+        for f in 0..self.n_factors(shape) {
+            let range = Self::factor_range(shape, f);
+            let l = decode_factor(d, &params[range.clone()]).l;
+            let carried = map.precision_factor(l.view(), direction);
+            let mut idx = range.start;
+            for a in 0..d {
+                for b in 0..=a {
+                    out[idx] = if a == b {
+                        params[idx] + map.log_diagonal_shift(a, direction)
+                    } else {
+                        carried[[a, b]]
+                    };
+                    idx += 1;
+                }
+            }
+        }
+        Some(out)
     }
 
     /// LDA's log-odds are linear in `x`; QDA's add the products `x_j x_l`, `j ≤ l`.

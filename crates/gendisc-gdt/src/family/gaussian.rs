@@ -9,6 +9,7 @@ use gendisc_core::numerics::log_softmax_in_place;
 
 use super::density::Shape;
 use super::{Parametrisation, Priors};
+use crate::whitening::{Direction, InputMap};
 
 /// `log f_k(x_i) = −(d/2) ln 2π + centered(k, x_i − μ_k)` for every row and class into `out`
 /// (`n × K`, row-major); `centered` is the family's `½ log det Λ_k − ½ δᵀ Λ_k δ`.
@@ -51,6 +52,23 @@ pub(super) fn encode_means(shape: Shape, means: ArrayView2<'_, f64>, params: &mu
         for j in 0..d {
             params[c * d + j] = mean[j];
         }
+    }
+}
+
+/// Writes the class means of `params` carried by `map` in `direction` into the means block of
+/// `out` ([`crate::whitening`]).
+pub(super) fn change_means(
+    shape: Shape,
+    params: &[f64],
+    map: &InputMap,
+    direction: Direction,
+    out: &mut [f64],
+) {
+    let d = shape.n_features;
+    for c in 0..shape.n_classes {
+        let mean = ArrayView1::from(&params[c * d..(c + 1) * d]);
+        let carried = map.mean(mean, direction);
+        out[c * d..(c + 1) * d].copy_from_slice(carried.as_slice().expect("contiguous"));
     }
 }
 

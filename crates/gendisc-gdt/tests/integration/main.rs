@@ -16,3 +16,4 @@ mod properties;
 mod scale;
 mod shrinkage;
 mod variance_floor;
+mod whitening;

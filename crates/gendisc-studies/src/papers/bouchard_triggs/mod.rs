@@ -164,7 +164,8 @@ pub struct Settings {
     /// The optimiser of every GDT fit; `None` (both presets) is the estimator's default,
     /// [`gendisc_gdt::default_method`] (trust-region Newton with the analytic Hessian).
     /// `Some(gendisc_gdt::paper_conjugate_gradient())` runs the paper's conjugate gradient
-    /// instead. Left out of the run's fingerprint when `None`.
+    /// instead, on `θ` as it is (not on whitened inputs,
+    /// [`GdtParams::whiten_first_order`]), as the paper did. Left out of the run's fingerprint when `None`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solver: Option<Method>,
     /// Table 1: how the four Fisher/PCA inputs are scaled (the paper does not say). Every
@@ -214,7 +215,8 @@ impl Settings {
         let params = match block.variant {
             Variant::PaperSolver => Gdt::params(block.family)
                 .solver(gendisc_gdt::paper_conjugate_gradient())
-                .certify_discriminative_end(false),
+                .certify_discriminative_end(false)
+                .whiten_first_order(false),
             _ => self.gdt_params(block.family),
         };
         match block.variant {
@@ -230,7 +232,8 @@ impl Settings {
     fn gdt_params(&self, family: Family) -> GdtParams {
         let params = Gdt::params(family);
         match self.solver {
-            Some(solver) => params.solver(solver),
+            // Another solver stands for the paper's, which ran on θ as it is.
+            Some(solver) => params.solver(solver).whiten_first_order(false),
             None => params,
         }
     }

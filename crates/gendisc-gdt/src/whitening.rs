@@ -1,0 +1,274 @@
+//! First-order solvers on whitened inputs.
+//!
+//! L-BFGS and conjugate gradient converge at a rate set by the conditioning of the problem, and
+//! in the model's own coordinates a Gaussian family's `L_λ` is about as ill-conditioned as the
+//! pooled within-class covariance `S` of the inputs: the means' block of the Hessian of
+//! `L_gen` is the precision, the precision factors' block the covariance. On UCI sonar
+//! (208 rows, 60 features, `cond S ≈ 9·10⁴`) L-BFGS stops LDA's fit at its 2000-iteration cap
+//! with a gradient norm of `5·10⁻²`; on the same rows whitened it converges in 175 iterations.
+//!
+//! The Gaussian families are closed under affine maps of the inputs `x̃ = Aᵀ(x − m)`: LDA and
+//! QDA under any lower-triangular `A` with a positive diagonal, the shared diagonal under a
+//! positive diagonal `A`. A class density `N(μ, Λ⁻¹)` of `x` is `N(Aᵀ(μ − m), (A⁻¹ Λ A⁻ᵀ)⁻¹)`
+//! of `x̃` up to the constant Jacobian `det A`, so `L_disc` is unchanged and `L_gen` moves by
+//! the constant `S log det A` (Bouchard & Triggs, eq. 5–6): `θ` maximises `L_λ` on the `x`
+//! exactly when its image maximises it on the `x̃`. In the stored parameters the map is
+//! `μ̃_k = Aᵀ(μ_k − m)` and, for a precision factor `Λ = L Lᵀ`, `L̃ = A⁻¹ L` — lower triangular
+//! again, with `ℓ̃_a = ℓ_a − ln A_aa` on its diagonal.
+//!
+//! With `m` the rows' mean and `A` the Cholesky factor of `S⁻¹` (its diagonal's square root for
+//! the shared diagonal), the generative start's pooled covariance is the identity. The first-
+//! order solver runs there; its result is mapped back, and converged only when the first-order
+//! condition holds in the model's own coordinates ([`minimize_whitened`]). Newton's steps do
+//! not depend on the coordinates, so the Newton methods run in the model's own.
+
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, CowArray};
+
+use gendisc_core::linalg::{inverse_spd, Cholesky};
+use gendisc_core::Result;
+use gendisc_optim::{
+    ConjugateGradientSettings, Criterion, LbfgsSettings, Method, Minimizer, Objective, Report,
+    Solution, Status,
+};
+
+use crate::model::TrainingSet;
+use crate::objective::GdtObjective;
+
+/// The affine maps of the inputs a family is closed under ([`crate::whitening`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AffineClosure {
+    /// Any lower-triangular `A` with a positive diagonal (full precisions).
+    Triangular,
+    /// A positive diagonal `A` (a diagonal precision per feature).
+    Diagonal,
+}
+
+/// Which way [`InputMap`] carries parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Direction {
+    /// From the densities of `x` to those of `x̃ = Aᵀ(x − m)`.
+    Whiten,
+    /// From the densities of `x̃` back to those of `x`.
+    Unwhiten,
+}
+
+/// An affine map of the inputs `x̃ = Aᵀ(x − m)`, `A` lower triangular with a positive diagonal.
+pub(crate) struct InputMap {
+    /// `m`.
+    shift: Array1<f64>,
+    /// `A`.
+    factor: Array2<f64>,
+    /// `A⁻¹`, lower triangular.
+    inverse: Array2<f64>,
+}
+
+impl InputMap {
+    /// The whitening map of the training rows for a family closed under `closure`: `m` their
+    /// (weighted) mean, `A` the Cholesky factor of the inverse of their pooled within-class
+    /// covariance `S` (maximum likelihood; for [`AffineClosure::Diagonal`], `A_jj = S_jj^{-½}`).
+    /// `None` where `S` is not positive definite (a constant column, fewer rows than features).
+    pub(crate) fn whitening(closure: AffineClosure, t: &TrainingSet<'_>) -> Option<Self> {
+        let (x, d) = (t.x.view(), t.x.ncols());
+        let weight = |i: usize| t.w.map_or(1.0, |w| w[i]);
+        let k = t.param.n_classes();
+        let mut class_weight = vec![0.0; k];
+        let mut class_sum = Array2::<f64>::zeros((k, d));
+        let mut shift = Array1::<f64>::zeros(d);
+        for (i, row) in x.rows().into_iter().enumerate() {
+            let (c, s) = (t.y[i], weight(i));
+            class_weight[c] += s;
+            class_sum.row_mut(c).scaled_add(s, &row);
+            shift.scaled_add(s, &row);
+        }
+        let total: f64 = class_weight.iter().sum();
+        shift /= total;
+        // The rows less their class mean, each scaled by √s_i: S = CᵀC / total.
+        let mut centred = x.to_owned();
+        for (i, mut row) in centred.rows_mut().into_iter().enumerate() {
+            let c = t.y[i];
+            let root = weight(i).sqrt();
+            for (v, sum) in row.iter_mut().zip(class_sum.row(c)) {
+                *v = root * (*v - sum / class_weight[c]);
+            }
+        }
+        let (factor, inverse) = match closure {
+            AffineClosure::Triangular => {
+                let covariance = centred.t().dot(&centred) / total;
+                let precision = inverse_spd(covariance.view()).ok()?;
+                let cholesky = Cholesky::new(precision.view(), "pooled precision").ok()?;
+                let inverse = cholesky.solve_lower(Array2::eye(d).view()).ok()?;
+                (cholesky.into_factor(), inverse)
+            }
+            AffineClosure::Diagonal => {
+                let variances = centred.map_axis(ndarray::Axis(0), |c| c.dot(&c) / total);
+                if !variances.iter().all(|v| v.is_finite() && *v > 0.0) {
+                    return None;
+                }
+                (
+                    Array2::from_diag(&variances.mapv(|v| v.sqrt().recip())),
+                    Array2::from_diag(&variances.mapv(f64::sqrt)),
+                )
+            }
+        };
+        let finite = |a: &Array2<f64>| a.iter().all(|v| v.is_finite());
+        (finite(&factor) && finite(&inverse)).then_some(Self {
+            shift,
+            factor,
+            inverse,
+        })
+    }
+
+    /// The rows `x̃_i = Aᵀ(x_i − m)` (`n × d`).
+    fn rows(&self, x: ArrayView2<'_, f64>) -> Array2<f64> {
+        (&x - &self.shift).dot(&self.factor)
+    }
+
+    /// A mean carried in `direction`: `Aᵀ(μ − m)`, or back `m + A⁻ᵀ μ̃`.
+    pub(crate) fn mean(&self, mean: ArrayView1<'_, f64>, direction: Direction) -> Array1<f64> {
+        match direction {
+            Direction::Whiten => self.factor.t().dot(&(&mean - &self.shift)),
+            Direction::Unwhiten => self.inverse.t().dot(&mean) + &self.shift,
+        }
+    }
+
+    /// A precision's lower Cholesky factor carried in `direction`: `A⁻¹ L`, or back `A L̃`.
+    /// Its diagonal is better carried on the log scale ([`Self::log_diagonal_shift`]).
+    pub(crate) fn precision_factor(
+        &self,
+        l: ArrayView2<'_, f64>,
+        direction: Direction,
+    ) -> Array2<f64> {
+        match direction {
+            Direction::Whiten => self.inverse.dot(&l),
+            Direction::Unwhiten => self.factor.dot(&l),
+        }
+    }
+
+    /// What `direction` adds to the log of a precision factor's diagonal entry `a` (or of the
+    /// square root of a diagonal precision): `−ln A_aa`, or back `+ln A_aa`.
+    pub(crate) fn log_diagonal_shift(&self, a: usize, direction: Direction) -> f64 {
+        let ln = self.factor[[a, a]].ln();
+        match direction {
+            Direction::Whiten => -ln,
+            Direction::Unwhiten => ln,
+        }
+    }
+}
+
+/// How many times [`minimize_whitened`] tightens the solver's tolerance on the whitened
+/// problem before it finishes in the model's own coordinates.
+const MAX_TIGHTENINGS: usize = 3;
+
+/// Minimises `−L_λ / S` from `from` with the first-order `method` on the whitened rows
+/// ([module documentation](self)), when the family is closed under whitening, the fit has no
+/// shrinkage prior (which is not invariant under the map) and the pooled covariance is
+/// positive definite; `None` otherwise.
+///
+/// The solver's criterion is met on the whitened problem; the fit has converged only when it
+/// holds for the model's own coordinates, `‖∇f(θ)‖₂ ≤ tolerance · max(1, |f(θ)|)`. Where it does
+/// not, or where the whitened run stalled, the whitened tolerance is tightened by the ratio of
+/// the two and the solver resumes without its value test, at most [`MAX_TIGHTENINGS`] times,
+/// then finishes in the model's own coordinates, whose status the fit reports. A whitened run
+/// that reaches its iteration cap or a non-finite objective ends the fit with that status.
+pub(crate) fn minimize_whitened<'t>(
+    method: &Method,
+    t: &'t TrainingSet<'t>,
+    lambda: f64,
+    from: ArrayView1<'_, f64>,
+) -> Result<Option<Solution>> {
+    let param = t.param;
+    let Some(closure) = param.densities().affine_closure() else {
+        return Ok(None);
+    };
+    if t.prior.is_some() {
+        return Ok(None);
+    }
+    let Some(map) = InputMap::whitening(closure, t) else {
+        return Ok(None);
+    };
+    let (Some(mut whitened), dim) = (
+        param.change_inputs(from, &map, Direction::Whiten),
+        param.dim(),
+    ) else {
+        return Ok(None);
+    };
+    let rows = map.rows(t.x.view());
+    let whitened_set = TrainingSet {
+        x: CowArray::from(rows),
+        y: t.y.reborrow(),
+        w: t.w.map(|w| w.reborrow()),
+        param,
+        scale: t.scale,
+        prior: None,
+        unscaled: t.unscaled.reborrow(),
+    };
+    let whitened_objective = GdtObjective::new(&whitened_set, lambda);
+    let objective = GdtObjective::new(t, lambda);
+    let tolerance = method.gradient_tolerance(dim);
+    let mut whitened_tolerance = tolerance;
+    let (mut iterations, mut evaluations) = (0, 0);
+    for round in 0..=MAX_TIGHTENINGS {
+        let run = resumed(method, dim, whitened_tolerance, round)
+            .minimize(&whitened_objective, whitened.view())?;
+        iterations += run.report.iterations;
+        evaluations += run.report.evaluations + 1;
+        let theta = param
+            .change_inputs(run.x.view(), &map, Direction::Unwhiten)
+            .expect("a family closed under the map carries its parameters back");
+        let mut gradient = Array1::zeros(dim);
+        let value = objective.value_and_gradient(theta.view(), gradient.view_mut());
+        let gradient_norm = gradient.dot(&gradient).sqrt();
+        let bound = tolerance * value.abs().max(1.0);
+        let status = match run.report.status {
+            _ if gradient_norm <= bound => Status::Converged,
+            // Resume, asking of the whitened problem what is asked of this one.
+            Status::Converged | Status::Stalled => {
+                whitened_tolerance *= 0.5 * (bound / gradient_norm).min(1.0);
+                whitened = run.x;
+                continue;
+            }
+            // The iteration cap or a non-finite objective: no better in other coordinates.
+            other => other,
+        };
+        return Ok(Some(Solution {
+            x: theta,
+            report: Report {
+                status,
+                criterion: Criterion::new(tolerance),
+                iterations,
+                evaluations,
+                value,
+                gradient_norm: Some(gradient_norm),
+            },
+        }));
+    }
+    // Every tightening ended short of this problem's criterion (on very ill-conditioned rows
+    // the whitened gradient it asks for is below what the value's rounding lets a line search
+    // resolve): finish in the model's own coordinates.
+    let theta = param
+        .change_inputs(whitened.view(), &map, Direction::Unwhiten)
+        .expect("a family closed under the map carries its parameters back");
+    let mut solution = method.minimize(&objective, theta.view())?;
+    solution.report.iterations += iterations;
+    solution.report.evaluations += evaluations;
+    Ok(Some(solution))
+}
+
+/// `method` stopping at `tolerance`; after the first round without its test on the value's
+/// decrease, which near the optimum stops a first-order method at decreases of a few ulps of
+/// `f` while the gradient, computed to far better relative accuracy, still falls.
+fn resumed(method: &Method, dim: usize, tolerance: f64, round: usize) -> Method {
+    match method.with_gradient_tolerance(dim, tolerance) {
+        Method::Lbfgs(s) if round > 0 => Method::Lbfgs(LbfgsSettings {
+            value_tolerance: 0.0,
+            ..s
+        }),
+        Method::ConjugateGradient(s) if round > 0 => {
+            Method::ConjugateGradient(ConjugateGradientSettings {
+                value_tolerance: 0.0,
+                ..s
+            })
+        }
+        other => other,
+    }
+}
