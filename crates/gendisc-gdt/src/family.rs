@@ -365,6 +365,11 @@ impl Parametrisation {
         }
     }
 
+    /// The number of parameters one class's density depends on.
+    pub(crate) fn class_block_len(&self) -> usize {
+        self.densities().class_block_len(self.shape())
+    }
+
     /// The number of parameters `p`.
     pub fn dim(&self) -> usize {
         self.prior_len() + self.densities().len(self.shape())

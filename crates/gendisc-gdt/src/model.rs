@@ -623,9 +623,13 @@ pub(crate) fn require_em_converged(report: &Balls2Report, max_iterations: usize)
 /// With [`GdtParams::require_convergence`](crate::GdtParams::require_convergence): the fit
 /// reported by `report` met its convergence criterion, and so did the generative start it
 /// began from.
-fn require_converged(p: &GdtValidParams, dim: usize, report: &GdtReport) -> Result<()> {
+fn require_converged<'t>(
+    p: &GdtValidParams,
+    t: &'t TrainingSet<'t>,
+    report: &GdtReport,
+) -> Result<()> {
     let what = || {
-        let solver = p.solver.for_dim(dim).name();
+        let solver = p.solver.for_problem(&GdtObjective::new(t, p.lambda)).name();
         format!("GDT {} at λ = {} ({solver})", p.family, report.lambda)
     };
     if report.has_no_maximiser() {
@@ -672,7 +676,7 @@ pub(crate) fn optimise<'t>(
 ) -> Result<Gdt> {
     let model = optimise_unchecked(p, t, start, start_converged)?;
     if p.require_convergence {
-        require_converged(p, t.param.dim(), &model.report)?;
+        require_converged(p, t, &model.report)?;
     }
     Ok(model)
 }
@@ -709,7 +713,9 @@ fn optimise_unchecked<'t>(
             scale: t.scale,
         });
     }
-    let method = p.solver.for_dim(t.param.dim());
+    // Only the Newton methods ask for Hessians, and so count indefinite ones.
+    let counted = CountingIndefinite::new(&objective);
+    let method = p.solver.for_problem(&counted);
     let gradient_tolerance = Some(method.gradient_tolerance(t.param.dim()));
     // At λ = 0: a certificate decides whether a maximiser exists; where it does, it is found
     // in the induced coefficients and mapped back (a convex problem where θ is flat). Balls2
@@ -743,18 +749,19 @@ fn optimise_unchecked<'t>(
             induced = Some(solution);
         }
     }
-    // Only the Newton methods ask for Hessians, and so count indefinite ones.
     let whitened = match method {
         Method::Lbfgs(_) | Method::ConjugateGradient(_) if p.whiten_first_order => {
             minimize_whitened(&method, t, p.lambda, from.view())?
         }
         _ => None,
     };
-    let counted = CountingIndefinite::new(&objective);
-    let mut solution = match whitened {
+    let solution = match whitened {
         Some(solution) => solution,
         None => method.minimize(&counted, from.view())?,
     };
+    // Where `Auto` chose L-BFGS for the Hessian's cost and it stopped short, Newton finishes.
+    let mut solution = p.solver.finish_with_newton(&counted, solution)?;
+    let gradient_tolerance = Some(solution.report.criterion.tolerance());
     if let Some(induced) = induced {
         solution.report.iterations += induced.report.iterations;
         solution.report.evaluations += induced.report.evaluations;

@@ -221,6 +221,15 @@ impl Objective for GdtObjective<'_> {
 }
 
 impl TwiceDifferentiable for GdtObjective<'_> {
+    /// Every row adds each class's local Hessian (`q × q`, `q` the parameters of one class
+    /// density) and its term of the posteriors' covariance (`p × p`), and the trust region
+    /// factorises the sum: about `n (K q² + p²) + p³/3` operations.
+    fn hessian_cost(&self) -> Option<f64> {
+        let (n, k) = (self.x.nrows() as f64, self.param.n_classes() as f64);
+        let (q, p) = (self.param.class_block_len() as f64, self.param.dim() as f64);
+        Some(n * (k * q * q + p * p) + p * p * p / 3.0)
+    }
+
     fn hessian(&self, theta: ArrayView1<'_, f64>, mut hessian: ArrayViewMut2<'_, f64>) {
         let discount = 1.0 - self.lambda;
         let coupling = Array1::from_iter((0..self.x.nrows()).map(|i| self.weight(i) * discount));
@@ -290,6 +299,12 @@ impl Objective for CountingIndefinite<'_, '_> {
 }
 
 impl TwiceDifferentiable for CountingIndefinite<'_, '_> {
+    /// The objective's, and the test factorisation's `p³/3`.
+    fn hessian_cost(&self) -> Option<f64> {
+        let p = self.objective.dim() as f64;
+        Some(self.objective.hessian_cost()? + p * p * p / 3.0)
+    }
+
     fn hessian(&self, theta: ArrayView1<'_, f64>, mut hessian: ArrayViewMut2<'_, f64>) {
         self.objective.hessian(theta, hessian.view_mut());
         // The same test as Newton's first attempt: p is small, so one more factorisation

@@ -35,8 +35,11 @@ pub const DEFAULT_GDT_NEWTON_ITERATIONS: usize = 200;
 
 /// The default optimiser of GDT: [`Method::Auto`] — trust-region Newton with the analytic
 /// Hessian of `L_λ` (the paper's other option, §3) while `θ` has at most
-/// [`AUTO_MAX_NEWTON_DIM`](gendisc_optim::AUTO_MAX_NEWTON_DIM) parameters, else L-BFGS —
-/// stopping on the gradient criterion [`DEFAULT_GDT_GRADIENT_TOLERANCE`] (L-BFGS on ten times
+/// [`AUTO_MAX_NEWTON_DIM`](gendisc_optim::AUTO_MAX_NEWTON_DIM) parameters and one Hessian
+/// costs at most [`AUTO_MAX_HESSIAN_COST`](gendisc_optim::AUTO_MAX_HESSIAN_COST) operations
+/// (about `n (K q² + p²)` for `n` rows, `p` parameters and `q` per class), else L-BFGS on
+/// whitened inputs ([`GdtParams::whiten_first_order`]), finished by Newton where it stops short
+/// within Newton's dimension — stopping on the gradient criterion [`DEFAULT_GDT_GRADIENT_TOLERANCE`] (L-BFGS on ten times
 /// that, the floor its value-based line search reaches reliably), at most
 /// [`DEFAULT_GDT_NEWTON_ITERATIONS`] Newton or 2000 L-BFGS iterations.
 ///
@@ -89,7 +92,7 @@ pub fn paper_conjugate_gradient_settings() -> ConjugateGradientSettings {
 /// | `family` | set by [`Gdt::params`](crate::Gdt::params) | the generative family ([`Family`]) |
 /// | `priors` | [`Family::default_priors`] ([`Priors::Fixed`] for the shared diagonal, [`Priors::Estimated`] otherwise) | class priors fixed at `1/K` or estimated with the rest of `θ` |
 /// | `lambda` | `0.5` | `λ ∈ [0, 1]` of eq. (6): 1 is the generative fit, 0 the discriminative one |
-/// | `solver` | [`default_method`] (trust-region Newton, or L-BFGS beyond 1000 parameters) | the optimiser, any [`Method`]; [`paper_conjugate_gradient`] is the paper's |
+/// | `solver` | [`default_method`] (trust-region Newton, or L-BFGS beyond 1000 parameters or where a Hessian would cost more than `2·10⁹` operations) | the optimiser, any [`Method`]; [`paper_conjugate_gradient`] is the paper's |
 /// | `var_smoothing` | `1e-9` | relative variance floor of the generative start of Balls1, Balls2 and the shared diagonal (as in `gendisc-generative`) |
 /// | `shrinkage` | `CovarianceShrinkage::None` | LDA and QDA only: covariance shrinkage of coefficient `γ ∈ [0, 1)` toward the scaled identity or the identity, as a log-prior on the precisions weighted with `L_gen` (see [`GdtParams::shrinkage`]) |
 /// | `variance_floor` | `0` (none) | Balls2 only: relative floor `r` on every component variance throughout the GDT fit, `σ² ≥ v₀ = r · max_j Var(x_j)` (see [`GdtParams::variance_floor`]) |

@@ -176,32 +176,10 @@ pub(crate) fn minimize_whitened<'t>(
     lambda: f64,
     from: ArrayView1<'_, f64>,
 ) -> Result<Option<Solution>> {
-    let param = t.param;
-    let Some(closure) = param.densities().affine_closure() else {
+    let Some((map, whitened_set, mut whitened)) = whitened_problem(t, from) else {
         return Ok(None);
     };
-    if t.prior.is_some() {
-        return Ok(None);
-    }
-    let Some(map) = InputMap::whitening(closure, t) else {
-        return Ok(None);
-    };
-    let (Some(mut whitened), dim) = (
-        param.change_inputs(from, &map, Direction::Whiten),
-        param.dim(),
-    ) else {
-        return Ok(None);
-    };
-    let rows = map.rows(t.x.view());
-    let whitened_set = TrainingSet {
-        x: CowArray::from(rows),
-        y: t.y.reborrow(),
-        w: t.w.map(|w| w.reborrow()),
-        param,
-        scale: t.scale,
-        prior: None,
-        unscaled: t.unscaled.reborrow(),
-    };
+    let (param, dim) = (t.param, t.param.dim());
     let whitened_objective = GdtObjective::new(&whitened_set, lambda);
     let objective = GdtObjective::new(t, lambda);
     let tolerance = method.gradient_tolerance(dim);
@@ -252,6 +230,30 @@ pub(crate) fn minimize_whitened<'t>(
     solution.report.iterations += iterations;
     solution.report.evaluations += evaluations;
     Ok(Some(solution))
+}
+
+/// The whitening map of `t`, the whitened training set and `from` carried into it; `None`
+/// where [`minimize_whitened`] does not apply.
+fn whitened_problem<'s>(
+    t: &'s TrainingSet<'_>,
+    from: ArrayView1<'_, f64>,
+) -> Option<(InputMap, TrainingSet<'s>, Array1<f64>)> {
+    let closure = t.param.densities().affine_closure()?;
+    if t.prior.is_some() {
+        return None;
+    }
+    let map = InputMap::whitening(closure, t)?;
+    let whitened = t.param.change_inputs(from, &map, Direction::Whiten)?;
+    let set = TrainingSet {
+        x: CowArray::from(map.rows(t.x.view())),
+        y: t.y.reborrow(),
+        w: t.w.map(|w| w.reborrow()),
+        param: t.param,
+        scale: t.scale,
+        prior: None,
+        unscaled: t.unscaled.reborrow(),
+    };
+    Some((map, set, whitened))
 }
 
 /// `method` stopping at `tolerance`; after the first round without its test on the value's

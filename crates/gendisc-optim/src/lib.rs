@@ -13,7 +13,7 @@ pub use first_order::{
     ConjugateGradient, ConjugateGradientSettings, Lbfgs, LbfgsSettings, DEFAULT_VALUE_TOLERANCE,
     MAX_RESTARTS,
 };
-pub use method::{AutoSettings, Method, Minimizer, AUTO_MAX_NEWTON_DIM};
+pub use method::{AutoSettings, Method, Minimizer, AUTO_MAX_HESSIAN_COST, AUTO_MAX_NEWTON_DIM};
 pub use newton::{newton_direction, DirectionKind, Newton, NewtonDirection, NewtonSettings};
 pub use objective::{Objective, TwiceDifferentiable};
 pub use report::{Convergence, Criterion, Report, Solution, Status};

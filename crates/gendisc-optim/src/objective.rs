@@ -38,6 +38,13 @@ pub trait Objective {
 pub trait TwiceDifferentiable: Objective {
     /// Writes `∇²f(x)` into `hessian` (`dim × dim`, symmetric; every entry must be written).
     fn hessian(&self, x: ArrayView1<'_, f64>, hessian: ArrayViewMut2<'_, f64>);
+
+    /// About how many floating-point operations one Hessian costs, with its factorisation, for
+    /// [`Method::Auto`](crate::Method::Auto)'s choice between Newton and L-BFGS; `None` (the
+    /// default) where the problem does not say, and only the dimension decides.
+    fn hessian_cost(&self) -> Option<f64> {
+        None
+    }
 }
 
 impl<T: Objective + ?Sized> Objective for &T {
@@ -55,6 +62,9 @@ impl<T: Objective + ?Sized> Objective for &T {
 impl<T: TwiceDifferentiable + ?Sized> TwiceDifferentiable for &T {
     fn hessian(&self, x: ArrayView1<'_, f64>, hessian: ArrayViewMut2<'_, f64>) {
         (**self).hessian(x, hessian)
+    }
+    fn hessian_cost(&self) -> Option<f64> {
+        (**self).hessian_cost()
     }
 }
 
@@ -99,5 +109,8 @@ impl<P: Objective + ?Sized> Objective for Counted<'_, P> {
 impl<P: TwiceDifferentiable + ?Sized> TwiceDifferentiable for Counted<'_, P> {
     fn hessian(&self, x: ArrayView1<'_, f64>, hessian: ArrayViewMut2<'_, f64>) {
         self.problem.hessian(x, hessian)
+    }
+    fn hessian_cost(&self) -> Option<f64> {
+        self.problem.hessian_cost()
     }
 }

@@ -49,6 +49,12 @@ pub(crate) trait ClassDensities: Sync {
     /// The length of `ϑ`.
     fn len(&self, shape: Shape) -> usize;
 
+    /// The number of parameters one class's density depends on (the length of
+    /// [`LocalTerms::class_indices`]): `ϑ`'s length over `K` unless classes share parameters.
+    fn class_block_len(&self, shape: Shape) -> usize {
+        self.len(shape) / shape.n_classes
+    }
+
     /// `log f_k(x_i)` for every row and class into `out` (`n × K`, row-major). A mixture also
     /// writes its components' log responsibilities into `log_responsibilities` when given.
     fn log_densities_into(

@@ -32,6 +32,11 @@ impl ClassDensities for SharedDiagonalCovariance {
         gaussian::precision_offset(shape) + shape.n_features
     }
 
+    /// A class's mean and the shared diagonal.
+    fn class_block_len(&self, shape: Shape) -> usize {
+        2 * shape.n_features
+    }
+
     fn log_densities_into(
         &self,
         shape: Shape,

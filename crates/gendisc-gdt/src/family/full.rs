@@ -81,6 +81,11 @@ impl ClassDensities for FullCovariance {
         gaussian::precision_offset(shape) + self.n_factors(shape) * shape.tri()
     }
 
+    /// A class's mean and its (or LDA's shared) precision factor.
+    fn class_block_len(&self, shape: Shape) -> usize {
+        shape.n_features + shape.tri()
+    }
+
     fn log_densities_into(
         &self,
         shape: Shape,

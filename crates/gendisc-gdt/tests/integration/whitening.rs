@@ -199,3 +199,40 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn auto_runs_whitened_lbfgs_where_a_hessian_would_be_dear_and_reaches_newtons_optimum() {
+    // With a Hessian budget of one operation every fit is "dear": Auto runs whitened L-BFGS,
+    // and trust-region Newton finishes where it stops short.
+    let (x, y) = ill_conditioned(44);
+    let budget = match default_method() {
+        Method::Auto(auto) => Method::Auto(gendisc_optim::AutoSettings {
+            max_hessian_cost: 1.0,
+            ..auto
+        }),
+        other => other,
+    };
+    for family in [Family::Lda, Family::Qda] {
+        let newton = params(family, 0.5).fit(x.view(), y.view()).unwrap();
+        let auto = params(family, 0.5)
+            .solver(budget)
+            .fit(x.view(), y.view())
+            .unwrap();
+        assert!(
+            auto.report().is_converged(),
+            "{family}: {:?}",
+            auto.report()
+        );
+        assert_eq!(auto.report().indefinite_hessians, 0);
+        let (n, a) = (newton.report().objective, auto.report().objective);
+        assert!(
+            (a - n).abs() <= 1e-9 * n.abs().max(1.0),
+            "{family}: {a} against {n}"
+        );
+        // L-BFGS's iterations are many more than Newton's few.
+        assert!(
+            auto.report().iterations > newton.report().iterations,
+            "{family}"
+        );
+    }
+}
