@@ -76,25 +76,30 @@ impl FullCovariance {
     }
 }
 
-impl ClassDensities for FullCovariance {
-    fn len(&self, shape: Shape) -> usize {
-        gaussian::precision_offset(shape) + self.n_factors(shape) * shape.tri()
+/// From this many features on, the densities and the gradient over all rows are matrix products
+/// (`(X − 1μᵀ) L` and `(X − 1μᵀ)ᵀ W (X − 1μᵀ)`), which `ndarray`'s blocked kernels vectorise;
+/// below it the row-by-row loops are as fast, the products' packing and temporaries costing
+/// what they save. Measured for one density and gradient evaluation (release build, 2–6
+/// classes, 300–4,000 rows): at `d = 16` the products take 0.3–0.7 of the loops' time, at
+/// `d = 36` 0.3–0.6; at `d = 8`–`10` either wins by turns, and below the loops do.
+const BLOCKED_FROM_FEATURES: usize = 12;
+
+impl FullCovariance {
+    /// The rows `X − 1μ_cᵀ` (`n × d`) of class `c`'s mean.
+    fn centred(shape: Shape, params: &[f64], x: ArrayView2<'_, f64>, c: usize) -> Array2<f64> {
+        let d = shape.n_features;
+        &x - &ArrayView1::from(&params[c * d..(c + 1) * d])
     }
 
-    /// A class's mean and its (or LDA's shared) precision factor.
-    fn class_block_len(&self, shape: Shape) -> usize {
-        shape.n_features + shape.tri()
-    }
-
-    fn log_densities_into(
+    /// [`ClassDensities::log_densities_into`] row by row.
+    fn log_densities_by_row(
         &self,
         shape: Shape,
         params: &[f64],
+        factors: &[Factor],
         xs: &[f64],
         out: &mut [f64],
-        _log_responsibilities: Option<&mut [f64]>,
     ) {
-        let factors = self.decode_factors(shape, params);
         let d = shape.n_features;
         gaussian::log_densities_into(shape, params, xs, out, |c, diff| {
             let Factor { l, log_det_half } = &factors[factor_index(self.shared, c)];
@@ -112,17 +117,17 @@ impl ClassDensities for FullCovariance {
         });
     }
 
-    fn add_weighted_gradient(
+    /// [`ClassDensities::add_weighted_gradient`] row by row.
+    fn add_weighted_gradient_by_row(
         &self,
         shape: Shape,
         params: &[f64],
+        factors: &[Factor],
         xs: &[f64],
         ws: &[f64],
-        _log_responsibilities: Option<&[f64]>,
         mut gradient: ArrayViewMut1<'_, f64>,
     ) {
         let (k, d) = (shape.n_classes, shape.n_features);
-        let factors = self.decode_factors(shape, params);
         let mut diff = vec![0.0; d];
         let mut r = vec![0.0; d];
         // Σ_i w_i (x_i − μ)(x_i − μ)ᵀ, lower triangle row by row.
@@ -168,7 +173,86 @@ impl ClassDensities for FullCovariance {
                 shared_w += s0;
             } else {
                 let start = Self::factor_range(shape, c).start;
-                add_factor_gradient(l, &m_lower, s0, gradient.slice_mut(s![start..]));
+                let m = symmetric_from_lower(d, &m_lower);
+                add_factor_gradient(l, &m, s0, gradient.slice_mut(s![start..]));
+            }
+        }
+        if self.shared {
+            let start = Self::factor_range(shape, 0).start;
+            add_factor_gradient(
+                &factors[0].l,
+                &symmetric_from_lower(d, &shared_m),
+                shared_w,
+                gradient.slice_mut(s![start..]),
+            );
+        }
+    }
+
+    /// [`ClassDensities::log_densities_into`] as matrix products: `z_i = Lᵀ(x_i − μ_c)` is row
+    /// `i` of `(X − 1μ_cᵀ) L` — for LDA's shared factor `XL − 1(Lᵀμ_c)ᵀ`, one product for every
+    /// class.
+    fn log_densities_blocked(
+        &self,
+        shape: Shape,
+        params: &[f64],
+        factors: &[Factor],
+        xs: &[f64],
+        out: &mut [f64],
+    ) {
+        let (k, d) = (shape.n_classes, shape.n_features);
+        let x = ArrayView2::from_shape((xs.len() / d, d), xs).expect("n × d rows");
+        let half_d_ln_2pi = shape.half_d_ln_2pi();
+        let shared_xl = self.shared.then(|| x.dot(&factors[0].l));
+        for c in 0..k {
+            let Factor { l, log_det_half } = &factors[factor_index(self.shared, c)];
+            let z = match &shared_xl {
+                Some(xl) => {
+                    let mean = ArrayView1::from(&params[c * d..(c + 1) * d]);
+                    xl - &l.t().dot(&mean)
+                }
+                None => Self::centred(shape, params, x, c).dot(l),
+            };
+            for (i, zi) in z.rows().into_iter().enumerate() {
+                out[i * k + c] = -half_d_ln_2pi + log_det_half - 0.5 * zi.dot(&zi);
+            }
+        }
+    }
+
+    /// [`ClassDensities::add_weighted_gradient`] as matrix products: with `D = X − 1μ_cᵀ` and
+    /// `w` class `c`'s column of `W`, `r = Dᵀw` and `M = Dᵀ diag(w) D`.
+    fn add_weighted_gradient_blocked(
+        &self,
+        shape: Shape,
+        params: &[f64],
+        factors: &[Factor],
+        xs: &[f64],
+        ws: &[f64],
+        mut gradient: ArrayViewMut1<'_, f64>,
+    ) {
+        let (k, d) = (shape.n_classes, shape.n_features);
+        let n = xs.len() / d;
+        let x = ArrayView2::from_shape((n, d), xs).expect("n × d rows");
+        let w = ArrayView2::from_shape((n, k), ws).expect("n × K weights");
+        let mut shared_m = Array2::<f64>::zeros((d, d));
+        let mut shared_w = 0.0;
+        for c in 0..k {
+            let l = &factors[factor_index(self.shared, c)].l;
+            let wc = w.column(c);
+            let centred = Self::centred(shape, params, x, c);
+            let r = centred.t().dot(&wc);
+            let weighted = &centred * &wc.insert_axis(Axis(1));
+            let m = centred.t().dot(&weighted);
+            let s0 = wc.sum();
+            // ∂/∂μ_k = L Lᵀ r.
+            gradient
+                .slice_mut(s![c * d..(c + 1) * d])
+                .scaled_add(1.0, &l.dot(&l.t().dot(&r)));
+            if self.shared {
+                shared_m += &m;
+                shared_w += s0;
+            } else {
+                let start = Self::factor_range(shape, c).start;
+                add_factor_gradient(l, &m, s0, gradient.slice_mut(s![start..]));
             }
         }
         if self.shared {
@@ -179,6 +263,50 @@ impl ClassDensities for FullCovariance {
                 shared_w,
                 gradient.slice_mut(s![start..]),
             );
+        }
+    }
+}
+
+impl ClassDensities for FullCovariance {
+    fn len(&self, shape: Shape) -> usize {
+        gaussian::precision_offset(shape) + self.n_factors(shape) * shape.tri()
+    }
+
+    /// A class's mean and its (or LDA's shared) precision factor.
+    fn class_block_len(&self, shape: Shape) -> usize {
+        shape.n_features + shape.tri()
+    }
+
+    fn log_densities_into(
+        &self,
+        shape: Shape,
+        params: &[f64],
+        xs: &[f64],
+        out: &mut [f64],
+        _log_responsibilities: Option<&mut [f64]>,
+    ) {
+        let factors = self.decode_factors(shape, params);
+        if shape.n_features >= BLOCKED_FROM_FEATURES {
+            self.log_densities_blocked(shape, params, &factors, xs, out);
+        } else {
+            self.log_densities_by_row(shape, params, &factors, xs, out);
+        }
+    }
+
+    fn add_weighted_gradient(
+        &self,
+        shape: Shape,
+        params: &[f64],
+        xs: &[f64],
+        ws: &[f64],
+        _log_responsibilities: Option<&[f64]>,
+        gradient: ArrayViewMut1<'_, f64>,
+    ) {
+        let factors = self.decode_factors(shape, params);
+        if shape.n_features >= BLOCKED_FROM_FEATURES {
+            self.add_weighted_gradient_blocked(shape, params, &factors, xs, ws, gradient);
+        } else {
+            self.add_weighted_gradient_by_row(shape, params, &factors, xs, ws, gradient);
         }
     }
 
@@ -451,20 +579,24 @@ fn decode_factor(d: usize, block: &[f64]) -> Factor {
     Factor { l, log_det_half }
 }
 
-/// Adds the gradient of `Σ_i w_i [Σ_a ℓ_a − ½ ‖Lᵀ(x_i − μ)‖²]` with respect to the stored
-/// entries of `L`, given the lower triangle of `M = Σ_i w_i (x_i − μ)(x_i − μ)ᵀ` (packed row
-/// by row) and `s0 = Σ_i w_i`.
-fn add_factor_gradient(l: &Array2<f64>, m_lower: &[f64], s0: f64, mut g: ArrayViewMut1<'_, f64>) {
-    let d = l.nrows();
+/// The symmetric `d × d` matrix whose lower triangle is `lower` (packed row by row).
+fn symmetric_from_lower(d: usize, lower: &[f64]) -> Array2<f64> {
     let mut m = Array2::<f64>::zeros((d, d));
     let mut idx = 0;
     for a in 0..d {
         for b in 0..=a {
-            m[[a, b]] = m_lower[idx];
-            m[[b, a]] = m_lower[idx];
+            m[[a, b]] = lower[idx];
+            m[[b, a]] = lower[idx];
             idx += 1;
         }
     }
+    m
+}
+
+/// Adds the gradient of `Σ_i w_i [Σ_a ℓ_a − ½ ‖Lᵀ(x_i − μ)‖²]` with respect to the stored
+/// entries of `L`, given `M = Σ_i w_i (x_i − μ)(x_i − μ)ᵀ` and `s0 = Σ_i w_i`.
+fn add_factor_gradient(l: &Array2<f64>, m: &Array2<f64>, s0: f64, mut g: ArrayViewMut1<'_, f64>) {
+    let d = l.nrows();
     let ml = m.dot(l);
     let mut idx = 0;
     for a in 0..d {
@@ -547,6 +679,62 @@ impl LocalTerms for FullTerms<'_> {
             }
             if a == b {
                 hess[(d + e) * q + d + e] += ce * raw;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The blocked products and the row-by-row loops compute the same densities and gradient
+    /// (to rounding), for the shared factor and one per class.
+    #[test]
+    fn blocked_products_agree_with_the_row_loops() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (n, k, d) = (40, 3, BLOCKED_FROM_FEATURES + 1);
+        let shape = Shape {
+            n_classes: k,
+            n_features: d,
+            variance_floor: 0.0,
+        };
+        let xs: Vec<f64> = (0..n * d).map(|_| rng.random_range(-2.0..2.0)).collect();
+        let ws: Vec<f64> = (0..n * k).map(|_| rng.random_range(-1.0..1.0)).collect();
+        for shared in [true, false] {
+            let family = FullCovariance { shared };
+            let params: Vec<f64> = (0..family.len(shape))
+                .map(|_| rng.random_range(-0.5..0.5))
+                .collect();
+            let factors = family.decode_factors(shape, &params);
+            let (mut by_row, mut blocked) = (vec![0.0; n * k], vec![0.0; n * k]);
+            family.log_densities_by_row(shape, &params, &factors, &xs, &mut by_row);
+            family.log_densities_blocked(shape, &params, &factors, &xs, &mut blocked);
+            for (a, b) in by_row.iter().zip(&blocked) {
+                assert!((a - b).abs() <= 1e-12 * a.abs().max(1.0), "{a} vs {b}");
+            }
+            let len = family.len(shape);
+            let (mut g_row, mut g_blocked) = (Array1::zeros(len), Array1::zeros(len));
+            family.add_weighted_gradient_by_row(
+                shape,
+                &params,
+                &factors,
+                &xs,
+                &ws,
+                g_row.view_mut(),
+            );
+            family.add_weighted_gradient_blocked(
+                shape,
+                &params,
+                &factors,
+                &xs,
+                &ws,
+                g_blocked.view_mut(),
+            );
+            for (a, b) in g_row.iter().zip(&g_blocked) {
+                assert!((a - b).abs() <= 1e-11 * a.abs().max(1.0), "{a} vs {b}");
             }
         }
     }
