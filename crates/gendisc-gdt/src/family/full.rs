@@ -117,77 +117,6 @@ impl FullCovariance {
         });
     }
 
-    /// [`ClassDensities::add_weighted_gradient`] row by row.
-    fn add_weighted_gradient_by_row(
-        &self,
-        shape: Shape,
-        params: &[f64],
-        factors: &[Factor],
-        xs: &[f64],
-        ws: &[f64],
-        mut gradient: ArrayViewMut1<'_, f64>,
-    ) {
-        let (k, d) = (shape.n_classes, shape.n_features);
-        let mut diff = vec![0.0; d];
-        let mut r = vec![0.0; d];
-        // Σ_i w_i (x_i − μ)(x_i − μ)ᵀ, lower triangle row by row.
-        let mut m_lower = vec![0.0; shape.tri()];
-        // LDA's sums over classes, for its one factor.
-        let mut shared_m = vec![0.0; shape.tri()];
-        let mut shared_w = 0.0;
-        for c in 0..k {
-            let mean = &params[c * d..(c + 1) * d];
-            r.fill(0.0);
-            let mut s0 = 0.0;
-            let l = &factors[factor_index(self.shared, c)].l;
-            m_lower.fill(0.0);
-            for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
-                let wi = wrow[c];
-                if wi == 0.0 {
-                    continue;
-                }
-                s0 += wi;
-                for j in 0..d {
-                    diff[j] = row[j] - mean[j];
-                    r[j] += wi * diff[j];
-                }
-                let mut idx = 0;
-                for a in 0..d {
-                    let wa = wi * diff[a];
-                    for b in 0..=a {
-                        m_lower[idx] += wa * diff[b];
-                        idx += 1;
-                    }
-                }
-            }
-            // ∂/∂μ_k = L Lᵀ r.
-            let r_arr = ArrayView1::from(&r[..]);
-            let g_mu = l.dot(&l.t().dot(&r_arr));
-            gradient
-                .slice_mut(s![c * d..(c + 1) * d])
-                .scaled_add(1.0, &g_mu);
-            if self.shared {
-                for (sm, mm) in shared_m.iter_mut().zip(&m_lower) {
-                    *sm += mm;
-                }
-                shared_w += s0;
-            } else {
-                let start = Self::factor_range(shape, c).start;
-                let m = symmetric_from_lower(d, &m_lower);
-                add_factor_gradient(l, &m, s0, gradient.slice_mut(s![start..]));
-            }
-        }
-        if self.shared {
-            let start = Self::factor_range(shape, 0).start;
-            add_factor_gradient(
-                &factors[0].l,
-                &symmetric_from_lower(d, &shared_m),
-                shared_w,
-                gradient.slice_mut(s![start..]),
-            );
-        }
-    }
-
     /// [`ClassDensities::log_densities_into`] as matrix products: `z_i = Lᵀ(x_i − μ_c)` is row
     /// `i` of `(X − 1μ_cᵀ) L` — for LDA's shared factor `XL − 1(Lᵀμ_c)ᵀ`, one product for every
     /// class.
@@ -217,52 +146,67 @@ impl FullCovariance {
             }
         }
     }
+}
 
-    /// [`ClassDensities::add_weighted_gradient`] as matrix products: with `D = X − 1μ_cᵀ` and
-    /// `w` class `c`'s column of `W`, `r = Dᵀw` and `M = Dᵀ diag(w) D`.
-    fn add_weighted_gradient_blocked(
-        &self,
-        shape: Shape,
-        params: &[f64],
-        factors: &[Factor],
-        xs: &[f64],
-        ws: &[f64],
-        mut gradient: ArrayViewMut1<'_, f64>,
-    ) {
+/// The weighted moments of the rows about a class mean `μ`: `s0 = Σ_i w_i`,
+/// `r = Σ_i w_i (x_i − μ)` and `M = Σ_i w_i (x_i − μ)(x_i − μ)ᵀ`, all the gradient of a class's
+/// log-density needs (eq. 8).
+struct Moments {
+    s0: f64,
+    r: Array1<f64>,
+    m: Array2<f64>,
+}
+
+impl Moments {
+    /// Row by row, skipping rows of weight 0.
+    fn by_row(shape: Shape, params: &[f64], xs: &[f64], ws: &[f64], c: usize) -> Self {
+        let (k, d) = (shape.n_classes, shape.n_features);
+        let mean = &params[c * d..(c + 1) * d];
+        let mut diff = vec![0.0; d];
+        let mut r = vec![0.0; d];
+        // The lower triangle of M, row by row.
+        let mut m_lower = vec![0.0; shape.tri()];
+        let mut s0 = 0.0;
+        for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
+            let wi = wrow[c];
+            if wi == 0.0 {
+                continue;
+            }
+            s0 += wi;
+            for j in 0..d {
+                diff[j] = row[j] - mean[j];
+                r[j] += wi * diff[j];
+            }
+            let mut idx = 0;
+            for a in 0..d {
+                let wa = wi * diff[a];
+                for b in 0..=a {
+                    m_lower[idx] += wa * diff[b];
+                    idx += 1;
+                }
+            }
+        }
+        Self {
+            s0,
+            r: Array1::from(r),
+            m: symmetric_from_lower(d, &m_lower),
+        }
+    }
+
+    /// As matrix products: with `D = X − 1μᵀ` and `w` the class's column of `W`, `r = Dᵀw` and
+    /// `M = Dᵀ diag(w) D`.
+    fn blocked(shape: Shape, params: &[f64], xs: &[f64], ws: &[f64], c: usize) -> Self {
         let (k, d) = (shape.n_classes, shape.n_features);
         let n = xs.len() / d;
         let x = ArrayView2::from_shape((n, d), xs).expect("n × d rows");
         let w = ArrayView2::from_shape((n, k), ws).expect("n × K weights");
-        let mut shared_m = Array2::<f64>::zeros((d, d));
-        let mut shared_w = 0.0;
-        for c in 0..k {
-            let l = &factors[factor_index(self.shared, c)].l;
-            let wc = w.column(c);
-            let centred = Self::centred(shape, params, x, c);
-            let r = centred.t().dot(&wc);
-            let weighted = &centred * &wc.insert_axis(Axis(1));
-            let m = centred.t().dot(&weighted);
-            let s0 = wc.sum();
-            // ∂/∂μ_k = L Lᵀ r.
-            gradient
-                .slice_mut(s![c * d..(c + 1) * d])
-                .scaled_add(1.0, &l.dot(&l.t().dot(&r)));
-            if self.shared {
-                shared_m += &m;
-                shared_w += s0;
-            } else {
-                let start = Self::factor_range(shape, c).start;
-                add_factor_gradient(l, &m, s0, gradient.slice_mut(s![start..]));
-            }
-        }
-        if self.shared {
-            let start = Self::factor_range(shape, 0).start;
-            add_factor_gradient(
-                &factors[0].l,
-                &shared_m,
-                shared_w,
-                gradient.slice_mut(s![start..]),
-            );
+        let wc = w.column(c);
+        let centred = FullCovariance::centred(shape, params, x, c);
+        let weighted = &centred * &wc.insert_axis(Axis(1));
+        Self {
+            s0: wc.sum(),
+            r: centred.t().dot(&wc),
+            m: centred.t().dot(&weighted),
         }
     }
 }
@@ -300,13 +244,41 @@ impl ClassDensities for FullCovariance {
         xs: &[f64],
         ws: &[f64],
         _log_responsibilities: Option<&[f64]>,
-        gradient: ArrayViewMut1<'_, f64>,
+        mut gradient: ArrayViewMut1<'_, f64>,
     ) {
+        let (k, d) = (shape.n_classes, shape.n_features);
         let factors = self.decode_factors(shape, params);
-        if shape.n_features >= BLOCKED_FROM_FEATURES {
-            self.add_weighted_gradient_blocked(shape, params, &factors, xs, ws, gradient);
+        let moments = if d >= BLOCKED_FROM_FEATURES {
+            Moments::blocked
         } else {
-            self.add_weighted_gradient_by_row(shape, params, &factors, xs, ws, gradient);
+            Moments::by_row
+        };
+        // LDA's sums over classes, for its one factor.
+        let mut shared_m = Array2::<f64>::zeros((d, d));
+        let mut shared_w = 0.0;
+        for c in 0..k {
+            let Moments { s0, r, m } = moments(shape, params, xs, ws, c);
+            let l = &factors[factor_index(self.shared, c)].l;
+            // ∂/∂μ_k = L Lᵀ r.
+            gradient
+                .slice_mut(s![c * d..(c + 1) * d])
+                .scaled_add(1.0, &l.dot(&l.t().dot(&r)));
+            if self.shared {
+                shared_m += &m;
+                shared_w += s0;
+            } else {
+                let start = Self::factor_range(shape, c).start;
+                add_factor_gradient(l, &m, s0, gradient.slice_mut(s![start..]));
+            }
+        }
+        if self.shared {
+            let start = Self::factor_range(shape, 0).start;
+            add_factor_gradient(
+                &factors[0].l,
+                &shared_m,
+                shared_w,
+                gradient.slice_mut(s![start..]),
+            );
         }
     }
 
@@ -690,8 +662,8 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    /// The blocked products and the row-by-row loops compute the same densities and gradient
-    /// (to rounding), for the shared factor and one per class.
+    /// The blocked products and the row-by-row loops compute the same densities (for the shared
+    /// factor and one per class) and the same moments the gradient is made of, to rounding.
     #[test]
     fn blocked_products_agree_with_the_row_loops() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -715,25 +687,20 @@ mod tests {
             for (a, b) in by_row.iter().zip(&blocked) {
                 assert!((a - b).abs() <= 1e-12 * a.abs().max(1.0), "{a} vs {b}");
             }
-            let len = family.len(shape);
-            let (mut g_row, mut g_blocked) = (Array1::zeros(len), Array1::zeros(len));
-            family.add_weighted_gradient_by_row(
-                shape,
-                &params,
-                &factors,
-                &xs,
-                &ws,
-                g_row.view_mut(),
+        }
+        let means: Vec<f64> = (0..k * d).map(|_| rng.random_range(-1.0..1.0)).collect();
+        for c in 0..k {
+            let (by_row, blocked) = (
+                Moments::by_row(shape, &means, &xs, &ws, c),
+                Moments::blocked(shape, &means, &xs, &ws, c),
             );
-            family.add_weighted_gradient_blocked(
-                shape,
-                &params,
-                &factors,
-                &xs,
-                &ws,
-                g_blocked.view_mut(),
-            );
-            for (a, b) in g_row.iter().zip(&g_blocked) {
+            assert!((by_row.s0 - blocked.s0).abs() <= 1e-12 * by_row.s0.abs().max(1.0));
+            for (a, b) in by_row
+                .r
+                .iter()
+                .chain(&by_row.m)
+                .zip(blocked.r.iter().chain(&blocked.m))
+            {
                 assert!((a - b).abs() <= 1e-11 * a.abs().max(1.0), "{a} vs {b}");
             }
         }
