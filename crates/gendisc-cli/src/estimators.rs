@@ -521,7 +521,11 @@ where
         .map_err(|e| {
             // The library names its settings; the command's flags are spelt otherwise.
             let text = e.to_string();
-            let hint = if text.contains("`regularization`")
+            // A setting given with a value it cannot take: the error says what it needs, and a
+            // hint to give the setting would only contradict it.
+            let hint = if matches!(e, gendisc_core::Error::InvalidParameter { .. }) {
+                ""
+            } else if text.contains("`regularization`")
                 || (kind.starts_with("gdt") && text.contains("collinear"))
             {
                 " (give --reg-param R or --shrinkage W)"

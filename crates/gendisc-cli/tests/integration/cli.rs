@@ -893,6 +893,10 @@ fn gdt_shrinkage_fits_a_singular_class() {
     let mut balls = shrunk.clone();
     balls[3] = "balls1";
     run_err(dir.path(), &balls, &["shrinkage", "only LDA and QDA"]);
+    // … and the message does not then tell the user to give the setting they gave.
+    let stderr = gendisc(dir.path()).args(&balls).output().unwrap().stderr;
+    let stderr = String::from_utf8_lossy(&stderr);
+    assert!(!stderr.contains("give --shrinkage"), "{stderr}");
 }
 
 /// Two columns on scales 10⁴ apart, the class the sign of their standardised sum (with a
