@@ -14,8 +14,8 @@ use gendisc_core::Result;
 use gendisc_data::splits::random_split;
 use ndarray::{ArrayView1, ArrayView2, Axis};
 
-use super::version_space::{perceptron_separator, random_separator};
 use super::{coefficients, error_rate, fit_logistic, log_odds_of, Inputs, NgJordanStudy};
+use gendisc_data::generators::{perceptron_separator, random_separator};
 use gendisc_engine::verdict::{describe, Centre, Difference, CONFIDENCE};
 use gendisc_engine::Cell;
 

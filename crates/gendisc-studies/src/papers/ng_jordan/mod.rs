@@ -57,7 +57,6 @@ mod inputs;
 mod mixing;
 mod paper;
 mod report;
-mod version_space;
 
 use std::path::Path;
 
@@ -77,11 +76,11 @@ pub use datasets::{
     load, load_all, required_files, rescale_unit_range, Dataset, DatasetSpec, InputKind, Inputs,
     DATASETS,
 };
+pub use gendisc_data::generators::{perceptron_separator, random_separator};
 pub use inputs::{export_inputs, InputSource};
 pub use mixing::{walk_mixing, MixingRow};
 pub use paper::NgJordan;
 pub use report::write_outputs;
-pub use version_space::{perceptron_separator, random_separator};
 
 /// The study's identifier, also its directory under `results/`.
 pub const STUDY_ID: &str = "ng-jordan";

@@ -15,7 +15,7 @@
 
 use gendisc_core::{Error, Result};
 use ndarray::{Array1, ArrayView1, ArrayView2};
-use rand::Rng;
+use rand::{Rng, RngCore};
 use rand_distr::StandardNormal;
 
 /// A point of the version space of `(x, y)` after `steps` hit-and-run steps from `start`.
@@ -32,6 +32,21 @@ pub fn random_separator<R: Rng + ?Sized>(
     start: ArrayView1<'_, f64>,
     steps: usize,
     rng: &mut R,
+) -> Result<Array1<f64>> {
+    // The walk draws through `dyn RngCore`, so that it is compiled here, at this crate's
+    // optimisation level, whatever the caller's generator type (a generic body would be
+    // compiled in each caller's crate, unoptimised in a study's development build).
+    let mut rng = rng;
+    hit_and_run(x, y, start, steps, &mut rng)
+}
+
+/// [`random_separator`]'s walk.
+fn hit_and_run(
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    start: ArrayView1<'_, f64>,
+    steps: usize,
+    rng: &mut dyn RngCore,
 ) -> Result<Array1<f64>> {
     let (n, d) = x.dim();
     if y.len() != n {
