@@ -749,18 +749,7 @@ fn optimise_unchecked<'t>(
             induced = Some(solution);
         }
     }
-    let whitened = match method {
-        Method::Lbfgs(_) | Method::ConjugateGradient(_) if p.whiten_first_order => {
-            minimize_whitened(&method, t, p.lambda, from.view())?
-        }
-        _ => None,
-    };
-    let solution = match whitened {
-        Some(solution) => solution,
-        None => method.minimize(&counted, from.view())?,
-    };
-    // Where `Auto` chose L-BFGS for the Hessian's cost and it stopped short, Newton finishes.
-    let mut solution = p.solver.finish_with_newton(&counted, solution)?;
+    let mut solution = run_solver(p, t, &counted, &method, from.view())?;
     let gradient_tolerance = Some(solution.report.criterion.tolerance());
     if let Some(induced) = induced {
         solution.report.iterations += induced.report.iterations;
@@ -784,6 +773,29 @@ fn optimise_unchecked<'t>(
             separation: None,
         },
     })
+}
+
+/// Runs `method` (what `p`'s solver chose for `counted`) from `from`: a first-order method on
+/// whitened inputs where that applies ([`crate::whitening`]), and trust-region Newton to finish
+/// where `Auto` chose L-BFGS for the Hessian's cost and it stopped short.
+fn run_solver<'t>(
+    p: &GdtValidParams,
+    t: &'t TrainingSet<'t>,
+    counted: &CountingIndefinite<'_, '_>,
+    method: &Method,
+    from: ArrayView1<'_, f64>,
+) -> Result<Solution> {
+    let whitened = match method {
+        Method::Lbfgs(_) | Method::ConjugateGradient(_) if p.whiten_first_order => {
+            minimize_whitened(method, t, p.lambda, from)?
+        }
+        _ => None,
+    };
+    let solution = match whitened {
+        Some(solution) => solution,
+        None => method.minimize(counted, from)?,
+    };
+    p.solver.finish_with_newton(counted, solution)
 }
 
 impl GdtValidParams {
