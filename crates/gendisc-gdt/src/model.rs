@@ -786,7 +786,7 @@ fn run_solver<'t>(
     from: ArrayView1<'_, f64>,
 ) -> Result<Solution> {
     let whitened = match method {
-        Method::Lbfgs(_) | Method::ConjugateGradient(_) if p.whiten_first_order => {
+        Method::Lbfgs(_) | Method::ConjugateGradient(_) if p.whiten_inputs => {
             minimize_whitened(method, t, p.lambda, from)?
         }
         _ => None,

@@ -38,7 +38,7 @@ pub const DEFAULT_GDT_NEWTON_ITERATIONS: usize = 200;
 /// [`AUTO_MAX_NEWTON_DIM`](gendisc_optim::AUTO_MAX_NEWTON_DIM) parameters and one Hessian
 /// costs at most [`AUTO_MAX_HESSIAN_COST`](gendisc_optim::AUTO_MAX_HESSIAN_COST) operations
 /// (about `n (K q² + p²)` for `n` rows, `p` parameters and `q` per class), else L-BFGS on
-/// whitened inputs ([`GdtParams::whiten_first_order`]), finished by Newton where it stops short
+/// whitened inputs ([`GdtParams::whiten_inputs`]), finished by Newton where it stops short
 /// within Newton's dimension — stopping on the gradient criterion [`DEFAULT_GDT_GRADIENT_TOLERANCE`] (L-BFGS on ten times
 /// that, the floor its value-based line search reaches reliably), at most
 /// [`DEFAULT_GDT_NEWTON_ITERATIONS`] Newton or 2000 L-BFGS iterations.
@@ -101,7 +101,7 @@ pub fn paper_conjugate_gradient_settings() -> ConjugateGradientSettings {
 /// | `n_classes` | `max(y) + 1` | number of classes `K` |
 /// | `require_convergence` | `false` | make a fit that stops without converging an [`Error::NotConverged`] (see [`GdtParams::require_convergence`]) |
 /// | `certify_discriminative_end` | `true` | decide `λ = 0` by a separation certificate first (see [`GdtParams::certify_discriminative_end`]) |
-/// | `whiten_first_order` | `true` | run L-BFGS and conjugate gradient on inputs whitened by their pooled within-class covariance (LDA, QDA, the shared diagonal; see [`GdtParams::whiten_first_order`]) |
+/// | `whiten_inputs` | `true` | run L-BFGS and conjugate gradient on inputs whitened by their pooled within-class covariance (LDA, QDA, the shared diagonal; see [`GdtParams::whiten_inputs`]) |
 ///
 /// # Fits that stop at a cap
 ///
@@ -147,10 +147,10 @@ pub struct GdtValidParams {
     /// Absent from params serialised before it could be set, and left out while it has its
     /// default: whitened.
     #[serde(default = "whitened", skip_serializing_if = "is_whitened")]
-    pub(crate) whiten_first_order: bool,
+    pub(crate) whiten_inputs: bool,
 }
 
-/// The default of [`GdtValidParams::whiten_first_order`].
+/// The default of [`GdtValidParams::whiten_inputs`].
 fn whitened() -> bool {
     true
 }
@@ -220,9 +220,10 @@ impl GdtValidParams {
     pub fn certify_discriminative_end(&self) -> bool {
         self.certify_discriminative_end
     }
-    /// Whether first-order solvers run on whitened inputs ([`GdtParams::whiten_first_order`]).
-    pub fn whiten_first_order(&self) -> bool {
-        self.whiten_first_order
+    /// Whether L-BFGS and conjugate gradient run on whitened inputs
+    /// ([`GdtParams::whiten_inputs`]).
+    pub fn whiten_inputs(&self) -> bool {
+        self.whiten_inputs
     }
 
     /// The same parameters with another `λ` (validated).
@@ -255,7 +256,7 @@ impl GdtParams {
             n_classes: None,
             require_convergence: false,
             certify_discriminative_end: true,
-            whiten_first_order: true,
+            whiten_inputs: true,
         })
     }
     /// Class priors [`Priors::Fixed`] at `1/K` or [`Priors::Estimated`] (default
@@ -371,8 +372,8 @@ impl GdtParams {
     /// coordinates (module documentation of `whitening` in the source). With `false` the solver
     /// runs on `θ` as it is, as Bouchard & Triggs ran their conjugate gradient; the Newton
     /// methods, whose steps do not depend on the coordinates, always do.
-    pub fn whiten_first_order(mut self, whiten: bool) -> Self {
-        self.0.whiten_first_order = whiten;
+    pub fn whiten_inputs(mut self, whiten: bool) -> Self {
+        self.0.whiten_inputs = whiten;
         self
     }
 }

@@ -291,7 +291,7 @@ fn newton_reaches_the_optimum_where_default_cg_runs_out_of_iterations() {
         Gdt::params(Family::Qda)
             .lambda(0.25)
             .solver(solver)
-            .whiten_first_order(false)
+            .whiten_inputs(false)
             .fit(x.view(), y.view())
             .unwrap()
     };

@@ -165,7 +165,7 @@ pub struct Settings {
     /// [`gendisc_gdt::default_method`] (trust-region Newton with the analytic Hessian).
     /// `Some(gendisc_gdt::paper_conjugate_gradient())` runs the paper's conjugate gradient
     /// instead, on `θ` as it is (not on whitened inputs,
-    /// [`GdtParams::whiten_first_order`]), as the paper did. Left out of the run's fingerprint when `None`.
+    /// [`GdtParams::whiten_inputs`]), as the paper did. Left out of the run's fingerprint when `None`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solver: Option<Method>,
     /// Table 1: how the four Fisher/PCA inputs are scaled (the paper does not say). Every
@@ -216,7 +216,7 @@ impl Settings {
             Variant::PaperSolver => Gdt::params(block.family)
                 .solver(gendisc_gdt::paper_conjugate_gradient())
                 .certify_discriminative_end(false)
-                .whiten_first_order(false),
+                .whiten_inputs(false),
             _ => self.gdt_params(block.family),
         };
         match block.variant {
@@ -233,7 +233,7 @@ impl Settings {
         let params = Gdt::params(family);
         match self.solver {
             // Another solver stands for the paper's, which ran on θ as it is.
-            Some(solver) => params.solver(solver).whiten_first_order(false),
+            Some(solver) => params.solver(solver).whiten_inputs(false),
             None => params,
         }
     }
