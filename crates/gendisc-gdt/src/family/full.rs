@@ -80,7 +80,8 @@ impl FullCovariance {
 /// (`(X − 1μᵀ) L` and `(X − 1μᵀ)ᵀ W (X − 1μᵀ)`), which `ndarray`'s blocked kernels vectorise;
 /// below it the row-by-row loops are as fast, the products' packing and temporaries costing
 /// what they save. Measured for one density and gradient evaluation (release build, 2–6
-/// classes, 300–4,000 rows): at `d = 16` the products take 0.3–0.7 of the loops' time, at
+/// classes, 300–4,000 rows): at `d = 16` the products take 0.3–0.7 of the loops' time (once 0.97,
+/// in a noisy run), at
 /// `d = 36` 0.3–0.6; at `d = 8`–`10` either wins by turns, and below the loops do.
 const BLOCKED_FROM_FEATURES: usize = 12;
 
