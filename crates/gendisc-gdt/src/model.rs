@@ -775,8 +775,8 @@ fn optimise_unchecked<'t>(
     })
 }
 
-/// Runs `method` (what `p`'s solver chose for `counted`) from `from`: a first-order method on
-/// whitened inputs where that applies ([`crate::whitening`]), and trust-region Newton to finish
+/// Runs `method` (what `p`'s solver chose for `counted`) from `from`: on whitened inputs where
+/// that applies ([`crate::whitening`]), and trust-region Newton to finish
 /// where `Auto` chose L-BFGS for the Hessian's cost and it stopped short.
 fn run_solver<'t>(
     p: &GdtValidParams,
@@ -785,11 +785,10 @@ fn run_solver<'t>(
     method: &Method,
     from: ArrayView1<'_, f64>,
 ) -> Result<Solution> {
-    let whitened = match method {
-        Method::Lbfgs(_) | Method::ConjugateGradient(_) if p.whiten_inputs => {
-            minimize_whitened(method, t, p.lambda, from)?
-        }
-        _ => None,
+    let whitened = if p.whiten_inputs {
+        minimize_whitened(method, t, p.lambda, from, counted)?
+    } else {
+        None
     };
     let solution = match whitened {
         Some(solution) => solution,

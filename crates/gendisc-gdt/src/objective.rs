@@ -278,6 +278,16 @@ impl<'a, 'b> CountingIndefinite<'a, 'b> {
     pub(crate) fn indefinite(&self) -> usize {
         self.indefinite.get()
     }
+
+    /// Counts `n` indefinite Hessians of another parametrisation of the same fit.
+    pub(crate) fn add_indefinite(&self, n: usize) {
+        self.indefinite.set(self.indefinite.get() + n);
+    }
+
+    /// Starts the count again from zero.
+    pub(crate) fn reset(&self) {
+        self.indefinite.set(0);
+    }
 }
 
 impl Objective for CountingIndefinite<'_, '_> {

@@ -101,7 +101,7 @@ pub fn paper_conjugate_gradient_settings() -> ConjugateGradientSettings {
 /// | `n_classes` | `max(y) + 1` | number of classes `K` |
 /// | `require_convergence` | `false` | make a fit that stops without converging an [`Error::NotConverged`] (see [`GdtParams::require_convergence`]) |
 /// | `certify_discriminative_end` | `true` | decide `λ = 0` by a separation certificate first (see [`GdtParams::certify_discriminative_end`]) |
-/// | `whiten_inputs` | `true` | run L-BFGS and conjugate gradient on inputs whitened by their pooled within-class covariance (LDA, QDA, the shared diagonal; see [`GdtParams::whiten_inputs`]) |
+/// | `whiten_inputs` | `true` | run the solver on inputs whitened by their pooled within-class covariance (LDA, QDA, the shared diagonal; see [`GdtParams::whiten_inputs`]) |
 ///
 /// # Fits that stop at a cap
 ///
@@ -361,17 +361,18 @@ impl GdtParams {
         self.0.certify_discriminative_end = certify;
         self
     }
-    /// Whether L-BFGS and conjugate gradient run on inputs whitened by the training rows'
-    /// pooled within-class covariance (default `true`), for the families closed under that
-    /// affine map: LDA, QDA and (per feature) the shared diagonal, without shrinkage.
+    /// Whether the solver runs on inputs whitened by the training rows' pooled within-class
+    /// covariance (default `true`), for the families closed under that affine map: LDA, QDA
+    /// and (per feature) the shared diagonal, without shrinkage.
     ///
     /// The maximiser is the same either way (the map changes `L_gen` by a constant and
-    /// `L_disc` not at all); what changes is the conditioning the first-order solver sees, and
-    /// with it how many iterations it needs and whether it reaches the criterion within its
-    /// cap. The fit is converged only where the first-order condition holds in the model's own
-    /// coordinates (module documentation of `whitening` in the source). With `false` the solver
-    /// runs on `θ` as it is, as Bouchard & Triggs ran their conjugate gradient; the Newton
-    /// methods, whose steps do not depend on the coordinates, always do.
+    /// `L_disc` not at all); what changes is the conditioning a first-order solver sees, and
+    /// the units in which trust-region Newton's damping measures its steps — with them how
+    /// many iterations the fit needs and whether it reaches the criterion within its cap, which
+    /// every run on the whitened rows shares. The fit is converged only where the first-order
+    /// condition holds in the model's own coordinates (module documentation of `whitening` in
+    /// the source). With `false` the solver runs on `θ` as it is, as Bouchard & Triggs ran
+    /// their conjugate gradient.
     pub fn whiten_inputs(mut self, whiten: bool) -> Self {
         self.0.whiten_inputs = whiten;
         self

@@ -1,4 +1,4 @@
-//! First-order solvers on whitened inputs.
+//! GDT's solvers on whitened inputs.
 //!
 //! L-BFGS and conjugate gradient converge at a rate set by the conditioning of the problem, and
 //! in the model's own coordinates a Gaussian family's `L_λ` is about as ill-conditioned as the
@@ -17,10 +17,15 @@
 //! again, with `ℓ̃_a = ℓ_a − ln A_aa` on its diagonal.
 //!
 //! With `m` the rows' mean and `A` the Cholesky factor of `S⁻¹` (its diagonal's square root for
-//! the shared diagonal), the generative start's pooled covariance is the identity. The first-
-//! order solver runs there; its result is mapped back, and converged only when the first-order
-//! condition holds in the model's own coordinates ([`minimize_whitened`]). Newton's steps do
-//! not depend on the coordinates, so the Newton methods run in the model's own.
+//! the shared diagonal), the generative start's pooled covariance is the identity. The solver
+//! runs there; its result is mapped back, and converged only when the first-order condition
+//! holds in the model's own coordinates ([`minimize_whitened`]).
+//!
+//! Newton's step itself does not depend on the coordinates, but its safeguards do: the
+//! Levenberg–Marquardt damping `μI` of trust-region Newton measures steps in `θ`'s own units.
+//! On Statlog australian (690 rows, columns from 0/1 flags to amounts near 10⁵) it stopped
+//! QDA at `λ = 0.05` at its 200-iteration cap with a gradient norm of `1.7·10⁻⁵`; on the
+//! whitened rows the fit converges in 21 iterations, at an objective lower by `0.049` per row.
 
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, CowArray};
 
@@ -32,7 +37,7 @@ use gendisc_optim::{
 };
 
 use crate::model::TrainingSet;
-use crate::objective::GdtObjective;
+use crate::objective::{CountingIndefinite, GdtObjective};
 
 /// The affine maps of the inputs a family is closed under ([`crate::whitening`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,7 +71,8 @@ impl InputMap {
     /// The whitening map of the training rows for a family closed under `closure`: `m` their
     /// (weighted) mean, `A` the Cholesky factor of the inverse of their pooled within-class
     /// covariance `S` (maximum likelihood; for [`AffineClosure::Diagonal`], `A_jj = S_jj^{-½}`).
-    /// `None` where `S` is not positive definite (a constant column, fewer rows than features).
+    /// `None` where `S` is not positive definite (fewer rows than features, collinear columns)
+    /// or a column is constant within every class (its computed variance only rounding).
     pub(crate) fn whitening(closure: AffineClosure, t: &TrainingSet<'_>) -> Option<Self> {
         let (x, d) = (t.x.view(), t.x.ncols());
         let weight = |i: usize| t.w.map_or(1.0, |w| w[i]);
@@ -74,11 +80,13 @@ impl InputMap {
         let mut class_weight = vec![0.0; k];
         let mut class_sum = Array2::<f64>::zeros((k, d));
         let mut shift = Array1::<f64>::zeros(d);
+        let mut largest = Array1::<f64>::zeros(d);
         for (i, row) in x.rows().into_iter().enumerate() {
             let (c, s) = (t.y[i], weight(i));
             class_weight[c] += s;
             class_sum.row_mut(c).scaled_add(s, &row);
             shift.scaled_add(s, &row);
+            largest.zip_mut_with(&row, |m, v| *m = m.max(v.abs()));
         }
         let total: f64 = class_weight.iter().sum();
         shift /= total;
@@ -91,6 +99,16 @@ impl InputMap {
                 *v = root * (*v - sum / class_weight[c]);
             }
         }
+        // A within-class variance no larger than the rounding of the column's own values is a
+        // column constant within each class, whatever its computed value: no whitening.
+        let variances = centred.map_axis(ndarray::Axis(0), |c| c.dot(&c) / total);
+        let resolved = variances.iter().zip(&largest).all(|(v, m)| {
+            let rounding = 4.0 * f64::EPSILON * m;
+            v.is_finite() && *v > rounding * rounding
+        });
+        if !resolved {
+            return None;
+        }
         let (factor, inverse) = match closure {
             AffineClosure::Triangular => {
                 let covariance = centred.t().dot(&centred) / total;
@@ -99,16 +117,10 @@ impl InputMap {
                 let inverse = cholesky.solve_lower(Array2::eye(d).view()).ok()?;
                 (cholesky.into_factor(), inverse)
             }
-            AffineClosure::Diagonal => {
-                let variances = centred.map_axis(ndarray::Axis(0), |c| c.dot(&c) / total);
-                if !variances.iter().all(|v| v.is_finite() && *v > 0.0) {
-                    return None;
-                }
-                (
-                    Array2::from_diag(&variances.mapv(|v| v.sqrt().recip())),
-                    Array2::from_diag(&variances.mapv(f64::sqrt)),
-                )
-            }
+            AffineClosure::Diagonal => (
+                Array2::from_diag(&variances.mapv(|v| v.sqrt().recip())),
+                Array2::from_diag(&variances.mapv(f64::sqrt)),
+            ),
         };
         let finite = |a: &Array2<f64>| a.iter().all(|v| v.is_finite());
         (finite(&factor) && finite(&inverse)).then_some(Self {
@@ -159,74 +171,97 @@ impl InputMap {
 /// problem before it finishes in the model's own coordinates.
 const MAX_TIGHTENINGS: usize = 3;
 
-/// Minimises `−L_λ / S` from `from` with the first-order `method` on the whitened rows
-/// ([module documentation](self)), when the family is closed under whitening, the fit has no
-/// shrinkage prior (which is not invariant under the map) and the pooled covariance is
-/// positive definite; `None` otherwise.
+/// Minimises `−L_λ / S` (`model`, the objective in the model's own coordinates) from `from`
+/// with `method` on the whitened rows ([module documentation](self)), when the family is closed
+/// under whitening, the fit has no shrinkage prior (which is not invariant under the map) and
+/// the pooled covariance is positive definite; `None` otherwise. Indefinite Hessians of the
+/// whitened problem are counted in `model`.
 ///
 /// The solver's criterion is met on the whitened problem; the fit has converged only when it
 /// holds for the model's own coordinates, `‖∇f(θ)‖₂ ≤ tolerance · max(1, |f(θ)|)`. Where it does
 /// not, or where the whitened run stalled, the whitened tolerance is tightened by the ratio of
-/// the two and the solver resumes without its value test, at most [`MAX_TIGHTENINGS`] times,
-/// then finishes in the model's own coordinates, whose status the fit reports. A whitened run
-/// that reaches its iteration cap or a non-finite objective ends the fit with that status.
+/// the two and the solver resumes (a first-order method without its value test), at most
+/// [`MAX_TIGHTENINGS`] times, then finishes in the model's own coordinates, whose status the
+/// fit reports. Every run draws on the one iteration cap of `method`: a fit never takes more
+/// iterations than its settings allow. A whitened run that reaches the cap or a non-finite
+/// objective ends the fit with that status.
 pub(crate) fn minimize_whitened<'t>(
     method: &Method,
     t: &'t TrainingSet<'t>,
     lambda: f64,
     from: ArrayView1<'_, f64>,
+    model: &CountingIndefinite<'_, '_>,
 ) -> Result<Option<Solution>> {
     let Some((map, whitened_set, mut whitened)) = whitened_problem(t, from) else {
         return Ok(None);
     };
     let (param, dim) = (t.param, t.param.dim());
     let whitened_objective = GdtObjective::new(&whitened_set, lambda);
-    let objective = GdtObjective::new(t, lambda);
+    let counted = CountingIndefinite::new(&whitened_objective);
     let tolerance = method.gradient_tolerance(dim);
+    let budget = method.max_iterations(dim);
     let mut whitened_tolerance = tolerance;
     let (mut iterations, mut evaluations) = (0, 0);
-    for round in 0..=MAX_TIGHTENINGS {
-        let run = resumed(method, dim, whitened_tolerance, round)
-            .minimize(&whitened_objective, whitened.view())?;
-        iterations += run.report.iterations;
-        evaluations += run.report.evaluations + 1;
-        let theta = param
-            .change_inputs(run.x.view(), &map, Direction::Unwhiten)
-            .expect("a family closed under the map carries its parameters back");
+    let unwhiten = |x: ArrayView1<'_, f64>| {
+        param
+            .change_inputs(x, &map, Direction::Unwhiten)
+            .expect("a family closed under the map carries its parameters back")
+    };
+    let in_model = |theta: Array1<f64>, status, iterations, evaluations| {
         let mut gradient = Array1::zeros(dim);
-        let value = objective.value_and_gradient(theta.view(), gradient.view_mut());
+        let value = model.value_and_gradient(theta.view(), gradient.view_mut());
         let gradient_norm = gradient.dot(&gradient).sqrt();
-        let bound = tolerance * value.abs().max(1.0);
-        let status = match run.report.status {
-            _ if gradient_norm <= bound => Status::Converged,
-            // Resume, asking of the whitened problem what is asked of this one.
-            Status::Converged | Status::Stalled => {
-                whitened_tolerance *= 0.5 * (bound / gradient_norm).min(1.0);
-                whitened = run.x;
-                continue;
-            }
-            // The iteration cap or a non-finite objective: no better in other coordinates.
-            other => other,
+        let status = if gradient_norm <= tolerance * value.abs().max(1.0) {
+            Status::Converged
+        } else {
+            status
         };
-        return Ok(Some(Solution {
+        Solution {
             x: theta,
             report: Report {
                 status,
                 criterion: Criterion::new(tolerance),
                 iterations,
-                evaluations,
+                evaluations: evaluations + 1,
                 value,
                 gradient_norm: Some(gradient_norm),
             },
-        }));
+        }
+    };
+    for round in 0..=MAX_TIGHTENINGS {
+        let run = resumed(method, dim, whitened_tolerance, round)
+            .with_max_iterations(dim, budget - iterations)
+            .minimize(&counted, whitened.view())?;
+        model.add_indefinite(counted.indefinite());
+        counted.reset();
+        iterations += run.report.iterations;
+        evaluations += run.report.evaluations;
+        // Short of the criterion here, a whitened run that met its own resumes; one that
+        // reached the iteration cap or a non-finite objective is no better in other
+        // coordinates.
+        let short = match run.report.status {
+            Status::Converged | Status::Stalled if iterations >= budget => Status::MaxIterations,
+            Status::Converged => Status::Stalled,
+            other => other,
+        };
+        let solution = in_model(unwhiten(run.x.view()), short, iterations, evaluations);
+        if solution.report.status != Status::Stalled || iterations >= budget {
+            return Ok(Some(solution));
+        }
+        // Resume, asking of the whitened problem what is asked of this one.
+        let (bound, norm) = (
+            tolerance * solution.report.value.abs().max(1.0),
+            solution.gradient_norm(),
+        );
+        whitened_tolerance *= 0.5 * (bound / norm).min(1.0);
+        whitened = run.x;
     }
     // Every tightening ended short of this problem's criterion (on very ill-conditioned rows
     // the whitened gradient it asks for is below what the value's rounding lets a line search
-    // resolve): finish in the model's own coordinates.
-    let theta = param
-        .change_inputs(whitened.view(), &map, Direction::Unwhiten)
-        .expect("a family closed under the map carries its parameters back");
-    let mut solution = method.minimize(&objective, theta.view())?;
+    // resolve): finish in the model's own coordinates, on what is left of the cap.
+    let mut solution = method
+        .with_max_iterations(dim, budget - iterations)
+        .minimize(model, unwhiten(whitened.view()).view())?;
     solution.report.iterations += iterations;
     solution.report.evaluations += evaluations;
     Ok(Some(solution))
@@ -272,5 +307,66 @@ fn resumed(method: &Method, dim: usize, tolerance: f64, round: usize) -> Method 
             })
         }
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Family, Gdt};
+    use gendisc_core::ParamGuard;
+    use ndarray::{array, Array2};
+
+    fn rows() -> (Array2<f64>, Array1<usize>) {
+        let x = array![
+            [0.1, 1.2, 0.3],
+            [-0.7, 0.4, 0.3],
+            [1.5, -0.3, 0.3],
+            [0.9, 0.8, 0.3],
+            [-1.1, -0.6, 0.3],
+            [0.2, -1.4, 0.3],
+            [1.8, 1.1, 0.3],
+            [-0.4, 0.9, 0.3]
+        ];
+        (x, array![0, 0, 1, 1, 0, 1, 1, 0])
+    }
+
+    /// A constant column's computed within-class variance is rounding, not zero (its class
+    /// means are sums divided by counts): the map is refused, not built on that rounding.
+    #[test]
+    fn a_column_constant_within_the_classes_is_not_whitened() {
+        let (mut x, y) = rows();
+        for (family, closure) in [
+            (Family::Lda, AffineClosure::Triangular),
+            (Family::SharedDiagonal, AffineClosure::Diagonal),
+        ] {
+            let p = Gdt::params(family).check().unwrap();
+            let t = TrainingSet::new(&p, x.view(), y.view(), None).unwrap();
+            assert!(InputMap::whitening(closure, &t).is_none(), "{family}");
+        }
+        // The same rows with the column varying are whitened: the pooled covariance of the
+        // mapped rows is the identity.
+        x.column_mut(2)
+            .assign(&array![0.3, -0.2, 0.5, 0.1, 0.0, 0.4, -0.6, 0.2]);
+        let p = Gdt::params(Family::Lda).check().unwrap();
+        let t = TrainingSet::new(&p, x.view(), y.view(), None).unwrap();
+        let map = InputMap::whitening(AffineClosure::Triangular, &t).unwrap();
+        let mapped = map.rows(t.x.view());
+        let mut centred = mapped.clone();
+        for c in 0..2 {
+            let members: Vec<usize> = (0..8).filter(|&i| y[i] == c).collect();
+            let mean = mapped
+                .select(ndarray::Axis(0), &members)
+                .mean_axis(ndarray::Axis(0));
+            for &i in &members {
+                let mut row = centred.row_mut(i);
+                row -= mean.as_ref().unwrap();
+            }
+        }
+        let covariance = centred.t().dot(&centred) / 8.0;
+        for ((a, b), v) in covariance.indexed_iter() {
+            let identity = if a == b { 1.0 } else { 0.0 };
+            assert!((v - identity).abs() < 1e-10, "({a}, {b}): {v}");
+        }
     }
 }

@@ -209,6 +209,43 @@ impl Method {
         }
     }
 
+    /// The iteration cap of the method that runs on a problem of `dim` parameters
+    /// ([`Self::for_dim`]).
+    pub fn max_iterations(&self, dim: usize) -> usize {
+        match self.for_dim(dim) {
+            Method::TrustRegion(s) => s.max_iterations,
+            Method::Newton(s) => s.max_iterations,
+            Method::Lbfgs(s) => s.max_iterations,
+            Method::ConjugateGradient(s) => s.max_iterations,
+            Method::Auto(_) => unreachable!("for_dim resolves Auto"),
+        }
+    }
+
+    /// The method that runs on a problem of `dim` parameters ([`Self::for_dim`]), stopping after
+    /// at most `max_iterations` iterations instead of its own cap: what is left of a budget
+    /// shared by several runs.
+    pub fn with_max_iterations(&self, dim: usize, max_iterations: usize) -> Method {
+        match self.for_dim(dim) {
+            Method::TrustRegion(s) => Method::TrustRegion(TrustRegionSettings {
+                max_iterations,
+                ..s
+            }),
+            Method::Newton(s) => Method::Newton(NewtonSettings {
+                max_iterations,
+                ..s
+            }),
+            Method::Lbfgs(s) => Method::Lbfgs(LbfgsSettings {
+                max_iterations,
+                ..s
+            }),
+            Method::ConjugateGradient(s) => Method::ConjugateGradient(ConjugateGradientSettings {
+                max_iterations,
+                ..s
+            }),
+            Method::Auto(_) => unreachable!("for_dim resolves Auto"),
+        }
+    }
+
     /// Checks the settings of the method (both of [`Method::Auto`]'s).
     pub fn validate(&self) -> Result<()> {
         match self {

@@ -141,26 +141,6 @@ fn families_without_an_affine_closure_and_shrunk_fits_run_as_before() {
 }
 
 #[test]
-fn a_singular_pooled_covariance_falls_back_to_the_models_coordinates() {
-    // A constant column makes the pooled covariance singular: no whitening, and shrinkage is
-    // what lets LDA fit such rows — so the fit runs as without the setting.
-    let (mut x, y) = ill_conditioned(43);
-    x.column_mut(2).fill(0.5);
-    let shrunk =
-        params(Family::Lda, 0.5).shrinkage(gendisc_gdt::CovarianceShrinkage::ScaledIdentity(0.1));
-    let fit = |whiten| {
-        shrunk
-            .clone()
-            .solver(lbfgs())
-            .whiten_inputs(whiten)
-            .fit(x.view(), y.view())
-            .unwrap()
-    };
-    assert_eq!(fit(true).theta(), fit(false).theta());
-    assert_ne!(fit(true).report().status, Status::NonFinite);
-}
-
-#[test]
 fn the_setting_round_trips_and_is_left_out_at_its_default() {
     let default = serde_json::to_string(&params(Family::Lda, 0.5)).unwrap();
     assert!(!default.contains("whiten"), "{default}");
