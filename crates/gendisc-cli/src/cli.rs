@@ -344,6 +344,9 @@ pub enum Estimator {
         /// The trade-off λ in [0, 1].
         #[arg(long, default_value_t = 0.5)]
         lambda: f64,
+        /// The optimiser of the trade-off objective.
+        #[arg(long, value_enum, default_value_t = GdtSolverArg::Auto)]
+        solver: GdtSolverArg,
         /// LDA and QDA families: regularise the covariances (below) in the generative start
         /// and, as a log-prior on the precisions weighted by λ, in the objective; what lets
         /// collinear or constant columns fit. The weight must be below 1.
@@ -366,6 +369,9 @@ pub enum Estimator {
         /// How the folds are drawn and λ chosen.
         #[command(flatten)]
         cv: CrossValidationArgs,
+        /// The optimiser of every fit, as for `fit gdt`.
+        #[arg(long, value_enum, default_value_t = GdtSolverArg::Auto)]
+        solver: GdtSolverArg,
         /// LDA and QDA families: covariance regularisation, as for `fit gdt`.
         #[command(flatten)]
         regularisation: CovarianceRegularisation,
@@ -518,6 +524,41 @@ pub enum LdaSolverArg {
     Svd,
     /// The pooled covariance's Cholesky factor.
     Covariance,
+}
+
+/// GDT's optimisers (`--solver` of `fit gdt` and `fit gdt-cv`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GdtSolverArg {
+    /// Trust-region Newton while the Hessian is affordable, else L-BFGS finished by Newton;
+    /// on whitened inputs for LDA, QDA and the shared diagonal.
+    Auto,
+    /// Trust-region Newton with the analytic Hessian, however many parameters.
+    TrustRegion,
+    /// L-BFGS, on whitened inputs where the family allows.
+    Lbfgs,
+    /// The paper's conjugate gradient (Polak–Ribière+, value tolerance 1e-10, at most 1000
+    /// iterations) on the parameters as they are; its value test often stops short of the
+    /// optimum, which the fit reports as stalled.
+    PaperCg,
+}
+
+impl GdtSolverArg {
+    /// `params` with this optimiser.
+    pub fn apply(self, params: gendisc_gdt::GdtParams) -> gendisc_gdt::GdtParams {
+        use gendisc_gdt::Method;
+        let auto = match gendisc_gdt::default_method() {
+            Method::Auto(auto) => auto,
+            _ => unreachable!("GDT's default method is Auto"),
+        };
+        match self {
+            GdtSolverArg::Auto => params.solver(Method::Auto(auto)),
+            GdtSolverArg::TrustRegion => params.solver(Method::TrustRegion(auto.trust_region)),
+            GdtSolverArg::Lbfgs => params.solver(Method::Lbfgs(auto.lbfgs)),
+            GdtSolverArg::PaperCg => params
+                .solver(gendisc_gdt::paper_conjugate_gradient())
+                .whiten_inputs(false),
+        }
+    }
 }
 
 /// The naive Bayes models the hybrid is built on.

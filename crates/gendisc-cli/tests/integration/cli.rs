@@ -484,6 +484,52 @@ fn the_logistic_solver_is_named_as_the_library_names_it() {
     );
 }
 
+/// `fit gdt --solver` picks GDT's optimiser: the default and Newton's converge to one optimum,
+/// L-BFGS to the same objective, and the paper's conjugate gradient stops on its own criterion.
+#[test]
+fn the_gdt_solver_is_chosen_on_the_command_line() {
+    let dir = temp_with(&[]);
+    let data = sample();
+    let data = data.to_str().unwrap();
+    let report = |solver: &str| {
+        run_ok(
+            dir.path(),
+            &[
+                "fit", "gdt", "--family", "qda", "--lambda", "0.25", "--data", data, "--solver",
+                solver, "--out", "g.json",
+            ],
+        );
+        let file: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(dir.path().join("g.json")).unwrap()).unwrap();
+        file["model"]["report"].clone()
+    };
+    let (auto, newton, lbfgs, paper) = (
+        report("auto"),
+        report("trust-region"),
+        report("lbfgs"),
+        report("paper-cg"),
+    );
+    assert_eq!(auto, newton);
+    for converged in [&auto, &lbfgs] {
+        assert_eq!(converged["status"], "Converged", "{converged}");
+    }
+    let objective = |r: &serde_json::Value| r["objective"].as_f64().unwrap();
+    assert!((objective(&auto) - objective(&lbfgs)).abs() < 1e-9 * objective(&auto).abs());
+    assert_ne!(objective(&auto), objective(&paper));
+    assert_eq!(paper["gradient_tolerance"], 1e-6, "{paper}");
+    assert!(
+        objective(&paper) >= objective(&auto),
+        "{paper} below {auto}"
+    );
+    run_err(
+        dir.path(),
+        &[
+            "fit", "gdt", "--data", data, "--solver", "newton", "--out", "g.json",
+        ],
+        &["newton", "auto", "trust-region", "lbfgs", "paper-cg"],
+    );
+}
+
 #[test]
 fn the_bilevel_classifier_reads_its_prior_from_a_file() {
     let features = ["temperature", "vibration", "pressure", "current"];
