@@ -203,10 +203,15 @@ pub fn read_training_table(args: &DataArgs) -> Result<Option<Table>> {
     if args.format() == Format::Libsvm {
         return Ok(None);
     }
-    let table = args
-        .reader(args.target.as_deref())?
-        .read(&args.data)
-        .map_err(|e| cannot_read(args, e))?;
+    // Only the selected columns are read, so that a missing value elsewhere (a column left out
+    // because it has none, as Thyroid's TBG) neither drops nor fails a row.
+    let reader = args.reader(args.target.as_deref())?;
+    let reader = if args.features.is_empty() {
+        reader
+    } else {
+        reader.only_columns(args.features.iter().map(|f| column_ref(f)))
+    };
+    let table = reader.read(&args.data).map_err(|e| cannot_read(args, e))?;
     if matches!(args.format(), Format::Csv | Format::Tsv) && !args.no_header {
         check_header_is_not_data(args, &table)?;
     }
@@ -236,7 +241,7 @@ pub fn read_training_table(args: &DataArgs) -> Result<Option<Table>> {
 }
 
 /// `error` in reading `args`' file, with the flag that fixes it: `--missing drop` for a
-/// missing value, `--decimal` for numbers with the other decimal mark, `--delimiter` for a file
+/// missing value, `--features` for a column with no value at all, `--decimal` for numbers with the other decimal mark, `--delimiter` for a file
 /// that splits evenly at another delimiter.
 fn cannot_read(args: &DataArgs, error: gendisc_core::Error) -> anyhow::Error {
     let other_mark = if args.decimal == ',' { '.' } else { ',' };
@@ -245,6 +250,11 @@ fn cannot_read(args: &DataArgs, error: gendisc_core::Error) -> anyhow::Error {
             if message.contains("missing value") =>
         {
             " (--missing drop leaves out rows with a missing value)".to_owned()
+        }
+        (gendisc_core::Error::Parse { message, .. }, Missing::Drop)
+            if message.contains("no value in any row") =>
+        {
+            " (--features reads only the columns it names)".to_owned()
         }
         (gendisc_core::Error::Parse { message, .. }, _)
             if message.contains(&format!("a number with a decimal '{other_mark}'")) =>
@@ -432,7 +442,20 @@ pub fn encode_for_model(
         .target
         .clone()
         .or_else(|| preprocessing.and_then(|p| p.target.clone()));
-    let (table, has_labels) = read_new_table(args, target.as_deref(), &[])?;
+    // The model's columns only: a missing value in a column the model does not read neither
+    // drops nor fails a row.
+    // A file that lacks some of them is read whole, so that the encoding names every column it
+    // lacks.
+    let mut columns = preprocessing
+        .map(Preprocessing::column_names)
+        .unwrap_or_default();
+    let (table, has_labels) = match read_new_table(args, target.as_deref(), &columns, &[]) {
+        Err(e) if lacks_a_column(&e) => {
+            columns.clear();
+            read_new_table(args, target.as_deref(), &columns, &[])?
+        }
+        read => read?,
+    };
     let Some(preprocessing) = preprocessing else {
         let x = table.to_dense()?;
         if x.ncols() != n_features {
@@ -466,11 +489,22 @@ pub fn encode_for_model(
     let table = if retyped.is_empty() {
         table
     } else {
-        read_new_table(args, target.as_deref(), &retyped)?.0
+        read_new_table(args, target.as_deref(), &columns, &retyped)?.0
     };
     let x = encoding::encode(&table, preprocessing)
         .with_context(|| format!("{} does not fit the model", path.display()))?;
     Ok(encoded(x, &table, has_labels))
+}
+
+/// Whether `error` is the reader's for a column the file does not have.
+fn lacks_a_column(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<gendisc_core::Error>(),
+            Some(gendisc_core::Error::Parse { message, .. })
+                if message.starts_with("there is no column named")
+        )
+    })
 }
 
 /// Encoded data from `x` and the labels and dropped rows of `table`.
@@ -482,16 +516,20 @@ fn encoded(x: Array2<f64>, table: &Table, has_labels: bool) -> Encoded {
     }
 }
 
-/// Reads new data with `target` as the class column and the columns of `types` of those
-/// types. A CSV file with a header but without the class column is read with a constant
+/// Reads new data with `target` as the class column, only `columns` of the others (all when
+/// empty) and the columns of `types` of those types. A CSV file with a header but without the class column is read with a constant
 /// one added; the second value says whether the file had its own.
 fn read_new_table(
     args: &DataArgs,
     target: Option<&str>,
+    columns: &[&str],
     types: &[(&str, ColumnType)],
 ) -> Result<(Table, bool)> {
     let path = &args.data;
     let with_types = |mut reader: TableReader| {
+        if !columns.is_empty() {
+            reader = reader.only_columns(columns.iter().copied());
+        }
         for &(name, kind) in types {
             reader = reader.column_type(name, kind);
         }

@@ -484,6 +484,46 @@ fn the_logistic_solver_is_named_as_the_library_names_it() {
     );
 }
 
+/// A column with no value at all (as Thyroid's TBG) does not cost the other columns their rows:
+/// `--features` reads only what it names, and prediction only the model's columns.
+#[test]
+fn a_column_without_values_is_left_out_not_every_row() {
+    let mut train = String::from("a,b,empty,class\n");
+    let mut new = String::from("a,b,empty,other\n");
+    for i in 0..40 {
+        let (a, b) = ((i * 7 % 11) as f64, (i * 5 % 13) as f64);
+        let class = if a + b > 11.0 { "yes" } else { "no" };
+        train.push_str(&format!("{a},{b},?,{class}\n"));
+        new.push_str(&format!("{b},{a},,?\n"));
+    }
+    let dir = temp_with(&[("train.csv", &train), ("new.csv", &new)]);
+    let fit = [
+        "fit",
+        "gaussian-nb",
+        "--data",
+        "train.csv",
+        "--missing",
+        "drop",
+        "--out",
+        "nb.json",
+    ];
+    run_err(
+        dir.path(),
+        &fit,
+        &["the column 'empty' has no value in any row", "--features"],
+    );
+    let mut fit = fit.to_vec();
+    fit.extend(["--features", "a,b"]);
+    let out = run_ok(dir.path(), &fit);
+    assert!(!out.contains("left out"), "{out}");
+    // The new rows' unused columns are empty too; every row is predicted.
+    let predicted = run_ok(
+        dir.path(),
+        &["predict", "--model", "nb.json", "--data", "new.csv"],
+    );
+    assert_eq!(predicted.lines().count(), 41, "{predicted}");
+}
+
 /// `fit gdt --solver` picks GDT's optimiser: the default and Newton's converge to one optimum,
 /// L-BFGS to the same objective, and the paper's conjugate gradient stops on its own criterion.
 #[test]

@@ -227,6 +227,7 @@ pub struct TableReader {
     format: TableFormat,
     class_column: ColumnRef,
     ignored: Vec<ColumnRef>,
+    only: Option<Vec<ColumnRef>>,
     types: Vec<(ColumnRef, ColumnType)>,
     all_columns_type: Option<ColumnType>,
     missing_markers: Vec<String>,
@@ -247,6 +248,7 @@ impl TableReader {
             format,
             class_column: ColumnRef::Last,
             ignored: Vec::new(),
+            only: None,
             types: Vec::new(),
             all_columns_type: None,
             missing_markers: missing_markers.into_iter().map(str::to_string).collect(),
@@ -294,6 +296,20 @@ impl TableReader {
         columns: impl IntoIterator<Item = C>,
     ) -> Self {
         self.ignored.extend(columns.into_iter().map(Into::into));
+        self
+    }
+
+    /// Reads only these feature columns, besides the class column: every other column is left
+    /// out as [`Self::ignore_columns`] leaves it, so that a missing value in a column not read
+    /// neither drops its row ([`MissingValues::DropRows`]) nor is an error. The table keeps the
+    /// file's order of the columns.
+    pub fn only_columns<C: Into<ColumnRef>>(
+        mut self,
+        columns: impl IntoIterator<Item = C>,
+    ) -> Self {
+        self.only
+            .get_or_insert_with(Vec::new)
+            .extend(columns.into_iter().map(Into::into));
         self
     }
 
@@ -471,6 +487,22 @@ impl TableReader {
             }
             ignored[field] = true;
         }
+        if let Some(only) = &self.only {
+            let mut read = vec![false; n_fields];
+            for column in only {
+                let field = resolve(column)?;
+                if field == class_field {
+                    return Err(Error::invalid_parameter(
+                        "only_columns",
+                        format!("column '{}' is the class column", names[field]),
+                    ));
+                }
+                read[field] = true;
+            }
+            for (field, ignore) in ignored.iter_mut().enumerate() {
+                *ignore |= field != class_field && !read[field];
+            }
+        }
         let mut kinds: Vec<Option<ColumnType>> = vec![self.all_columns_type; n_fields];
         for (column, kind) in &self.types {
             let field = resolve(column)?;
@@ -519,9 +551,25 @@ impl TableReader {
             }
         };
         if rows.is_empty() {
+            // A column with no value at all is the usual cause: name it.
+            let empty: Vec<&str> = std::iter::once(class_field)
+                .chain(feature_fields.iter().copied())
+                .filter(|&field| {
+                    (0..cells.n_rows()).all(|row| self.is_missing(cells.cell(row, field)))
+                })
+                .map(|field| names[field].as_str())
+                .collect();
+            let empty = match empty.as_slice() {
+                [] => String::new(),
+                [one] => format!("; the column '{one}' has no value in any row"),
+                many => format!(
+                    "; the columns '{}' have no value in any row",
+                    many.join("', '")
+                ),
+            };
             return Err(layout_error(format!(
                 "every one of the {} data rows has a missing value (cells equal to {}), so \
-                 dropping them leaves no data",
+                 dropping them leaves no data{empty}",
                 dropped.len(),
                 self.describe_markers()
             )));
@@ -1008,6 +1056,55 @@ mod tests {
             .ignore_columns([1])
             .read_str("1,x,2\n", "t")
             .unwrap();
+    }
+
+    /// A column not read does not drop rows, nor fail them, for its missing values; the error
+    /// when every row has one names the column that has no value at all.
+    #[test]
+    fn only_the_columns_read_decide_which_rows_are_missing() {
+        // Column `c` is missing everywhere, as Thyroid's TBG is.
+        let text = "a,b,c,class\n1,2,?,x\n3,?,?,y\n5,6,?,x\n";
+        let drop = TableReader::csv().missing_values(MissingValues::DropRows);
+        let err = drop.read_str(text, "t").unwrap_err().to_string();
+        assert!(
+            err.contains("the column 'c' has no value in any row"),
+            "{err}"
+        );
+        let table = drop
+            .clone()
+            .only_columns(["a", "b"])
+            .read_str(text, "t")
+            .unwrap();
+        assert_eq!(table.column_names(), ["a", "b"]);
+        assert_eq!((table.n_rows(), table.n_dropped_rows()), (2, 1));
+        let table = drop
+            .only_columns([ColumnRef::Index(0)])
+            .read_str(text, "t")
+            .unwrap();
+        assert_eq!((table.n_rows(), table.n_dropped_rows()), (3, 0));
+        // Rejecting missing values looks only at the columns read too.
+        let reject = TableReader::csv().missing_values(MissingValues::Reject);
+        assert!(reject.read_str(text, "t").is_err());
+        let table = reject
+            .clone()
+            .only_columns(["a"])
+            .read_str(text, "t")
+            .unwrap();
+        assert_eq!(
+            table.to_dense().unwrap().column(0).to_vec(),
+            [1.0, 3.0, 5.0]
+        );
+        let err = reject
+            .only_columns(["class"])
+            .read_str(text, "t")
+            .unwrap_err();
+        assert!(matches!(
+            err,
+            Error::InvalidParameter {
+                name: "only_columns",
+                ..
+            }
+        ));
     }
 
     #[test]
