@@ -20,7 +20,7 @@ use crate::family::{check_variance_floor, Family, Parametrisation, Priors};
 use crate::objective::{CountingIndefinite, GdtObjective};
 use crate::params::{GdtParams, GdtValidParams};
 use crate::shrinkage::PrecisionPrior;
-use crate::whitening::minimize_whitened;
+use crate::whitening::{minimize_whitened, PooledMoments};
 
 /// How a GDT fit ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -713,6 +713,9 @@ fn optimise_unchecked<'t>(
             scale: t.scale,
         });
     }
+    if p.lambda > 0.0 {
+        require_bounded_generative_part(t)?;
+    }
     // Only the Newton methods ask for Hessians, and so count indefinite ones.
     let counted = CountingIndefinite::new(&objective);
     let method = p.solver.for_problem(&counted);
@@ -772,6 +775,33 @@ fn optimise_unchecked<'t>(
             indefinite_hessians: counted.indefinite(),
             separation: None,
         },
+    })
+}
+
+/// For `λ > 0`, an error where `L_gen` has no maximum: the shared diagonal on a column that is
+/// constant within every class, whose variance shrinking to zero raises `L_gen` without bound
+/// (eq. 2). The generative start is finite only through `var_smoothing`, which the objective
+/// does not carry, so the optimiser would chase that variance to its iteration cap (on UCI
+/// thyroid-sick, whose `TBG measured` is constant, with a gradient norm of `10³`). LDA and QDA
+/// cannot start on such a column without shrinkage, whose prior bounds `L_gen`.
+fn require_bounded_generative_part(t: &TrainingSet<'_>) -> Result<()> {
+    if t.param.family() != Family::SharedDiagonal {
+        return Ok(());
+    }
+    let constant = PooledMoments::of(t).constant_columns();
+    if constant.is_empty() {
+        return Ok(());
+    }
+    let positions: Vec<String> = constant.iter().map(usize::to_string).collect();
+    Err(Error::NotPositiveDefinite {
+        what: "the shared diagonal's pooled within-class covariance".into(),
+        detail: Some(format!(
+            "the input column(s) at 0-based position(s) {} are constant within every class, \
+             so for 0 < λ < 1 the joint likelihood grows without bound as their variance \
+             shrinks and GDT has no maximiser; leave them out",
+            positions.join(", ")
+        )),
+        columns: constant,
     })
 }
 

@@ -57,6 +57,79 @@ pub(crate) enum Direction {
     Unwhiten,
 }
 
+/// The training rows' pooled within-class moments.
+pub(crate) struct PooledMoments {
+    /// The (weighted) mean of the rows.
+    pub(crate) mean: Array1<f64>,
+    /// The rows less their class mean, each scaled by `√s_i`: the pooled within-class
+    /// covariance is `CᵀC / total`.
+    pub(crate) centred: Array2<f64>,
+    /// The total sample weight.
+    pub(crate) total: f64,
+    /// Each column's largest magnitude.
+    pub(crate) largest: Array1<f64>,
+}
+
+impl PooledMoments {
+    /// The moments of `t`'s rows.
+    pub(crate) fn of(t: &TrainingSet<'_>) -> Self {
+        let (x, d) = (t.x.view(), t.x.ncols());
+        let weight = |i: usize| t.w.map_or(1.0, |w| w[i]);
+        let k = t.param.n_classes();
+        let mut class_weight = vec![0.0; k];
+        let mut class_sum = Array2::<f64>::zeros((k, d));
+        let mut mean = Array1::<f64>::zeros(d);
+        let mut largest = Array1::<f64>::zeros(d);
+        for (i, row) in x.rows().into_iter().enumerate() {
+            let (c, s) = (t.y[i], weight(i));
+            class_weight[c] += s;
+            class_sum.row_mut(c).scaled_add(s, &row);
+            mean.scaled_add(s, &row);
+            largest.zip_mut_with(&row, |m, v| *m = m.max(v.abs()));
+        }
+        let total: f64 = class_weight.iter().sum();
+        mean /= total;
+        let mut centred = x.to_owned();
+        for (i, mut row) in centred.rows_mut().into_iter().enumerate() {
+            let c = t.y[i];
+            let root = weight(i).sqrt();
+            for (v, sum) in row.iter_mut().zip(class_sum.row(c)) {
+                *v = root * (*v - sum / class_weight[c]);
+            }
+        }
+        Self {
+            mean,
+            centred,
+            total,
+            largest,
+        }
+    }
+
+    /// The pooled within-class variance of each column.
+    pub(crate) fn variances(&self) -> Array1<f64> {
+        self.centred
+            .map_axis(ndarray::Axis(0), |c| c.dot(&c) / self.total)
+    }
+
+    /// The 0-based positions of the columns constant within every class
+    /// ([`constant_within_classes`]).
+    pub(crate) fn constant_columns(&self) -> Vec<usize> {
+        constant_within_classes(&self.variances(), &self.largest)
+    }
+}
+
+/// The columns whose pooled within-class variance is no larger than the rounding of the
+/// column's own values (`largest`, its largest magnitude): constant within every class, whatever
+/// the computed value (a class mean is a sum divided by a count, so it is rarely exact).
+fn constant_within_classes(variances: &Array1<f64>, largest: &Array1<f64>) -> Vec<usize> {
+    (0..variances.len())
+        .filter(|&j| {
+            let rounding = 4.0 * f64::EPSILON * largest[j];
+            !(variances[j].is_finite() && variances[j] > rounding * rounding)
+        })
+        .collect()
+}
+
 /// An affine map of the inputs `x̃ = Aᵀ(x − m)`, `A` lower triangular with a positive diagonal.
 pub(crate) struct InputMap {
     /// `m`.
@@ -74,41 +147,18 @@ impl InputMap {
     /// `None` where `S` is not positive definite (fewer rows than features, collinear columns)
     /// or a column is constant within every class (its computed variance only rounding).
     pub(crate) fn whitening(closure: AffineClosure, t: &TrainingSet<'_>) -> Option<Self> {
-        let (x, d) = (t.x.view(), t.x.ncols());
-        let weight = |i: usize| t.w.map_or(1.0, |w| w[i]);
-        let k = t.param.n_classes();
-        let mut class_weight = vec![0.0; k];
-        let mut class_sum = Array2::<f64>::zeros((k, d));
-        let mut shift = Array1::<f64>::zeros(d);
-        let mut largest = Array1::<f64>::zeros(d);
-        for (i, row) in x.rows().into_iter().enumerate() {
-            let (c, s) = (t.y[i], weight(i));
-            class_weight[c] += s;
-            class_sum.row_mut(c).scaled_add(s, &row);
-            shift.scaled_add(s, &row);
-            largest.zip_mut_with(&row, |m, v| *m = m.max(v.abs()));
-        }
-        let total: f64 = class_weight.iter().sum();
-        shift /= total;
-        // The rows less their class mean, each scaled by √s_i: S = CᵀC / total.
-        let mut centred = x.to_owned();
-        for (i, mut row) in centred.rows_mut().into_iter().enumerate() {
-            let c = t.y[i];
-            let root = weight(i).sqrt();
-            for (v, sum) in row.iter_mut().zip(class_sum.row(c)) {
-                *v = root * (*v - sum / class_weight[c]);
-            }
-        }
-        // A within-class variance no larger than the rounding of the column's own values is a
-        // column constant within each class, whatever its computed value: no whitening.
-        let variances = centred.map_axis(ndarray::Axis(0), |c| c.dot(&c) / total);
-        let resolved = variances.iter().zip(&largest).all(|(v, m)| {
-            let rounding = 4.0 * f64::EPSILON * m;
-            v.is_finite() && *v > rounding * rounding
-        });
-        if !resolved {
+        let d = t.x.ncols();
+        let moments = PooledMoments::of(t);
+        let variances = moments.variances();
+        if !constant_within_classes(&variances, &moments.largest).is_empty() {
             return None;
         }
+        let PooledMoments {
+            mean: shift,
+            centred,
+            total,
+            ..
+        } = moments;
         let (factor, inverse) = match closure {
             AffineClosure::Triangular => {
                 let covariance = centred.t().dot(&centred) / total;

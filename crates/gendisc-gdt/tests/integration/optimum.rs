@@ -368,19 +368,60 @@ fn australian_newton_fits_converge_within_the_cap() {
     else {
         return;
     };
-    for family in [Family::Lda, Family::Qda, Family::SharedDiagonal] {
-        for lambda in [0.02, 0.05, 0.5] {
-            let model = Gdt::params(family)
-                .lambda(lambda)
-                .fit(x.view(), y.view())
-                .unwrap();
-            let what = format!("australian {family} λ = {lambda}");
-            assert!(
-                model.report().iterations < 100,
-                "{what}: {:?}",
-                model.report()
-            );
-            assert_at_optimum(&model, &x, &y, &what);
+    for (family, lambda) in [
+        (Family::Qda, 0.02),
+        (Family::Qda, 0.05),
+        (Family::Lda, 0.05),
+        (Family::SharedDiagonal, 0.05),
+    ] {
+        let model = Gdt::params(family)
+            .lambda(lambda)
+            .fit(x.view(), y.view())
+            .unwrap();
+        let what = format!("australian {family} λ = {lambda}");
+        assert!(
+            model.report().iterations < 100,
+            "{what}: {:?}",
+            model.report()
+        );
+        assert_at_optimum(&model, &x, &y, &what);
+    }
+}
+
+/// A column constant within every class leaves the shared diagonal's `L_gen` unbounded for
+/// `0 < λ < 1` (its variance → 0): a typed error naming the column, not a fit chasing that
+/// variance to the iteration cap; the two ends, which do not need the bound, still fit.
+#[test]
+fn a_constant_column_has_no_shared_diagonal_maximiser_between_the_ends() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let n = 60;
+    let x = Array2::from_shape_fn((n, 3), |(i, j)| match j {
+        1 => 1.0,
+        _ => {
+            let z: f64 = StandardNormal.sample(&mut rng);
+            z + (i % 2) as f64
         }
+    });
+    let y = Array1::from_shape_fn(n, |i| i % 2);
+    for lambda in [0.25, 0.75] {
+        let err = Gdt::params(Family::SharedDiagonal)
+            .lambda(lambda)
+            .fit(x.view(), y.view())
+            .unwrap_err();
+        match err {
+            gendisc_core::Error::NotPositiveDefinite {
+                columns, detail, ..
+            } => {
+                assert_eq!(columns, [1]);
+                assert!(detail.unwrap().contains("no maximiser"));
+            }
+            other => panic!("λ = {lambda}: {other}"),
+        }
+    }
+    for lambda in [0.0, 1.0] {
+        Gdt::params(Family::SharedDiagonal)
+            .lambda(lambda)
+            .fit(x.view(), y.view())
+            .unwrap();
     }
 }
