@@ -443,19 +443,12 @@ pub fn encode_for_model(
         .clone()
         .or_else(|| preprocessing.and_then(|p| p.target.clone()));
     // The model's columns only: a missing value in a column the model does not read neither
-    // drops nor fails a row.
-    // A file that lacks some of them is read whole, so that the encoding names every column it
-    // lacks.
-    let mut columns = preprocessing
+    // drops nor fails a row. Those the file lacks are passed over, so that the encoding names
+    // every one of them.
+    let columns = preprocessing
         .map(Preprocessing::column_names)
         .unwrap_or_default();
-    let (table, has_labels) = match read_new_table(args, target.as_deref(), &columns, &[]) {
-        Err(e) if lacks_a_column(&e) => {
-            columns.clear();
-            read_new_table(args, target.as_deref(), &columns, &[])?
-        }
-        read => read?,
-    };
+    let (table, has_labels) = read_new_table(args, target.as_deref(), &columns, &[])?;
     let Some(preprocessing) = preprocessing else {
         let x = table.to_dense()?;
         if x.ncols() != n_features {
@@ -496,17 +489,6 @@ pub fn encode_for_model(
     Ok(encoded(x, &table, has_labels))
 }
 
-/// Whether `error` is the reader's for a column the file does not have.
-fn lacks_a_column(error: &anyhow::Error) -> bool {
-    error.chain().any(|cause| {
-        matches!(
-            cause.downcast_ref::<gendisc_core::Error>(),
-            Some(gendisc_core::Error::Parse { message, .. })
-                if message.starts_with("there is no column named")
-        )
-    })
-}
-
 /// Encoded data from `x` and the labels and dropped rows of `table`.
 fn encoded(x: Array2<f64>, table: &Table, has_labels: bool) -> Encoded {
     Encoded {
@@ -528,7 +510,7 @@ fn read_new_table(
     let path = &args.data;
     let with_types = |mut reader: TableReader| {
         if !columns.is_empty() {
-            reader = reader.only_columns(columns.iter().copied());
+            reader = reader.only_columns_if_present(columns.iter().copied());
         }
         for &(name, kind) in types {
             reader = reader.column_type(name, kind);

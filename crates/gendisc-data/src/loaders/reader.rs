@@ -228,6 +228,8 @@ pub struct TableReader {
     class_column: ColumnRef,
     ignored: Vec<ColumnRef>,
     only: Option<Vec<ColumnRef>>,
+    /// Whether a column of `only` that the file lacks is passed over rather than an error.
+    only_if_present: bool,
     types: Vec<(ColumnRef, ColumnType)>,
     all_columns_type: Option<ColumnType>,
     missing_markers: Vec<String>,
@@ -249,6 +251,7 @@ impl TableReader {
             class_column: ColumnRef::Last,
             ignored: Vec::new(),
             only: None,
+            only_if_present: false,
             types: Vec::new(),
             all_columns_type: None,
             missing_markers: missing_markers.into_iter().map(str::to_string).collect(),
@@ -311,6 +314,19 @@ impl TableReader {
             .get_or_insert_with(Vec::new)
             .extend(columns.into_iter().map(Into::into));
         self
+    }
+
+    /// [`Self::only_columns`], passing over the named columns the file does not have instead of
+    /// failing: for reading new rows for a model, whose own check then names every column the
+    /// file lacks.
+    pub fn only_columns_if_present<C: Into<ColumnRef>>(
+        self,
+        columns: impl IntoIterator<Item = C>,
+    ) -> Self {
+        Self {
+            only_if_present: true,
+            ..self.only_columns(columns)
+        }
     }
 
     /// Gives the type of one column instead of inferring it (or using the ARFF declaration).
@@ -490,7 +506,10 @@ impl TableReader {
         if let Some(only) = &self.only {
             let mut read = vec![false; n_fields];
             for column in only {
-                let field = resolve(column)?;
+                let field = match resolve(column) {
+                    Err(_) if self.only_if_present => continue,
+                    field => field?,
+                };
                 if field == class_field {
                     return Err(Error::invalid_parameter(
                         "only_columns",
@@ -1094,6 +1113,18 @@ mod tests {
             table.to_dense().unwrap().column(0).to_vec(),
             [1.0, 3.0, 5.0]
         );
+        // A column the file lacks is an error, or passed over when asked.
+        assert!(reject
+            .clone()
+            .only_columns(["a", "z"])
+            .read_str(text, "t")
+            .is_err());
+        let table = reject
+            .clone()
+            .only_columns_if_present(["a", "z"])
+            .read_str(text, "t")
+            .unwrap();
+        assert_eq!(table.column_names(), ["a"]);
         let err = reject
             .only_columns(["class"])
             .read_str(text, "t")
