@@ -72,21 +72,11 @@ impl ClassDensities for SharedDiagonalCovariance {
         let mut shared_sq = vec![0.0; d];
         let mut shared_w = 0.0;
         for c in 0..k {
-            let mean = &params[c * d..(c + 1) * d];
-            r.fill(0.0);
-            let mut s0 = 0.0;
-            for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
-                let wi = wrow[c];
-                if wi == 0.0 {
-                    continue;
+            let s0 = gaussian::weighted_deviations(shape, params, xs, ws, c, &mut r, |wi, diff| {
+                for (sq, dj) in shared_sq.iter_mut().zip(diff) {
+                    *sq += wi * dj * dj;
                 }
-                s0 += wi;
-                for j in 0..d {
-                    let dj = row[j] - mean[j];
-                    r[j] += wi * dj;
-                    shared_sq[j] += wi * dj * dj;
-                }
-            }
+            });
             for j in 0..d {
                 gradient[c * d + j] += (2.0 * log_scale[j]).exp() * r[j];
             }

@@ -161,23 +161,11 @@ struct Moments {
 impl Moments {
     /// Row by row, skipping rows of weight 0.
     fn by_row(shape: Shape, params: &[f64], xs: &[f64], ws: &[f64], c: usize) -> Self {
-        let (k, d) = (shape.n_classes, shape.n_features);
-        let mean = &params[c * d..(c + 1) * d];
-        let mut diff = vec![0.0; d];
+        let d = shape.n_features;
         let mut r = vec![0.0; d];
         // The lower triangle of M, row by row.
         let mut m_lower = vec![0.0; shape.tri()];
-        let mut s0 = 0.0;
-        for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
-            let wi = wrow[c];
-            if wi == 0.0 {
-                continue;
-            }
-            s0 += wi;
-            for j in 0..d {
-                diff[j] = row[j] - mean[j];
-                r[j] += wi * diff[j];
-            }
+        let s0 = gaussian::weighted_deviations(shape, params, xs, ws, c, &mut r, |wi, diff| {
             let mut idx = 0;
             for a in 0..d {
                 let wa = wi * diff[a];
@@ -186,7 +174,7 @@ impl Moments {
                     idx += 1;
                 }
             }
-        }
+        });
         Self {
             s0,
             r: Array1::from(r),

@@ -34,6 +34,39 @@ pub(super) fn log_densities_into(
     }
 }
 
+/// The weighted deviations of class `c`'s rows from its mean `μ_c`, all the gradient of a
+/// Gaussian class density needs (eq. 8): returns `Σ_i W_ic` and writes `Σ_i W_ic (x_i − μ_c)` into
+/// `r`, calling `each(W_ic, x_i − μ_c)` on every row for the family's second moments. Rows of
+/// weight 0 are skipped.
+pub(super) fn weighted_deviations(
+    shape: Shape,
+    params: &[f64],
+    xs: &[f64],
+    ws: &[f64],
+    c: usize,
+    r: &mut [f64],
+    mut each: impl FnMut(f64, &[f64]),
+) -> f64 {
+    let (k, d) = (shape.n_classes, shape.n_features);
+    let mean = &params[c * d..(c + 1) * d];
+    let mut diff = vec![0.0; d];
+    r.fill(0.0);
+    let mut s0 = 0.0;
+    for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
+        let wi = wrow[c];
+        if wi == 0.0 {
+            continue;
+        }
+        s0 += wi;
+        for j in 0..d {
+            diff[j] = row[j] - mean[j];
+            r[j] += wi * diff[j];
+        }
+        each(wi, &diff);
+    }
+    s0
+}
+
 /// The offset in `ϑ` of the precision parameters, after the `K · d` means.
 pub(super) fn precision_offset(shape: Shape) -> usize {
     shape.n_classes * shape.n_features

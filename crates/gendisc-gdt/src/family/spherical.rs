@@ -49,23 +49,13 @@ impl ClassDensities for SphericalCovariance {
         let po = gaussian::precision_offset(shape);
         let mut r = vec![0.0; d];
         for c in 0..k {
-            let mean = &params[c * d..(c + 1) * d];
-            r.fill(0.0);
-            let mut s0 = 0.0;
             let prec = (2.0 * params[po + c]).exp();
             let mut sq = 0.0;
-            for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {
-                let wi = wrow[c];
-                if wi == 0.0 {
-                    continue;
-                }
-                s0 += wi;
-                for j in 0..d {
-                    let dj = row[j] - mean[j];
-                    r[j] += wi * dj;
+            let s0 = gaussian::weighted_deviations(shape, params, xs, ws, c, &mut r, |wi, diff| {
+                for dj in diff {
                     sq += wi * dj * dj;
                 }
-            }
+            });
             for j in 0..d {
                 gradient[c * d + j] += prec * r[j];
             }
