@@ -363,7 +363,8 @@ impl GdtParams {
     }
     /// Whether the solver runs on inputs whitened by the training rows' pooled within-class
     /// covariance (default `true`), for the families closed under that affine map: LDA, QDA
-    /// and (per feature) the shared diagonal, without shrinkage.
+    /// and (per feature) the shared diagonal. With [`Self::shrinkage`] the covariance is
+    /// shrunk as the generative start's is, and the prior is carried to the whitened inputs.
     ///
     /// The maximiser is the same either way (the map changes `L_gen` by a constant and
     /// `L_disc` not at all); what changes is the conditioning a first-order solver sees, and

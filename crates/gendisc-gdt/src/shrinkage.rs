@@ -37,8 +37,21 @@
 //! so its gradient and Hessian are entry by entry. `t` (and so `ψ`) is computed once from the
 //! training rows, so that every fit on them — from the generative start or warm — optimises
 //! the same objective.
+//!
+//! On inputs mapped by `x̃ = Aᵀ(x − m)` ([`crate::whitening`]) a precision factor is
+//! `L̃ = A⁻¹ L`, so `tr Λ = ‖A L̃‖²_F = tr(L̃ᵀ G L̃)` with the metric `G = AᵀA`, and
+//! `log det Λ = log det Λ̃ + 2 log det A`: the prior is of the same form with `ψI` replaced by
+//! `ψG` and a constant added ([`PrecisionPrior::on_mapped_inputs`]). Its quadratic term then
+//! couples the entries of a column of `L̃`: with `H = G L̃`,
+//!
+//! ```text
+//! ∂ log π / ∂L̃_ab = −ψ H_ab  (a > b),        ∂ log π / ∂ℓ̃_a = ν − ψ H_aa e^{ℓ̃_a},
+//! ∂² log π / ∂L̃_ac ∂L̃_bc = −ψ G_ab  (a, b ≥ c, times e^{ℓ̃_c} for each diagonal entry),
+//! ```
+//!
+//! and `−ψ H_cc e^{ℓ̃_c}` more on the diagonal entry's own second derivative.
 
-use ndarray::{ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2};
+use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2};
 
 use gendisc_core::{Error, Result};
 use gendisc_generative::CovarianceShrinkage;
@@ -59,6 +72,9 @@ pub(crate) fn coefficient(shrinkage: CovarianceShrinkage) -> f64 {
 pub(crate) struct PrecisionPrior {
     /// `(ν_p / S, ψ_p / S)` per precision `p`, in the order of the `θ` layout.
     weights: Vec<(f64, f64)>,
+    /// The metric `G` of `tr Λ = tr(Lᵀ G L)` on mapped inputs ([module documentation](self));
+    /// `None` for the identity, on the model's own inputs.
+    metric: Option<Array2<f64>>,
 }
 
 impl PrecisionPrior {
@@ -136,11 +152,38 @@ impl PrecisionPrior {
                 .map(|c| per_unit(class_weight[c], trace[c]))
                 .collect(),
         };
-        Ok(Some(Self { weights }))
+        Ok(Some(Self {
+            weights,
+            metric: None,
+        }))
+    }
+
+    /// The prior of the same precisions on inputs mapped by `x̃ = Aᵀ(x − m)`, `factor` the
+    /// lower-triangular `A` (up to the constant `Σ_p ν_p ln det A` it drops).
+    pub(crate) fn on_mapped_inputs(&self, factor: ArrayView2<'_, f64>) -> Self {
+        let metric = match &self.metric {
+            None => factor.t().dot(&factor),
+            Some(g) => factor.t().dot(g).dot(&factor),
+        };
+        Self {
+            weights: self.weights.clone(),
+            metric: Some(metric),
+        }
+    }
+
+    /// `(Σ_p ν_p / S, Σ_p ψ_p / S)`: the shrunk pooled covariance is `(S_w + ψ I) / (1 + ν)`,
+    /// `S_w` the pooled within-class covariance (for LDA exactly the generative start's).
+    pub(crate) fn pooled(&self) -> (f64, f64) {
+        self.weights
+            .iter()
+            .fold((0.0, 0.0), |(nu, psi), &(n, p)| (nu + n, psi + p))
     }
 
     /// `Σ_p log π(Λ_p) / S` at `θ`.
     pub(crate) fn log_prior(&self, param: &Parametrisation, theta: ArrayView1<'_, f64>) -> f64 {
+        if let Some(g) = &self.metric {
+            return self.log_prior_in_metric(g, param, theta);
+        }
         let mut total = 0.0;
         self.for_each_entry(param, |p, j, diagonal| {
             let (nu, psi) = self.weights[p];
@@ -161,6 +204,9 @@ impl PrecisionPrior {
         scale: f64,
         mut gradient: ArrayViewMut1<'_, f64>,
     ) {
+        if let Some(g) = &self.metric {
+            return self.add_gradient_in_metric(g, param, theta, scale, gradient);
+        }
         self.for_each_entry(param, |p, j, diagonal| {
             let (nu, psi) = self.weights[p];
             gradient[j] += scale
@@ -172,7 +218,8 @@ impl PrecisionPrior {
         });
     }
 
-    /// Adds `scale · ∇² Σ_p log π(Λ_p) / S` (diagonal) at `θ` to `hessian`.
+    /// Adds `scale · ∇² Σ_p log π(Λ_p) / S` at `θ` to `hessian` (diagonal in the identity
+    /// metric).
     pub(crate) fn add_hessian(
         &self,
         param: &Parametrisation,
@@ -180,6 +227,9 @@ impl PrecisionPrior {
         scale: f64,
         mut hessian: ArrayViewMut2<'_, f64>,
     ) {
+        if let Some(g) = &self.metric {
+            return self.add_hessian_in_metric(g, param, theta, scale, hessian);
+        }
         self.for_each_entry(param, |p, j, diagonal| {
             let psi = self.weights[p].1;
             hessian[[j, j]] -= scale
@@ -189,6 +239,80 @@ impl PrecisionPrior {
                     psi
                 };
         });
+    }
+
+    /// [`Self::log_prior`] in the metric `G`.
+    fn log_prior_in_metric(
+        &self,
+        g: &Array2<f64>,
+        param: &Parametrisation,
+        theta: ArrayView1<'_, f64>,
+    ) -> f64 {
+        let mut total = 0.0;
+        for (p, block) in param.cholesky_blocks().enumerate() {
+            let (nu, psi) = self.weights[p];
+            let l = lower_factor(theta, block.start, param.n_features());
+            let h = g.dot(&l);
+            let log_det: f64 = (0..l.nrows())
+                .map(|a| theta[entry(block.start, a, a)])
+                .sum();
+            total += nu * log_det - 0.5 * psi * (&l * &h).sum();
+        }
+        total
+    }
+
+    /// [`Self::add_gradient`] in the metric `G`.
+    fn add_gradient_in_metric(
+        &self,
+        g: &Array2<f64>,
+        param: &Parametrisation,
+        theta: ArrayView1<'_, f64>,
+        scale: f64,
+        mut gradient: ArrayViewMut1<'_, f64>,
+    ) {
+        let d = param.n_features();
+        for (p, block) in param.cholesky_blocks().enumerate() {
+            let (nu, psi) = self.weights[p];
+            let l = lower_factor(theta, block.start, d);
+            let h = g.dot(&l);
+            for a in 0..d {
+                for b in 0..a {
+                    gradient[entry(block.start, a, b)] -= scale * psi * h[[a, b]];
+                }
+                gradient[entry(block.start, a, a)] += scale * (nu - psi * h[[a, a]] * l[[a, a]]);
+            }
+        }
+    }
+
+    /// [`Self::add_hessian`] in the metric `G`: a block `−ψ G_{c.., c..}` per column `c` of each
+    /// factor, with the chain rule of the log-diagonal ([module documentation](self)).
+    fn add_hessian_in_metric(
+        &self,
+        g: &Array2<f64>,
+        param: &Parametrisation,
+        theta: ArrayView1<'_, f64>,
+        scale: f64,
+        mut hessian: ArrayViewMut2<'_, f64>,
+    ) {
+        let d = param.n_features();
+        for (p, block) in param.cholesky_blocks().enumerate() {
+            let psi = self.weights[p].1;
+            let l = lower_factor(theta, block.start, d);
+            let h = g.dot(&l);
+            for c in 0..d {
+                // ∂L̃_ac/∂θ: e^{ℓ̃_c} on the diagonal, 1 below it.
+                let chain = |a: usize| if a == c { l[[c, c]] } else { 1.0 };
+                for a in c..d {
+                    for b in c..d {
+                        let second = psi * g[[a, b]] * chain(a) * chain(b);
+                        hessian[[entry(block.start, a, c), entry(block.start, b, c)]] -=
+                            scale * second;
+                    }
+                }
+                let diagonal = entry(block.start, c, c);
+                hessian[[diagonal, diagonal]] -= scale * psi * h[[c, c]] * l[[c, c]];
+            }
+        }
     }
 
     /// Calls `f(p, j, diagonal)` for every stored Cholesky entry `θ_j` of precision `p`.
@@ -201,6 +325,163 @@ impl PrecisionPrior {
                     j += 1;
                 }
             }
+        }
+    }
+}
+
+/// The position in `θ` of entry `(a, b)`, `a ≥ b`, of the Cholesky factor stored from `start`
+/// (row by row, the diagonal on the log scale).
+fn entry(start: usize, a: usize, b: usize) -> usize {
+    start + a * (a + 1) / 2 + b
+}
+
+/// The lower-triangular factor `L` (`d × d`) stored in `θ` from `start`.
+fn lower_factor(theta: ArrayView1<'_, f64>, start: usize, d: usize) -> Array2<f64> {
+    let mut l = Array2::zeros((d, d));
+    for a in 0..d {
+        for b in 0..a {
+            l[[a, b]] = theta[entry(start, a, b)];
+        }
+        l[[a, a]] = theta[entry(start, a, a)].exp();
+    }
+    l
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::{array, Array1};
+
+    /// LDA and QDA's precision factors in 3-d, two classes, at an arbitrary `θ`.
+    fn problem(family: Family) -> (Parametrisation, Array1<f64>) {
+        let param = Parametrisation::new(family, 2, 3).unwrap();
+        let theta = Array1::from_shape_fn(param.dim(), |j| 0.3 * ((j * 7 % 11) as f64 - 5.0) / 5.0);
+        (param, theta)
+    }
+
+    fn prior(param: &Parametrisation) -> PrecisionPrior {
+        let blocks = param.cholesky_blocks().count();
+        PrecisionPrior {
+            weights: (0..blocks)
+                .map(|p| (0.2 + 0.1 * p as f64, 0.7 - 0.2 * p as f64))
+                .collect(),
+            metric: None,
+        }
+    }
+
+    /// A lower-triangular map with a positive diagonal.
+    fn factor() -> Array2<f64> {
+        array![[1.3, 0.0, 0.0], [-0.4, 0.6, 0.0], [0.9, 0.2, 2.1]]
+    }
+
+    /// `θ` with every precision factor `L` replaced by `A⁻¹ L` (by forward substitution).
+    fn mapped_theta(param: &Parametrisation, theta: &Array1<f64>, a: &Array2<f64>) -> Array1<f64> {
+        let d = param.n_features();
+        let mut mapped = theta.clone();
+        for block in param.cholesky_blocks() {
+            let l = lower_factor(theta.view(), block.start, d);
+            let mut solved = Array2::<f64>::zeros((d, d));
+            for c in 0..d {
+                for r in 0..d {
+                    let known: f64 = (0..r).map(|k| a[[r, k]] * solved[[k, c]]).sum();
+                    solved[[r, c]] = (l[[r, c]] - known) / a[[r, r]];
+                }
+            }
+            for r in 0..d {
+                for c in 0..r {
+                    mapped[entry(block.start, r, c)] = solved[[r, c]];
+                }
+                mapped[entry(block.start, r, r)] = solved[[r, r]].ln();
+            }
+        }
+        mapped
+    }
+
+    /// On mapped inputs the prior is the original one up to a constant.
+    #[test]
+    fn the_mapped_prior_is_the_prior_of_the_mapped_factors() {
+        for family in [Family::Lda, Family::Qda] {
+            let (param, theta) = problem(family);
+            let original = prior(&param);
+            let mapped = original.on_mapped_inputs(factor().view());
+            let shifted = theta.mapv(|v| 0.5 * v - 0.1);
+            let difference = |t: &Array1<f64>| {
+                mapped.log_prior(&param, mapped_theta(&param, t, &factor()).view())
+                    - original.log_prior(&param, t.view())
+            };
+            let (at, elsewhere) = (difference(&theta), difference(&shifted));
+            assert!(
+                (at - elsewhere).abs() < 1e-12,
+                "{family}: {at} vs {elsewhere}"
+            );
+            // The constant is −Σ_p ν_p ln det A.
+            let log_det: f64 = factor().diag().iter().map(|v| v.ln()).sum();
+            let nu: f64 = original.weights.iter().map(|w| w.0).sum();
+            assert!((at + nu * log_det).abs() < 1e-12, "{family}: {at}");
+        }
+    }
+
+    /// The gradient and Hessian in a metric are the derivatives of the value (central
+    /// differences), and the metric `I` gives the separable prior's numbers.
+    #[test]
+    fn the_derivatives_in_a_metric_are_the_values_derivatives() {
+        for family in [Family::Lda, Family::Qda] {
+            let (param, theta) = problem(family);
+            let dim = param.dim();
+            let prior = prior(&param).on_mapped_inputs(factor().view());
+            let gradient_at = |t: &Array1<f64>| {
+                let mut g = Array1::zeros(dim);
+                prior.add_gradient(&param, t.view(), 1.0, g.view_mut());
+                g
+            };
+            let mut hessian = Array2::zeros((dim, dim));
+            prior.add_hessian(&param, theta.view(), 1.0, hessian.view_mut());
+            let gradient = gradient_at(&theta);
+            let h = 1e-5;
+            for j in 0..dim {
+                let (mut up, mut down) = (theta.clone(), theta.clone());
+                up[j] += h;
+                down[j] -= h;
+                let numeric = (prior.log_prior(&param, up.view())
+                    - prior.log_prior(&param, down.view()))
+                    / (2.0 * h);
+                assert!(
+                    (numeric - gradient[j]).abs() < 1e-7,
+                    "{family} ∂_{j}: {numeric} vs {}",
+                    gradient[j]
+                );
+                let column = (gradient_at(&up) - gradient_at(&down)) / (2.0 * h);
+                for i in 0..dim {
+                    assert!(
+                        (column[i] - hessian[[i, j]]).abs() < 1e-6,
+                        "{family} ∂²_{i}{j}: {} vs {}",
+                        column[i],
+                        hessian[[i, j]]
+                    );
+                }
+            }
+            // The identity metric reproduces the separable prior's value, gradient and Hessian.
+            let separable = self::prior(&param);
+            let identity = PrecisionPrior {
+                metric: Some(Array2::eye(3)),
+                ..separable.clone()
+            };
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * (1.0 + b.abs());
+            assert!(close(
+                identity.log_prior(&param, theta.view()),
+                separable.log_prior(&param, theta.view())
+            ));
+            let (mut g1, mut g2) = (Array1::zeros(dim), Array1::zeros(dim));
+            identity.add_gradient(&param, theta.view(), -0.5, g1.view_mut());
+            separable.add_gradient(&param, theta.view(), -0.5, g2.view_mut());
+            assert!(
+                g1.iter().zip(&g2).all(|(a, b)| close(*a, *b)),
+                "{g1} vs {g2}"
+            );
+            let (mut h1, mut h2) = (Array2::zeros((dim, dim)), Array2::zeros((dim, dim)));
+            identity.add_hessian(&param, theta.view(), -0.5, h1.view_mut());
+            separable.add_hessian(&param, theta.view(), -0.5, h2.view_mut());
+            assert!(h1.iter().zip(&h2).all(|(a, b)| close(*a, *b)));
         }
     }
 }

@@ -17,7 +17,10 @@
 //! again, with `ℓ̃_a = ℓ_a − ln A_aa` on its diagonal.
 //!
 //! With `m` the rows' mean and `A` the Cholesky factor of `S⁻¹` (its diagonal's square root for
-//! the shared diagonal), the generative start's pooled covariance is the identity. The solver
+//! the shared diagonal), the generative start's pooled covariance is the identity. With
+//! shrinkage, `S` is shrunk as the generative start's covariance is, and the prior on the
+//! precisions maps to one in the metric `AᵀA` ([`crate::shrinkage`]); `L_λ` again moves by a
+//! constant. The solver
 //! runs there; its result is mapped back, and converged only when the first-order condition
 //! holds in the model's own coordinates ([`minimize_whitened`]).
 //!
@@ -143,14 +146,18 @@ pub(crate) struct InputMap {
 impl InputMap {
     /// The whitening map of the training rows for a family closed under `closure`: `m` their
     /// (weighted) mean, `A` the Cholesky factor of the inverse of their pooled within-class
-    /// covariance `S` (maximum likelihood; for [`AffineClosure::Diagonal`], `A_jj = S_jj^{-½}`).
-    /// `None` where `S` is not positive definite (fewer rows than features, collinear columns)
-    /// or a column is constant within every class (its computed variance only rounding).
+    /// covariance `S` (maximum likelihood; for [`AffineClosure::Diagonal`], `A_jj = S_jj^{-½}`),
+    /// shrunk as the fit's shrinkage prior shrinks it, `(S + ψI) / (1 + ν)`
+    /// ([`PrecisionPrior::pooled`](crate::shrinkage::PrecisionPrior::pooled)). `None` where that
+    /// covariance is not positive definite (fewer rows than features, collinear columns) or,
+    /// without shrinkage, a column is constant within every class (its computed variance only
+    /// rounding).
     pub(crate) fn whitening(closure: AffineClosure, t: &TrainingSet<'_>) -> Option<Self> {
         let d = t.x.ncols();
         let moments = PooledMoments::of(t);
         let variances = moments.variances();
-        if !constant_within_classes(&variances, &moments.largest).is_empty() {
+        let shrunk = t.prior.as_ref().map(|prior| prior.pooled());
+        if shrunk.is_none() && !constant_within_classes(&variances, &moments.largest).is_empty() {
             return None;
         }
         let PooledMoments {
@@ -161,7 +168,11 @@ impl InputMap {
         } = moments;
         let (factor, inverse) = match closure {
             AffineClosure::Triangular => {
-                let covariance = centred.t().dot(&centred) / total;
+                let mut covariance = centred.t().dot(&centred) / total;
+                if let Some((nu, psi)) = shrunk {
+                    covariance.diag_mut().mapv_inplace(|v| v + psi);
+                    covariance /= 1.0 + nu;
+                }
                 let precision = inverse_spd(covariance.view()).ok()?;
                 let cholesky = Cholesky::new(precision.view(), "pooled precision").ok()?;
                 let inverse = cholesky.solve_lower(Array2::eye(d).view()).ok()?;
@@ -223,8 +234,7 @@ const MAX_TIGHTENINGS: usize = 3;
 
 /// Minimises `−L_λ / S` (`model`, the objective in the model's own coordinates) from `from`
 /// with `method` on the whitened rows ([module documentation](self)), when the family is closed
-/// under whitening, the fit has no shrinkage prior (which is not invariant under the map) and
-/// the pooled covariance is positive definite; `None` otherwise. Indefinite Hessians of the
+/// under whitening and the (shrunk) pooled covariance is positive definite; `None` otherwise. Indefinite Hessians of the
 /// whitened problem are counted in `model`.
 ///
 /// The solver's criterion is met on the whitened problem; the fit has converged only when it
@@ -324,9 +334,6 @@ fn whitened_problem<'s>(
     from: ArrayView1<'_, f64>,
 ) -> Option<(InputMap, TrainingSet<'s>, Array1<f64>)> {
     let closure = t.param.densities().affine_closure()?;
-    if t.prior.is_some() {
-        return None;
-    }
     let map = InputMap::whitening(closure, t)?;
     let whitened = t.param.change_inputs(from, &map, Direction::Whiten)?;
     let set = TrainingSet {
@@ -335,7 +342,10 @@ fn whitened_problem<'s>(
         w: t.w.map(|w| w.reborrow()),
         param: t.param,
         scale: t.scale,
-        prior: None,
+        prior: t
+            .prior
+            .as_ref()
+            .map(|prior| prior.on_mapped_inputs(map.factor.view())),
         unscaled: t.unscaled.reborrow(),
     };
     Some((map, set, whitened))
