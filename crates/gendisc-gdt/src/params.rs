@@ -92,7 +92,7 @@ pub fn paper_conjugate_gradient_settings() -> ConjugateGradientSettings {
 /// | `family` | set by [`Gdt::params`](crate::Gdt::params) | the generative family ([`Family`]) |
 /// | `priors` | [`Family::default_priors`] ([`Priors::Fixed`] for the shared diagonal, [`Priors::Estimated`] otherwise) | class priors fixed at `1/K` or estimated with the rest of `θ` |
 /// | `lambda` | `0.5` | `λ ∈ [0, 1]` of eq. (6): 1 is the generative fit, 0 the discriminative one |
-/// | `solver` | [`default_method`] (trust-region Newton, or L-BFGS beyond 1000 parameters or where a Hessian would cost more than `2·10⁹` operations) | the optimiser, any [`Method`]; [`paper_conjugate_gradient`] is the paper's |
+/// | `solver` | [`default_method`] (trust-region Newton, or L-BFGS beyond 1000 parameters or where a Hessian would cost more than `10⁸` operations) | the optimiser, any [`Method`]; [`paper_conjugate_gradient`] is the paper's |
 /// | `var_smoothing` | `1e-9` | relative variance floor of the generative start of Balls1, Balls2 and the shared diagonal (as in `gendisc-generative`) |
 /// | `shrinkage` | `CovarianceShrinkage::None` | LDA and QDA only: covariance shrinkage of coefficient `γ ∈ [0, 1)` toward the scaled identity or the identity, as a log-prior on the precisions weighted with `L_gen` (see [`GdtParams::shrinkage`]) |
 /// | `variance_floor` | `0` (none) | Balls2 only: relative floor `r` on every component variance throughout the GDT fit, `σ² ≥ v₀ = r · max_j Var(x_j)` (see [`GdtParams::variance_floor`]) |
