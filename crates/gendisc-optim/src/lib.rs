@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod first_order;
+pub mod lbfgs;
 mod method;
 pub mod newton;
 mod objective;
@@ -10,9 +11,9 @@ pub mod test_functions;
 pub mod trust_region;
 
 pub use first_order::{
-    ConjugateGradient, ConjugateGradientSettings, Lbfgs, LbfgsSettings, DEFAULT_VALUE_TOLERANCE,
-    MAX_RESTARTS,
+    ConjugateGradient, ConjugateGradientSettings, DEFAULT_VALUE_TOLERANCE, MAX_RESTARTS,
 };
+pub use lbfgs::{Lbfgs, LbfgsSettings};
 pub use method::{AutoSettings, Method, Minimizer, AUTO_MAX_HESSIAN_COST, AUTO_MAX_NEWTON_DIM};
 pub use newton::{newton_direction, DirectionKind, Newton, NewtonDirection, NewtonSettings};
 pub use objective::{Objective, TwiceDifferentiable};

@@ -5,7 +5,8 @@ use gendisc_core::Result;
 use ndarray::ArrayView1;
 use serde::{Deserialize, Serialize};
 
-use crate::first_order::{ConjugateGradient, ConjugateGradientSettings, Lbfgs, LbfgsSettings};
+use crate::first_order::{ConjugateGradient, ConjugateGradientSettings};
+use crate::lbfgs::{Lbfgs, LbfgsSettings};
 use crate::newton::{Newton, NewtonSettings};
 use crate::objective::{Objective, TwiceDifferentiable};
 use crate::report::Solution;

@@ -1,0 +1,702 @@
+//! Limited-memory BFGS on buffers allocated once per run.
+//!
+//! The search direction is the two-loop recursion of Nocedal & Wright (*Numerical
+//! Optimization*, 2nd ed., 2006, Algorithm 7.4) over the last `m` correction pairs
+//! `sₖ = xₖ₊₁ − xₖ`, `yₖ = ∇fₖ₊₁ − ∇fₖ`, with the initial matrix `H₀ = γ I`,
+//! `γ = sᵀy / yᵀy` of the newest pair (eq. 7.20). The step length satisfies the strong Wolfe
+//! conditions (eq. 3.7)
+//!
+//! ```text
+//! f(x + α d) ≤ f(x) + c₁ α ∇fᵀd,        |∇f(x + α d)ᵀd| ≤ c₂ |∇fᵀd|,
+//! ```
+//!
+//! found by bracketing and zooming (Algorithms 3.5 and 3.6) with the safeguarded cubic
+//! interpolation of eq. 3.59. The first step, and the first after the memory is cleared, is
+//! steepest descent with `α = min(1, 1/‖∇f‖)`: of unit length far from a minimiser (as L-BFGS-B
+//! starts), `−∇f` itself near one, where a resumed run starts; every later step tries `α = 1`
+//! first.
+//!
+//! The iterate, its gradient, the direction, the trial point and its gradient, and the `m`
+//! correction pairs are allocated once: an iteration allocates nothing, however many
+//! coefficients the problem has.
+//!
+//! A trial point whose value or gradient is not finite is a step too long: the line search
+//! shortens it toward the last finite point, and the run goes on. From a finite start a run
+//! ends
+//!
+//! * [`Status::Converged`] when `‖∇f‖₂ ≤ gradient_tolerance · max(1, |f|)` ([`Criterion`]);
+//! * [`Status::Stalled`] when the criterion does not hold and either an iteration reduced `f`
+//!   by a relative amount `(fₖ − fₖ₊₁) / max(|fₖ|, |fₖ₊₁|, 1) ≤ value_tolerance` (scipy's
+//!   L-BFGS-B `ftol` test) or the line search found no step that decreases `f` — each time
+//!   after the memory has been cleared and steepest descent tried, at most [`MAX_RESTARTS`]
+//!   times in a run;
+//! * [`Status::MaxIterations`] at the iteration cap.
+//!
+//! Only a start where the objective is not finite ends as [`Status::NonFinite`].
+
+use ndarray::{Array1, Array2, ArrayView1, Zip};
+use serde::{Deserialize, Serialize};
+
+use gendisc_core::{Error, Result};
+
+use crate::first_order::{check_tolerances, check_wolfe, DEFAULT_VALUE_TOLERANCE, MAX_RESTARTS};
+use crate::newton::{all_finite, check_start, norm};
+use crate::objective::Objective;
+use crate::report::{Criterion, Report, Solution, Status};
+
+/// Settings of [`Lbfgs`], with documented defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LbfgsSettings {
+    /// Converged when `‖∇f(x)‖₂ ≤ gradient_tolerance · max(1, |f(x)|)` ([`Criterion`]).
+    /// Default `1e-8`.
+    pub gradient_tolerance: f64,
+    /// Stop, as [`Status::Stalled`] unless the gradient criterion holds, when an iteration
+    /// reduces `f` by a relative amount `≤ value_tolerance` (see the
+    /// [module documentation](self)); 0 disables the test. Default
+    /// [`DEFAULT_VALUE_TOLERANCE`].
+    pub value_tolerance: f64,
+    /// Maximum number of iterations. Default `10_000`.
+    pub max_iterations: usize,
+    /// Number of correction pairs kept, `m`. Default `10`.
+    pub memory: usize,
+    /// Sufficient-decrease constant `c₁` of the strong Wolfe conditions. Default `1e-4`.
+    pub wolfe_c1: f64,
+    /// Curvature constant `c₂` of the strong Wolfe conditions. Default `0.9`, the usual choice
+    /// for quasi-Newton methods.
+    pub wolfe_c2: f64,
+}
+
+impl Default for LbfgsSettings {
+    fn default() -> Self {
+        Self {
+            gradient_tolerance: 1e-8,
+            value_tolerance: DEFAULT_VALUE_TOLERANCE,
+            max_iterations: 10_000,
+            memory: 10,
+            wolfe_c1: 1e-4,
+            wolfe_c2: 0.9,
+        }
+    }
+}
+
+impl LbfgsSettings {
+    /// Checks every setting; an invalid one is an [`Error::InvalidParameter`] naming it.
+    pub fn validate(&self) -> Result<()> {
+        check_tolerances(self.gradient_tolerance, self.value_tolerance)?;
+        check_wolfe(self.wolfe_c1, self.wolfe_c2)?;
+        if self.memory == 0 {
+            return Err(Error::invalid_parameter("memory", "must be ≥ 1"));
+        }
+        Ok(())
+    }
+}
+
+/// Limited-memory BFGS with a strong-Wolfe line search; see the
+/// [module documentation](self).
+///
+/// ```
+/// use gendisc_optim::{test_functions::Rosenbrock, Lbfgs, Status};
+/// use ndarray::array;
+///
+/// let solution = Lbfgs::default().minimize(&Rosenbrock::default(), array![-1.2, 1.0].view())?;
+/// assert_eq!(solution.report.status, Status::Converged);
+/// assert!((solution.x[0] - 1.0).abs() < 1e-6);
+/// # Ok::<(), gendisc_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Lbfgs {
+    settings: LbfgsSettings,
+}
+
+/// The most evaluations one line search may take before it gives up (scipy's `maxls` for
+/// L-BFGS-B).
+const MAX_LINE_SEARCH_EVALUATIONS: usize = 20;
+
+impl Lbfgs {
+    /// A solver with the given settings.
+    pub fn new(settings: LbfgsSettings) -> Self {
+        Self { settings }
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &LbfgsSettings {
+        &self.settings
+    }
+
+    /// Minimises `problem` from `x0`. Fails only on invalid settings or starting point; every
+    /// outcome of the iteration is a [`Status`] in the report.
+    pub fn minimize<P: Objective + ?Sized>(
+        &self,
+        problem: &P,
+        x0: ArrayView1<'_, f64>,
+    ) -> Result<Solution> {
+        let s = &self.settings;
+        s.validate()?;
+        check_start(problem.dim(), x0)?;
+        let criterion = Criterion::new(s.gradient_tolerance);
+        let mut w = Workspace::new(x0, s.memory);
+        let mut evaluations = 1;
+        let mut f = problem.value_and_gradient(w.x.view(), w.g.view_mut());
+        let report = |status, iterations, evaluations, value, g: &Array1<f64>| Report {
+            status,
+            criterion,
+            iterations,
+            evaluations,
+            value,
+            gradient_norm: Some(norm(g)),
+        };
+        if !(f.is_finite() && all_finite(&w.g)) {
+            let report = report(Status::NonFinite, 0, evaluations, f, &w.g);
+            return Ok(Solution { x: w.x, report });
+        }
+        let search = StrongWolfe {
+            c1: s.wolfe_c1,
+            c2: s.wolfe_c2,
+        };
+        let (mut iterations, mut restarts) = (0, 0);
+        let status = loop {
+            let gradient_norm = norm(&w.g);
+            if criterion.is_met(f, gradient_norm) {
+                break Status::Converged;
+            }
+            if iterations >= s.max_iterations {
+                break Status::MaxIterations;
+            }
+            w.pairs.direction(&w.g, &mut w.d);
+            let mut slope = w.d.dot(&w.g);
+            if !(slope < 0.0 && slope.is_finite()) {
+                // Rounding in the recursion can spoil the descent property: start afresh.
+                w.pairs.clear();
+                w.pairs.direction(&w.g, &mut w.d);
+                slope = w.d.dot(&w.g);
+            }
+            let first_step = if w.pairs.is_empty() {
+                gradient_norm.recip().min(1.0)
+            } else {
+                1.0
+            };
+            let outcome = search.run(problem, &mut w, f, slope, first_step);
+            evaluations += outcome.evaluations;
+            let stalled = match outcome.accepted {
+                Some(value) => {
+                    iterations += 1;
+                    let decrease = (f - value) / f.abs().max(value.abs()).max(1.0);
+                    w.accept();
+                    f = value;
+                    decrease <= s.value_tolerance && !criterion.is_met(f, norm(&w.g))
+                }
+                None => true,
+            };
+            if stalled {
+                // Steepest descent from here, unless that is what just stalled.
+                if w.pairs.is_empty() || restarts == MAX_RESTARTS {
+                    break Status::Stalled;
+                }
+                w.pairs.clear();
+                restarts += 1;
+            }
+        };
+        let report = report(status, iterations, evaluations, f, &w.g);
+        Ok(Solution { x: w.x, report })
+    }
+}
+
+/// Every vector of a run, allocated once.
+struct Workspace {
+    /// The iterate `xₖ`.
+    x: Array1<f64>,
+    /// `∇f(xₖ)`.
+    g: Array1<f64>,
+    /// The search direction `dₖ`.
+    d: Array1<f64>,
+    /// The point the line search evaluated last, and its gradient.
+    trial: Point,
+    /// The best point of the line search so far that satisfies sufficient decrease.
+    lower: Point,
+    /// The correction pairs.
+    pairs: CorrectionPairs,
+}
+
+/// A point and the objective's gradient there.
+struct Point {
+    x: Array1<f64>,
+    g: Array1<f64>,
+}
+
+impl Workspace {
+    fn new(x0: ArrayView1<'_, f64>, memory: usize) -> Self {
+        let n = x0.len();
+        let point = || Point {
+            x: Array1::zeros(n),
+            g: Array1::zeros(n),
+        };
+        Self {
+            x: x0.to_owned(),
+            g: Array1::zeros(n),
+            d: Array1::zeros(n),
+            trial: point(),
+            lower: point(),
+            pairs: CorrectionPairs::new(n, memory),
+        }
+    }
+
+    /// Exchanges the trial point with the line search's best point so far: keeps a trial that
+    /// becomes the best, or hands the best back as the accepted point.
+    fn swap_trial_and_lower(&mut self) {
+        std::mem::swap(&mut self.trial, &mut self.lower);
+    }
+
+    /// Moves to the line search's accepted point (in `trial`), recording the correction pair.
+    fn accept(&mut self) {
+        self.pairs
+            .record(&self.x, &self.trial.x, &self.g, &self.trial.g);
+        std::mem::swap(&mut self.x, &mut self.trial.x);
+        std::mem::swap(&mut self.g, &mut self.trial.g);
+    }
+}
+
+/// The last `m` correction pairs `(sᵢ, yᵢ)` with `ρᵢ = 1 / sᵢᵀyᵢ`, in a ring.
+struct CorrectionPairs {
+    /// `sᵢ`, one row each.
+    s: Array2<f64>,
+    /// `yᵢ`, one row each.
+    y: Array2<f64>,
+    rho: Vec<f64>,
+    /// The two-loop recursion's `αᵢ`.
+    alpha: Vec<f64>,
+    /// How many pairs are held.
+    len: usize,
+    /// The row of the newest pair.
+    newest: usize,
+}
+
+impl CorrectionPairs {
+    fn new(n: usize, m: usize) -> Self {
+        Self {
+            s: Array2::zeros((m, n)),
+            y: Array2::zeros((m, n)),
+            rho: vec![0.0; m],
+            alpha: vec![0.0; m],
+            len: 0,
+            newest: 0,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The row of the pair `age` recordings old (0 the newest).
+    fn row(&self, age: usize) -> usize {
+        let m = self.rho.len();
+        (self.newest + m - age) % m
+    }
+
+    /// Records `s = x⁺ − x`, `y = g⁺ − g` in the oldest slot, kept only where the curvature
+    /// `sᵀy` is positive beyond rounding (which the strong Wolfe conditions guarantee in exact
+    /// arithmetic), so that the implied inverse Hessian stays positive definite.
+    fn record(
+        &mut self,
+        x: &Array1<f64>,
+        x_next: &Array1<f64>,
+        g: &Array1<f64>,
+        g_next: &Array1<f64>,
+    ) {
+        let m = self.rho.len();
+        let slot = if self.len == 0 {
+            0
+        } else {
+            (self.newest + 1) % m
+        };
+        let (mut s, mut y) = (self.s.row_mut(slot), self.y.row_mut(slot));
+        Zip::from(&mut s)
+            .and(x_next)
+            .and(x)
+            .for_each(|s, a, b| *s = a - b);
+        Zip::from(&mut y)
+            .and(g_next)
+            .and(g)
+            .for_each(|y, a, b| *y = a - b);
+        let (sy, yy) = (s.dot(&y), y.dot(&y));
+        if sy > f64::EPSILON * yy && sy.is_finite() {
+            self.rho[slot] = 1.0 / sy;
+            self.newest = slot;
+            self.len = (self.len + 1).min(m);
+        }
+    }
+
+    /// `d = −H g` by the two-loop recursion (Algorithm 7.4); `−g` without pairs.
+    fn direction(&mut self, g: &Array1<f64>, d: &mut Array1<f64>) {
+        d.assign(g);
+        for age in 0..self.len {
+            let row = self.row(age);
+            let a = self.rho[row] * self.s.row(row).dot(d);
+            self.alpha[row] = a;
+            d.scaled_add(-a, &self.y.row(row));
+        }
+        if !self.is_empty() {
+            let (s, y) = (self.s.row(self.newest), self.y.row(self.newest));
+            *d *= s.dot(&y) / y.dot(&y);
+        }
+        for age in (0..self.len).rev() {
+            let row = self.row(age);
+            let b = self.rho[row] * self.y.row(row).dot(d);
+            d.scaled_add(self.alpha[row] - b, &self.s.row(row));
+        }
+        d.mapv_inplace(|v| -v);
+    }
+}
+
+/// The strong-Wolfe line search of Nocedal & Wright, Algorithms 3.5 (bracketing) and 3.6
+/// (zoom), on `φ(α) = f(x + α d)`.
+struct StrongWolfe {
+    c1: f64,
+    c2: f64,
+}
+
+/// What a line search ended with.
+struct LineSearchOutcome {
+    /// `φ(α)` at the accepted step, whose point and gradient are in the workspace's `trial`;
+    /// `None` where no step decreased `f`.
+    accepted: Option<f64>,
+    /// Calls of the objective.
+    evaluations: usize,
+}
+
+/// A step with `φ(α)` and `φ'(α)`; both infinite where the objective is not finite there.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    alpha: f64,
+    value: f64,
+    slope: f64,
+}
+
+impl Step {
+    fn is_finite(&self) -> bool {
+        self.value.is_finite() && self.slope.is_finite()
+    }
+}
+
+impl StrongWolfe {
+    /// Searches along `w.d` from `w.x` (`f(x) = value`, `φ'(0) = slope < 0`), trying `first`
+    /// first. On success the accepted point and its gradient are left in `w.trial`.
+    fn run<P: Objective + ?Sized>(
+        &self,
+        problem: &P,
+        w: &mut Workspace,
+        value: f64,
+        slope: f64,
+        first: f64,
+    ) -> LineSearchOutcome {
+        let start = Step {
+            alpha: 0.0,
+            value,
+            slope,
+        };
+        let mut evaluations = 0;
+        let sufficient = |s: &Step| s.value <= value + self.c1 * s.alpha * slope;
+        let curvature = |s: &Step| s.slope.abs() <= -self.c2 * slope;
+
+        // Bracketing: `lower` is the best step so far with sufficient decrease (0 at first),
+        // `upper` the step that bounds an interval holding an acceptable one.
+        let mut lower = start;
+        let mut alpha = first;
+        let mut upper = None;
+        while evaluations < MAX_LINE_SEARCH_EVALUATIONS {
+            let trial = evaluate(problem, w, alpha, &mut evaluations);
+            if !sufficient(&trial) || trial.value >= lower.value {
+                upper = Some(trial);
+                break;
+            }
+            if curvature(&trial) {
+                return LineSearchOutcome {
+                    accepted: Some(trial.value),
+                    evaluations,
+                };
+            }
+            w.swap_trial_and_lower();
+            if trial.slope >= 0.0 {
+                upper = Some(lower);
+                lower = trial;
+                break;
+            }
+            lower = trial;
+            alpha *= 4.0;
+        }
+
+        // Zoom: shrink [lower, upper] (in either order) until a step meets both conditions.
+        if let Some(mut upper) = upper {
+            while evaluations < MAX_LINE_SEARCH_EVALUATIONS {
+                let alpha = interpolate(&lower, &upper);
+                if !(alpha != lower.alpha && alpha != upper.alpha) {
+                    break; // the interval is below the resolution of α
+                }
+                let trial = evaluate(problem, w, alpha, &mut evaluations);
+                if !sufficient(&trial) || trial.value >= lower.value {
+                    upper = trial;
+                    continue;
+                }
+                if curvature(&trial) {
+                    return LineSearchOutcome {
+                        accepted: Some(trial.value),
+                        evaluations,
+                    };
+                }
+                if trial.slope * (upper.alpha - lower.alpha) >= 0.0 {
+                    upper = lower;
+                }
+                w.swap_trial_and_lower();
+                lower = trial;
+            }
+        }
+        // No step meets the curvature condition within the budget: the best step with
+        // sufficient decrease, if there is one, still decreases f.
+        if lower.alpha > 0.0 {
+            w.swap_trial_and_lower();
+            return LineSearchOutcome {
+                accepted: Some(lower.value),
+                evaluations,
+            };
+        }
+        LineSearchOutcome {
+            accepted: None,
+            evaluations,
+        }
+    }
+}
+
+/// `φ(α)` and `φ'(α)` at `x + α d`, the point and its gradient written into `w.trial`; a step
+/// where the objective is not finite has both infinite.
+fn evaluate<P: Objective + ?Sized>(
+    problem: &P,
+    w: &mut Workspace,
+    alpha: f64,
+    evaluations: &mut usize,
+) -> Step {
+    *evaluations += 1;
+    let Workspace { x, d, trial, .. } = w;
+    Zip::from(&mut trial.x)
+        .and(&*x)
+        .and(&*d)
+        .for_each(|t, x, d| *t = x + alpha * d);
+    let value = problem.value_and_gradient(trial.x.view(), trial.g.view_mut());
+    let slope = trial.g.dot(&*d);
+    if value.is_finite() && slope.is_finite() && all_finite(&trial.g) {
+        Step {
+            alpha,
+            value,
+            slope,
+        }
+    } else {
+        Step {
+            alpha,
+            value: f64::INFINITY,
+            slope: f64::INFINITY,
+        }
+    }
+}
+
+/// A trial step strictly between `a` and `b`: the minimiser of the cubic that interpolates
+/// both values and slopes (Nocedal & Wright eq. 3.59) where it lies inside the middle 80% of the
+/// interval, else its midpoint — always the midpoint toward a point where the objective is not
+/// finite.
+fn interpolate(a: &Step, b: &Step) -> f64 {
+    let midpoint = 0.5 * (a.alpha + b.alpha);
+    if !b.is_finite() {
+        return midpoint;
+    }
+    let d1 = a.slope + b.slope - 3.0 * (a.value - b.value) / (a.alpha - b.alpha);
+    let radicand = d1 * d1 - a.slope * b.slope;
+    if radicand < 0.0 {
+        return midpoint;
+    }
+    let d2 = (b.alpha - a.alpha).signum() * radicand.sqrt();
+    let alpha =
+        b.alpha - (b.alpha - a.alpha) * (b.slope + d2 - d1) / (b.slope - a.slope + 2.0 * d2);
+    let (low, high) = (a.alpha.min(b.alpha), a.alpha.max(b.alpha));
+    let margin = 0.1 * (high - low);
+    if alpha.is_finite() && alpha >= low + margin && alpha <= high - margin {
+        alpha
+    } else {
+        midpoint
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_functions::{Quadratic, Rosenbrock};
+    use approx::assert_abs_diff_eq;
+    use ndarray::{array, ArrayViewMut1};
+    use std::cell::Cell;
+
+    #[test]
+    fn lbfgs_on_rosenbrock() {
+        let sol = Lbfgs::default()
+            .minimize(&Rosenbrock::default(), array![-1.2, 1.0].view())
+            .unwrap();
+        assert_eq!(sol.report.status, Status::Converged, "{:?}", sol.report);
+        assert_abs_diff_eq!(sol.x, array![1.0, 1.0], epsilon = 1e-6);
+        assert!(sol.gradient_norm() <= 1e-8);
+        // About one evaluation per iteration once the first step is found.
+        assert!(
+            sol.report.evaluations <= 2 * sol.report.iterations,
+            "{:?}",
+            sol.report
+        );
+    }
+
+    /// On a strictly convex quadratic in `n` dimensions the memory holds the whole curvature
+    /// after `n` steps: BFGS with exact line searches ends in at most `n` + 1 iterations, and
+    /// inexact ones stay close.
+    #[test]
+    fn a_quadratic_is_solved_in_few_iterations() {
+        let a = array![[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]];
+        let q = Quadratic::new(a, array![1.0, -2.0, 0.5]).unwrap();
+        let sol = Lbfgs::default()
+            .minimize(&q, array![5.0, 5.0, -5.0].view())
+            .unwrap();
+        assert_eq!(sol.report.status, Status::Converged, "{:?}", sol.report);
+        assert_abs_diff_eq!(sol.x, q.minimizer(), epsilon = 1e-8);
+        assert!(sol.report.iterations <= 10, "{:?}", sol.report);
+    }
+
+    /// With no gradient tolerance, the run ends when an iteration no longer decreases `f`
+    /// measurably, near the attainable gradient floor — a stall, never called convergence
+    /// unless the gradient is exactly zero (the criterion `‖∇f‖ ≤ 0`).
+    #[test]
+    fn a_stalled_decrease_is_not_convergence() {
+        let q = Quadratic::new(array![[3.0, 1.0], [1.0, 2.0]], array![1.0, -1.0]).unwrap();
+        let problems: [(&dyn Objective, Array1<f64>, Array1<f64>); 2] = [
+            (&Rosenbrock::default(), array![-1.2, 1.0], array![1.0, 1.0]),
+            (&q, array![4.0, -3.0], q.minimizer()),
+        ];
+        for (problem, start, minimiser) in problems {
+            for value_tolerance in [DEFAULT_VALUE_TOLERANCE, 0.0] {
+                let sol = Lbfgs::new(LbfgsSettings {
+                    gradient_tolerance: 0.0,
+                    value_tolerance,
+                    max_iterations: 200,
+                    ..Default::default()
+                })
+                .minimize(problem, start.view())
+                .unwrap();
+                let r = &sol.report;
+                match r.status {
+                    Status::Converged => assert_eq!(sol.gradient_norm(), 0.0, "{r:?}"),
+                    // Without the value test only a line search that cannot decrease `f`
+                    // (after steepest descent has been tried) or the cap stops the run.
+                    Status::MaxIterations => assert_eq!(value_tolerance, 0.0, "{r:?}"),
+                    status => assert_eq!(status, Status::Stalled, "{r:?}"),
+                }
+                assert!(sol.gradient_norm() < 1e-6, "{r:?}");
+                assert_abs_diff_eq!(sol.x, minimiser, epsilon = 1e-6);
+                assert!(r.iterations <= 200);
+            }
+        }
+    }
+
+    #[test]
+    fn start_at_the_minimum_takes_no_iteration() {
+        let q = Quadratic::new(ndarray::Array2::eye(2), array![1.0, 2.0]).unwrap();
+        let sol = Lbfgs::default()
+            .minimize(&q, array![1.0, 2.0].view())
+            .unwrap();
+        assert_eq!(sol.report.status, Status::Converged);
+        assert_eq!((sol.report.iterations, sol.report.evaluations), (0, 1));
+    }
+
+    /// `f(x) = 50 (x − 0.2)²` for `x < 0.3`, NaN from there on, counting its evaluations.
+    struct NanBeyond {
+        calls: Cell<usize>,
+    }
+    impl Objective for NanBeyond {
+        fn dim(&self) -> usize {
+            1
+        }
+        fn value(&self, x: ArrayView1<'_, f64>) -> f64 {
+            if x[0] < 0.3 {
+                50.0 * (x[0] - 0.2).powi(2)
+            } else {
+                f64::NAN
+            }
+        }
+        fn value_and_gradient(&self, x: ArrayView1<'_, f64>, mut g: ArrayViewMut1<'_, f64>) -> f64 {
+            self.calls.set(self.calls.get() + 1);
+            g[0] = 100.0 * (x[0] - 0.2);
+            self.value(x)
+        }
+    }
+
+    /// From `x = 0` the first step (unit length along `−∇f`) lands at `x = 1`, where the
+    /// objective is NaN: the line search shortens it, and the run converges. argmin's L-BFGS
+    /// ended its run at such a point.
+    #[test]
+    fn a_non_finite_trial_point_shortens_the_step() {
+        let problem = NanBeyond {
+            calls: Cell::new(0),
+        };
+        let sol = Lbfgs::default()
+            .minimize(&problem, array![0.0].view())
+            .unwrap();
+        assert_eq!(sol.report.status, Status::Converged, "{:?}", sol.report);
+        assert_abs_diff_eq!(sol.x[0], 0.2, epsilon = 1e-9);
+        assert_eq!(sol.report.evaluations, problem.calls.get());
+        // A start where the objective is NaN is reported, not iterated from.
+        let sol = Lbfgs::default()
+            .minimize(&problem, array![0.5].view())
+            .unwrap();
+        assert_eq!(sol.report.status, Status::NonFinite);
+        assert_eq!(sol.report.iterations, 0);
+        assert!(sol.report.value.is_nan());
+        assert_eq!(sol.x, array![0.5]);
+    }
+
+    /// The cubic step lies strictly inside its interval and is the minimiser of a cubic
+    /// through both ends: on `φ(α) = (α − 0.3)²` it is exact.
+    #[test]
+    fn the_interpolated_step_minimises_the_cubic() {
+        let phi = |a: f64| Step {
+            alpha: a,
+            value: (a - 0.3) * (a - 0.3),
+            slope: 2.0 * (a - 0.3),
+        };
+        assert_abs_diff_eq!(interpolate(&phi(0.0), &phi(1.0)), 0.3, epsilon = 1e-12);
+        assert_abs_diff_eq!(interpolate(&phi(1.0), &phi(0.0)), 0.3, epsilon = 1e-12);
+        // Outside the middle of the interval, or toward a non-finite end: the midpoint.
+        assert_abs_diff_eq!(interpolate(&phi(0.29), &phi(1.0)), 0.645, epsilon = 1e-12);
+        let broken = Step {
+            alpha: 1.0,
+            value: f64::INFINITY,
+            slope: f64::INFINITY,
+        };
+        assert_eq!(interpolate(&phi(0.0), &broken), 0.5);
+    }
+
+    #[test]
+    fn invalid_settings_are_errors() {
+        let r = Rosenbrock::default();
+        let x0 = array![0.0, 0.0];
+        let run = |s| Lbfgs::new(s).minimize(&r, x0.view());
+        assert!(run(LbfgsSettings {
+            memory: 0,
+            ..Default::default()
+        })
+        .is_err());
+        assert!(run(LbfgsSettings {
+            wolfe_c2: 1e-5,
+            ..Default::default()
+        })
+        .is_err());
+        assert!(run(LbfgsSettings {
+            value_tolerance: -1.0,
+            ..Default::default()
+        })
+        .is_err());
+        assert!(Lbfgs::default().minimize(&r, array![1.0].view()).is_err());
+    }
+}
