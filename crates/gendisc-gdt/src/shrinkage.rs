@@ -38,10 +38,10 @@
 //! training rows, so that every fit on them — from the generative start or warm — optimises
 //! the same objective.
 //!
-//! On inputs mapped by `x̃ = Aᵀ(x − m)` ([`crate::whitening`]) a precision factor is
-//! `L̃ = A⁻¹ L`, so `tr Λ = ‖A L̃‖²_F = tr(L̃ᵀ G L̃)` with the metric `G = AᵀA`, and
+//! On inputs whitened by `x̃ = Aᵀ(x − m)` (module `whitening` in the source) a precision
+//! factor is `L̃ = A⁻¹ L`, so `tr Λ = ‖A L̃‖²_F = tr(L̃ᵀ G L̃)` with the metric `G = AᵀA`, and
 //! `log det Λ = log det Λ̃ + 2 log det A`: the prior is of the same form with `ψI` replaced by
-//! `ψG` and a constant added ([`PrecisionPrior::on_mapped_inputs`]). Its quadratic term then
+//! `ψG` and a constant added. Its quadratic term then
 //! couples the entries of a column of `L̃`: with `H = G L̃`,
 //!
 //! ```text
