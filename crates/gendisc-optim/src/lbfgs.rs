@@ -27,7 +27,8 @@
 //! * [`Status::Converged`] when `‖∇f‖₂ ≤ gradient_tolerance · max(1, |f|)` ([`Criterion`]);
 //! * [`Status::Stalled`] when the criterion does not hold and either an iteration reduced `f`
 //!   by a relative amount `(fₖ − fₖ₊₁) / max(|fₖ|, |fₖ₊₁|, 1) ≤ value_tolerance` (scipy's
-//!   L-BFGS-B `ftol` test) or the line search found no step that decreases `f` — each time
+//!   L-BFGS-B `ftol` test; a tolerance of 0 turns it off) or the line search found no
+//!   acceptable step — each time
 //!   after the memory has been cleared and steepest descent tried, at most [`MAX_RESTARTS`]
 //!   times in a run;
 //! * [`Status::MaxIterations`] at the iteration cap.
@@ -112,6 +113,10 @@ pub struct Lbfgs {
 /// L-BFGS-B).
 const MAX_LINE_SEARCH_EVALUATIONS: usize = 20;
 
+/// Values of the objective within this many units of rounding (`ε |f|`) of each other count as
+/// equal in the line search ([`StrongWolfe::run`]).
+const FLAT_ULPS: f64 = 16.0;
+
 impl Lbfgs {
     /// A solver with the given settings.
     pub fn new(settings: LbfgsSettings) -> Self {
@@ -183,7 +188,9 @@ impl Lbfgs {
                     let decrease = (f - value) / f.abs().max(value.abs()).max(1.0);
                     w.accept();
                     f = value;
-                    decrease <= s.value_tolerance && !criterion.is_met(f, norm(&w.g))
+                    s.value_tolerance > 0.0
+                        && decrease <= s.value_tolerance
+                        && !criterion.is_met(f, norm(&w.g))
                 }
                 None => true,
             };
@@ -398,7 +405,19 @@ impl StrongWolfe {
             slope,
         };
         let mut evaluations = 0;
-        let sufficient = |s: &Step| s.value <= value + self.c1 * s.alpha * slope;
+        // Near a minimiser `c₁ α φ'(0)` and the changes of `φ` fall below the rounding of `f`,
+        // while `φ'` is still computed to good relative accuracy. Where a trial's value is
+        // within `flat` of `f(x)`, sufficient decrease is therefore judged by the approximate
+        // Wolfe condition `φ'(α) ≤ (1 − 2c₁)|φ'(0)|` of Hager & Zhang (SIAM J. Optim. 16, 2005;
+        // for a quadratic it is the Armijo condition), values count as equal within `flat`, and the
+        // zoom interpolates the slopes alone. So the gradient can still be driven down where
+        // values no longer resolve (on ill-conditioned problems, well above the criterion).
+        let flat = FLAT_ULPS * f64::EPSILON * value.abs();
+        let sufficient = |s: &Step| {
+            s.value <= value + self.c1 * s.alpha * slope
+                || (s.value <= value + flat && s.slope <= -(1.0 - 2.0 * self.c1) * slope)
+        };
+        let worse = |s: &Step, than: &Step| s.value > than.value + flat;
         let curvature = |s: &Step| s.slope.abs() <= -self.c2 * slope;
 
         // Bracketing: `lower` is the best step so far with sufficient decrease (0 at first),
@@ -408,7 +427,7 @@ impl StrongWolfe {
         let mut upper = None;
         while evaluations < MAX_LINE_SEARCH_EVALUATIONS {
             let trial = evaluate(problem, w, alpha, &mut evaluations);
-            if !sufficient(&trial) || trial.value >= lower.value {
+            if !sufficient(&trial) || worse(&trial, &lower) {
                 upper = Some(trial);
                 break;
             }
@@ -431,12 +450,12 @@ impl StrongWolfe {
         // Zoom: shrink [lower, upper] (in either order) until a step meets both conditions.
         if let Some(mut upper) = upper {
             while evaluations < MAX_LINE_SEARCH_EVALUATIONS {
-                let alpha = interpolate(&lower, &upper);
+                let alpha = interpolate(&lower, &upper, flat);
                 if !(alpha != lower.alpha && alpha != upper.alpha) {
                     break; // the interval is below the resolution of α
                 }
                 let trial = evaluate(problem, w, alpha, &mut evaluations);
-                if !sufficient(&trial) || trial.value >= lower.value {
+                if !sufficient(&trial) || worse(&trial, &lower) {
                     upper = trial;
                     continue;
                 }
@@ -501,22 +520,26 @@ fn evaluate<P: Objective + ?Sized>(
 }
 
 /// A trial step strictly between `a` and `b`: the minimiser of the cubic that interpolates
-/// both values and slopes (Nocedal & Wright eq. 3.59) where it lies inside the middle 80% of the
-/// interval, else its midpoint — always the midpoint toward a point where the objective is not
-/// finite.
-fn interpolate(a: &Step, b: &Step) -> f64 {
+/// both values and slopes (Nocedal & Wright eq. 3.59) or, where the two values are equal within
+/// `flat` (rounding), the zero of the secant of the slopes; taken where it lies inside the
+/// middle 80% of the interval, else the midpoint — always the midpoint toward a point where the
+/// objective is not finite.
+fn interpolate(a: &Step, b: &Step, flat: f64) -> f64 {
     let midpoint = 0.5 * (a.alpha + b.alpha);
     if !b.is_finite() {
         return midpoint;
     }
-    let d1 = a.slope + b.slope - 3.0 * (a.value - b.value) / (a.alpha - b.alpha);
-    let radicand = d1 * d1 - a.slope * b.slope;
-    if radicand < 0.0 {
-        return midpoint;
-    }
-    let d2 = (b.alpha - a.alpha).signum() * radicand.sqrt();
-    let alpha =
-        b.alpha - (b.alpha - a.alpha) * (b.slope + d2 - d1) / (b.slope - a.slope + 2.0 * d2);
+    let alpha = if (a.value - b.value).abs() <= flat {
+        a.alpha - a.slope * (b.alpha - a.alpha) / (b.slope - a.slope)
+    } else {
+        let d1 = a.slope + b.slope - 3.0 * (a.value - b.value) / (a.alpha - b.alpha);
+        let radicand = d1 * d1 - a.slope * b.slope;
+        if radicand < 0.0 {
+            return midpoint;
+        }
+        let d2 = (b.alpha - a.alpha).signum() * radicand.sqrt();
+        b.alpha - (b.alpha - a.alpha) * (b.slope + d2 - d1) / (b.slope - a.slope + 2.0 * d2)
+    };
     let (low, high) = (a.alpha.min(b.alpha), a.alpha.max(b.alpha));
     let margin = 0.1 * (high - low);
     if alpha.is_finite() && alpha >= low + margin && alpha <= high - margin {
@@ -665,16 +688,71 @@ mod tests {
             value: (a - 0.3) * (a - 0.3),
             slope: 2.0 * (a - 0.3),
         };
-        assert_abs_diff_eq!(interpolate(&phi(0.0), &phi(1.0)), 0.3, epsilon = 1e-12);
-        assert_abs_diff_eq!(interpolate(&phi(1.0), &phi(0.0)), 0.3, epsilon = 1e-12);
+        assert_abs_diff_eq!(interpolate(&phi(0.0), &phi(1.0), 0.0), 0.3, epsilon = 1e-12);
+        assert_abs_diff_eq!(interpolate(&phi(1.0), &phi(0.0), 0.0), 0.3, epsilon = 1e-12);
         // Outside the middle of the interval, or toward a non-finite end: the midpoint.
-        assert_abs_diff_eq!(interpolate(&phi(0.29), &phi(1.0)), 0.645, epsilon = 1e-12);
+        assert_abs_diff_eq!(
+            interpolate(&phi(0.29), &phi(1.0), 0.0),
+            0.645,
+            epsilon = 1e-12
+        );
         let broken = Step {
             alpha: 1.0,
             value: f64::INFINITY,
             slope: f64::INFINITY,
         };
-        assert_eq!(interpolate(&phi(0.0), &broken), 0.5);
+        assert_eq!(interpolate(&phi(0.0), &broken, 0.0), 0.5);
+    }
+
+    /// `10⁸ + Σᵢ cᵢ xᵢ²`, its value off by up to four units of rounding (`1.5·10⁻⁸` each), as
+    /// a sum over many rows is: far above the changes that steps make once `‖∇f‖ < 10⁻³`.
+    struct Offset;
+    impl Objective for Offset {
+        fn dim(&self) -> usize {
+            3
+        }
+        fn value(&self, x: ArrayView1<'_, f64>) -> f64 {
+            let exact = 1e8 + x[0] * x[0] + 10.0 * x[1] * x[1] + 100.0 * x[2] * x[2];
+            let bits = x.iter().fold(0u64, |h, v| {
+                (h ^ v.to_bits()).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            });
+            exact + ((bits >> 61) as f64 - 3.5) * 1e8 * f64::EPSILON
+        }
+        fn value_and_gradient(&self, x: ArrayView1<'_, f64>, mut g: ArrayViewMut1<'_, f64>) -> f64 {
+            g.assign(&array![2.0 * x[0], 20.0 * x[1], 200.0 * x[2]]);
+            self.value(x)
+        }
+    }
+
+    /// Where the values are at the level of their rounding, the line search still drives the
+    /// gradient down, to `10⁻⁸` here, and interpolates equal values by their slopes. (That the
+    /// approximate Wolfe condition is needed shows on GDT's ill-conditioned whitened fits under
+    /// the LAPACK backend, `gendisc-gdt`'s `whitening.rs`, which stalled without it.)
+    #[test]
+    fn the_gradient_is_driven_down_where_values_are_flat() {
+        let sol = Lbfgs::new(LbfgsSettings {
+            gradient_tolerance: 1e-16,
+            value_tolerance: 0.0,
+            ..Default::default()
+        })
+        .minimize(&Offset, array![1.0, 1.0, 1.0].view())
+        .unwrap();
+        assert_eq!(sol.report.status, Status::Converged, "{:?}", sol.report);
+        assert!(sol.gradient_norm() <= 1e-8, "{:?}", sol.report);
+        // Equal values: the zero of the slopes' secant, −1 at 0 and 3 at 1.
+        let (a, b) = (
+            Step {
+                alpha: 0.0,
+                value: 1e8,
+                slope: -1.0,
+            },
+            Step {
+                alpha: 1.0,
+                value: 1e8,
+                slope: 3.0,
+            },
+        );
+        assert_abs_diff_eq!(interpolate(&a, &b, 1e-8), 0.25, epsilon = 1e-15);
     }
 
     #[test]
