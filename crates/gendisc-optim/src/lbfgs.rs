@@ -11,7 +11,11 @@
 //! ```
 //!
 //! found by bracketing and zooming (Algorithms 3.5 and 3.6) with the safeguarded cubic
-//! interpolation of eq. 3.59. The first step, and the first after the memory is cleared, is
+//! interpolation of eq. 3.59. Where a trial's value is within a few units of rounding of
+//! `f(x)` — near a minimiser, on ill-conditioned problems well above the gradient criterion —
+//! the first condition is judged by the slope instead (Hager & Zhang's approximate Wolfe
+//! condition, `∇f(x + α d)ᵀd ≤ (1 − 2c₁)|∇fᵀd|`), so that the gradient can still be driven down
+//! where values no longer resolve. The first step, and the first after the memory is cleared, is
 //! steepest descent with `α = min(1, 1/‖∇f‖)`: of unit length far from a minimiser (as L-BFGS-B
 //! starts), `−∇f` itself near one, where a resumed run starts; every later step tries `α = 1`
 //! first.
@@ -28,9 +32,8 @@
 //! * [`Status::Stalled`] when the criterion does not hold and either an iteration reduced `f`
 //!   by a relative amount `(fₖ − fₖ₊₁) / max(|fₖ|, |fₖ₊₁|, 1) ≤ value_tolerance` (scipy's
 //!   L-BFGS-B `ftol` test; a tolerance of 0 turns it off) or the line search found no
-//!   acceptable step — each time
-//!   after the memory has been cleared and steepest descent tried, at most [`MAX_RESTARTS`]
-//!   times in a run;
+//!   acceptable step — each time after the memory has been cleared and steepest descent tried,
+//!   at most [`MAX_RESTARTS`] times in a run;
 //! * [`Status::MaxIterations`] at the iteration cap.
 //!
 //! Only a start where the objective is not finite ends as [`Status::NonFinite`].
