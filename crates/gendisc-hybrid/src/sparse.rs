@@ -91,6 +91,33 @@ impl<G: SparseRegionGenerative> HybridParams<G> {
     }
 }
 
+impl<G: SparseRegionGenerative + Clone> HybridParams<G> {
+    /// The hybrid at each prior variance `σ²` of `prior_variances`, in order: each exactly
+    /// what `self.clone().prior_variance(σ²).fit_sparse(regions, y)` returns, but the generative
+    /// fit, the (leave-one-out) region log-likelihoods and their contrasts — which do not
+    /// depend on the prior — are computed once, for choosing `σ²` by cross-validation. Fails
+    /// as that fit would, for the first `σ²` it fails for.
+    pub fn fit_sparse_path(
+        &self,
+        regions: &[CsMatView<'_, f64>],
+        y: ArrayView1<'_, usize>,
+        prior_variances: &[f64],
+    ) -> Result<Vec<SparseHybrid>> {
+        let checked = prior_variances
+            .iter()
+            .map(|&v| self.clone().prior_variance(v).check())
+            .collect::<Result<Vec<_>>>()?;
+        let Some(first) = checked.first() else {
+            return Ok(Vec::new());
+        };
+        let features = first.sparse_features(regions, y)?;
+        checked
+            .iter()
+            .map(|p| p.fit_theta_sparse(&features, y))
+            .collect()
+    }
+}
+
 impl<G: SparseRegionGenerative> HybridValidParams<G> {
     /// Fits the hybrid on documents given as `R` region count matrices over one vocabulary
     /// (the same shape each) and classes `y`: multinomial naive Bayes on the total counts,
@@ -125,6 +152,17 @@ impl<G: SparseRegionGenerative> HybridValidParams<G> {
         regions: &[CsMatView<'_, f64>],
         y: ArrayView1<'_, usize>,
     ) -> Result<SparseHybrid> {
+        let features = self.sparse_features(regions, y)?;
+        self.fit_theta_sparse(&features, y)
+    }
+
+    /// What a fit computes before `θ`, none of which depends on the prior on `θ`: the
+    /// generative fit, its (leave-one-out) region log-likelihoods and their contrasts.
+    fn sparse_features(
+        &self,
+        regions: &[CsMatView<'_, f64>],
+        y: ArrayView1<'_, usize>,
+    ) -> Result<SparseFeatures> {
         if self.regions.is_some() {
             return Err(Error::invalid_parameter(
                 "regions",
@@ -164,7 +202,24 @@ impl<G: SparseRegionGenerative> HybridValidParams<G> {
         let offsets = fixed_intercept.then(|| prior_contrasts(loo.log_prior.view()));
         let features = TrainingFeatures { contrasts, offsets };
         let aliased = aliased_regions(features.contrasts.view(), None, !fixed_intercept);
-        let active: Vec<usize> = (0..csr.len()).filter(|&r| !aliased[r]).collect();
+        Ok(SparseFeatures {
+            model: loo.model,
+            n_classes,
+            lengths,
+            features,
+            aliased,
+        })
+    }
+
+    /// Fits `θ` on `f` (what [`Self::sparse_features`] computed from the same rows).
+    fn fit_theta_sparse(
+        &self,
+        f: &SparseFeatures,
+        y: ArrayView1<'_, usize>,
+    ) -> Result<SparseHybrid> {
+        let generative = self.generative.multinomial()?;
+        let n_regions = f.aliased.len();
+        let active: Vec<usize> = (0..n_regions).filter(|&r| !f.aliased[r]).collect();
         // The multinomial parameters stand in for `G` in the shared θ fitting, which does not
         // look at the generative model.
         let shared = HybridValidParams {
@@ -179,35 +234,47 @@ impl<G: SparseRegionGenerative> HybridValidParams<G> {
             max_iterations: self.max_iterations,
             require_convergence: self.require_convergence,
         };
-        let solver = shared.resolve_solver(n_classes)?;
+        let solver = shared.resolve_solver(f.n_classes)?;
         let mut fitted = match solver {
             ThetaSolver::Glm | ThetaSolver::Newton => {
-                shared.fit_logistic(solver, &features, &active, y, None)?
+                shared.fit_logistic(solver, &f.features, &active, y, None)?
             }
             _ => {
                 // Naive Bayes, the start the multi-class fit tries, has exponents 1, i.e.
                 // θ_r = n_r normalized: the mean length stands in for the per-document one.
-                let scales: Vec<f64> = (0..csr.len())
+                let scales: Vec<f64> = (0..n_regions)
                     .map(|r| {
-                        let mean = lengths.column(r).mean().unwrap_or(1.0);
+                        let mean = f.lengths.column(r).mean().unwrap_or(1.0);
                         region_scale(self.normalization, mean.max(1.0))
                     })
                     .collect();
-                shared.fit_multiclass(&features, &active, &scales, y, None)?
+                shared.fit_multiclass(&f.features, &active, &scales, y, None)?
             }
         };
-        if fixed_intercept {
-            fitted.class_intercepts = gendisc_core::Generative::log_prior(&loo.model);
+        if self.intercept == Intercept::LogPriorRatio {
+            fitted.class_intercepts = gendisc_core::Generative::log_prior(&f.model);
         }
-        fitted.report.aliased_regions = (0..csr.len()).filter(|&r| aliased[r]).collect();
+        fitted.report.aliased_regions = (0..n_regions).filter(|&r| f.aliased[r]).collect();
         Ok(SparseHybrid {
-            generative: loo.model,
+            generative: f.model.clone(),
             normalization: self.normalization,
             class_intercepts: fitted.class_intercepts,
             region_weights: fitted.region_weights,
             report: Some(fitted.report),
         })
     }
+}
+
+/// What [`HybridValidParams::fit_sparse`] computes before `θ`.
+struct SparseFeatures {
+    /// The generative model fitted on every row.
+    model: MultinomialNb,
+    n_classes: usize,
+    /// `n_ir` (`n × R`).
+    lengths: Array2<f64>,
+    features: TrainingFeatures,
+    /// Whether each region's contrasts are aliased (left out of `θ`'s fit).
+    aliased: Vec<bool>,
 }
 
 /// The full fit with each training document's region log-likelihoods under it, in the shape
@@ -566,6 +633,50 @@ mod tests {
                 let want = lr.coefficients()[[0, a]];
                 prop_assert!((theta[r + 1] - want).abs() < 1e-6 * want.abs().max(1.0), "{theta} vs {want}");
             }
+        }
+    }
+
+    proptest! {
+        /// Along a path of prior variances each hybrid is exactly the one fitted alone: the
+        /// shared generative part and region features are what each fit would compute.
+        #[test]
+        fn the_path_is_each_fit_alone(
+            (subject, body, y) in documents(),
+            leave_one_out in any::<bool>(),
+            normalized in any::<bool>(),
+        ) {
+            let (s, b) = (csr(&subject), csr(&body));
+            let regions = [s.view(), b.view()];
+            let normalization = if normalized {
+                Normalization::Normalized
+            } else {
+                Normalization::Unnormalized
+            };
+            let params = Hybrid::params(MultinomialNb::params())
+                .leave_one_out(leave_one_out)
+                .normalization(normalization);
+            let grid = [0.01, 1.0, 100.0];
+            let path = params.fit_sparse_path(&regions, y.view(), &grid).unwrap();
+            prop_assert_eq!(path.len(), grid.len());
+            for (hybrid, &variance) in path.iter().zip(&grid) {
+                let alone = params.clone().prior_variance(variance).fit_sparse(&regions, y.view()).unwrap();
+                prop_assert_eq!(hybrid, &alone);
+            }
+        }
+    }
+
+    #[test]
+    fn a_path_checks_every_prior_variance() {
+        let x = csr(&array![[1.0, 0.0], [0.0, 1.0], [2.0, 0.0], [0.0, 2.0]]);
+        let y = array![0, 1, 0, 1];
+        let params = Hybrid::params(MultinomialNb::params());
+        assert!(params
+            .fit_sparse_path(&[x.view()], y.view(), &[])
+            .unwrap()
+            .is_empty());
+        match params.fit_sparse_path(&[x.view()], y.view(), &[1.0, -2.0]) {
+            Err(Error::InvalidParameter { name, .. }) => assert_eq!(name, "prior_variance"),
+            other => panic!("{other:?}"),
         }
     }
 

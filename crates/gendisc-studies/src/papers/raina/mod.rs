@@ -815,11 +815,9 @@ impl RainaStudy {
                 .collect::<Result<Vec<_>>>()?;
             let fit_views: Vec<_> = fit_regions.iter().map(|m| m.view()).collect();
             let held_views: Vec<_> = held_regions.iter().map(|m| m.view()).collect();
-            for (g, &variance) in grid.iter().enumerate() {
-                let hybrid: SparseHybrid = params
-                    .clone()
-                    .prior_variance(variance)
-                    .fit_sparse(&fit_views, y_fit.view())?;
+            // The generative part and the region features do not depend on σ²θ: one path.
+            let path = params.fit_sparse_path(&fit_views, y_fit.view(), grid)?;
+            for (g, hybrid) in path.iter().enumerate() {
                 let log_proba = hybrid.predict_log_proba(&held_views)?;
                 log_likelihood[g] += fold
                     .test
