@@ -278,6 +278,8 @@ struct CorrectionPairs {
     len: usize,
     /// The row of the newest pair.
     newest: usize,
+    /// The pair being recorded, until its curvature is known.
+    candidate: (Array1<f64>, Array1<f64>),
 }
 
 impl CorrectionPairs {
@@ -289,6 +291,7 @@ impl CorrectionPairs {
             alpha: vec![0.0; m],
             len: 0,
             newest: 0,
+            candidate: (Array1::zeros(n), Array1::zeros(n)),
         }
     }
 
@@ -306,9 +309,10 @@ impl CorrectionPairs {
         (self.newest + m - age) % m
     }
 
-    /// Records `s = x⁺ − x`, `y = g⁺ − g` in the oldest slot, kept only where the curvature
-    /// `sᵀy` is positive beyond rounding (which the strong Wolfe conditions guarantee in exact
-    /// arithmetic), so that the implied inverse Hessian stays positive definite.
+    /// Records `s = x⁺ − x`, `y = g⁺ − g` in place of the oldest pair, kept only where the
+    /// curvature `sᵀy` is positive beyond rounding (which the strong Wolfe conditions guarantee
+    /// in exact arithmetic), so that the implied inverse Hessian stays positive definite; a
+    /// pair that is not kept leaves the held ones as they were.
     fn record(
         &mut self,
         x: &Array1<f64>,
@@ -316,27 +320,30 @@ impl CorrectionPairs {
         g: &Array1<f64>,
         g_next: &Array1<f64>,
     ) {
+        let (s, y) = (&mut self.candidate.0, &mut self.candidate.1);
+        Zip::from(&mut *s)
+            .and(x_next)
+            .and(x)
+            .for_each(|s, a, b| *s = a - b);
+        Zip::from(&mut *y)
+            .and(g_next)
+            .and(g)
+            .for_each(|y, a, b| *y = a - b);
+        let (sy, yy) = (s.dot(&*y), y.dot(&*y));
+        if !(sy > f64::EPSILON * yy && sy.is_finite()) {
+            return;
+        }
         let m = self.rho.len();
         let slot = if self.len == 0 {
             0
         } else {
             (self.newest + 1) % m
         };
-        let (mut s, mut y) = (self.s.row_mut(slot), self.y.row_mut(slot));
-        Zip::from(&mut s)
-            .and(x_next)
-            .and(x)
-            .for_each(|s, a, b| *s = a - b);
-        Zip::from(&mut y)
-            .and(g_next)
-            .and(g)
-            .for_each(|y, a, b| *y = a - b);
-        let (sy, yy) = (s.dot(&y), y.dot(&y));
-        if sy > f64::EPSILON * yy && sy.is_finite() {
-            self.rho[slot] = 1.0 / sy;
-            self.newest = slot;
-            self.len = (self.len + 1).min(m);
-        }
+        self.s.row_mut(slot).assign(&*s);
+        self.y.row_mut(slot).assign(&*y);
+        self.rho[slot] = 1.0 / sy;
+        self.newest = slot;
+        self.len = (self.len + 1).min(m);
     }
 
     /// `d = −H g` by the two-loop recursion (Algorithm 7.4); `−g` without pairs.
@@ -756,6 +763,26 @@ mod tests {
             },
         );
         assert_abs_diff_eq!(interpolate(&a, &b, 1e-8), 0.25, epsilon = 1e-15);
+    }
+
+    /// A pair without positive curvature is not recorded, and leaves the full ring as it was
+    /// (it once overwrote the oldest pair, which the ring still counted).
+    #[test]
+    fn a_pair_without_curvature_leaves_the_held_ones() {
+        let mut pairs = CorrectionPairs::new(2, 2);
+        let zero = array![0.0, 0.0];
+        pairs.record(&zero, &array![1.0, 0.0], &zero, &array![2.0, 0.0]);
+        pairs.record(&zero, &array![0.0, 1.0], &zero, &array![0.0, 3.0]);
+        let (s, y, rho) = (pairs.s.clone(), pairs.y.clone(), pairs.rho.clone());
+        pairs.record(&zero, &array![1.0, 1.0], &zero, &array![-1.0, -1.0]);
+        assert_eq!(
+            (pairs.len, &pairs.s, &pairs.y, &pairs.rho),
+            (2, &s, &y, &rho)
+        );
+        // With both pairs, H is the inverse of diag(2, 3): the direction is Newton's.
+        let mut d = array![0.0, 0.0];
+        pairs.direction(&array![2.0, 3.0], &mut d);
+        assert_abs_diff_eq!(d, array![-1.0, -1.0], epsilon = 1e-12);
     }
 
     #[test]
