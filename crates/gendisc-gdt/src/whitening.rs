@@ -234,8 +234,8 @@ const MAX_TIGHTENINGS: usize = 3;
 
 /// Minimises `−L_λ / S` (`model`, the objective in the model's own coordinates) from `from`
 /// with `method` on the whitened rows ([module documentation](self)), when the family is closed
-/// under whitening and the (shrunk) pooled covariance is positive definite; `None` otherwise. Indefinite Hessians of the
-/// whitened problem are counted in `model`.
+/// under whitening and the (shrunk) pooled covariance is positive definite; `None` otherwise.
+/// Indefinite Hessians of the whitened problem are counted in `model`.
 ///
 /// The solver's criterion is met on the whitened problem; the fit has converged only when it
 /// holds for the model's own coordinates, `‖∇f(θ)‖₂ ≤ tolerance · max(1, |f(θ)|)`. Where it does

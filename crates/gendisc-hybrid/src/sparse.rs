@@ -659,7 +659,11 @@ mod tests {
             let path = params.fit_sparse_path(&regions, y.view(), &grid).unwrap();
             prop_assert_eq!(path.len(), grid.len());
             for (hybrid, &variance) in path.iter().zip(&grid) {
-                let alone = params.clone().prior_variance(variance).fit_sparse(&regions, y.view()).unwrap();
+                let alone = params
+                    .clone()
+                    .prior_variance(variance)
+                    .fit_sparse(&regions, y.view())
+                    .unwrap();
                 prop_assert_eq!(hybrid, &alone);
             }
         }

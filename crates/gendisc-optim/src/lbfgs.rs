@@ -178,7 +178,9 @@ impl Lbfgs {
                 w.pairs.direction(&w.g, &mut w.d);
                 slope = w.d.dot(&w.g);
             }
-            let first_step = if w.pairs.is_empty() {
+            // Whether this step is steepest descent: recording its pair fills the memory again.
+            let steepest = w.pairs.is_empty();
+            let first_step = if steepest {
                 gradient_norm.recip().min(1.0)
             } else {
                 1.0
@@ -199,7 +201,7 @@ impl Lbfgs {
             };
             if stalled {
                 // Steepest descent from here, unless that is what just stalled.
-                if w.pairs.is_empty() || restarts == MAX_RESTARTS {
+                if steepest || restarts == MAX_RESTARTS {
                     break Status::Stalled;
                 }
                 w.pairs.clear();
@@ -483,7 +485,7 @@ impl StrongWolfe {
             }
         }
         // No step meets the curvature condition within the budget: the best step with
-        // sufficient decrease, if there is one, still decreases f.
+        // sufficient decrease, if there is one (its value at most `flat` above f(x)).
         if lower.alpha > 0.0 {
             w.swap_trial_and_lower();
             return LineSearchOutcome {
