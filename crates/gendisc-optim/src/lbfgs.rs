@@ -61,7 +61,7 @@ pub struct LbfgsSettings {
     pub value_tolerance: f64,
     /// Maximum number of iterations. Default `10_000`.
     pub max_iterations: usize,
-    /// Number of correction pairs kept, `m`. Default `10`.
+    /// Number of correction pairs kept, `m`, from 1 to [`Self::MAX_MEMORY`]. Default `10`.
     pub memory: usize,
     /// Sufficient-decrease constant `c₁` of the strong Wolfe conditions. Default `1e-4`.
     pub wolfe_c1: f64,
@@ -84,12 +84,24 @@ impl Default for LbfgsSettings {
 }
 
 impl LbfgsSettings {
+    /// The most correction pairs [`Self::memory`] may ask for. Nocedal & Wright (§7.2) find 3
+    /// to 20 enough in practice; the bound keeps an absurd setting from asking for more memory
+    /// than exists, which would abort the process rather than fail.
+    pub const MAX_MEMORY: usize = 1_000;
+
     /// Checks every setting; an invalid one is an [`Error::InvalidParameter`] naming it.
     pub fn validate(&self) -> Result<()> {
         check_tolerances(self.gradient_tolerance, self.value_tolerance)?;
         check_wolfe(self.wolfe_c1, self.wolfe_c2)?;
-        if self.memory == 0 {
-            return Err(Error::invalid_parameter("memory", "must be ≥ 1"));
+        if !(1..=Self::MAX_MEMORY).contains(&self.memory) {
+            return Err(Error::invalid_parameter(
+                "memory",
+                format!(
+                    "must be from 1 to {}, not {}",
+                    Self::MAX_MEMORY,
+                    self.memory
+                ),
+            ));
         }
         Ok(())
     }
@@ -716,19 +728,23 @@ mod tests {
         assert_eq!(interpolate(&phi(0.0), &broken, 0.0), 0.5);
     }
 
-    /// `10⁸ + Σᵢ cᵢ xᵢ²`, its value off by up to four units of rounding (`1.5·10⁻⁸` each), as
-    /// a sum over many rows is: far above the changes that steps make once `‖∇f‖ < 10⁻³`.
-    struct Offset;
-    impl Objective for Offset {
+    /// `10⁸ + Σᵢ cᵢ xᵢ²`, each evaluation one unit of rounding (`2⁻²⁶`) above the one before,
+    /// as rounding in a long sum can be adverse: once a step changes the value by less than
+    /// that (`‖∇f‖` near `10⁻⁴` here), every trial looks worse than the current point, and no
+    /// Armijo test can pass.
+    #[derive(Default)]
+    struct AdverseRounding {
+        evaluations: Cell<u32>,
+    }
+    impl Objective for AdverseRounding {
         fn dim(&self) -> usize {
             3
         }
         fn value(&self, x: ArrayView1<'_, f64>) -> f64 {
+            let k = self.evaluations.get() + 1;
+            self.evaluations.set(k);
             let exact = 1e8 + x[0] * x[0] + 10.0 * x[1] * x[1] + 100.0 * x[2] * x[2];
-            let bits = x.iter().fold(0u64, |h, v| {
-                (h ^ v.to_bits()).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            });
-            exact + ((bits >> 61) as f64 - 3.5) * 1e8 * f64::EPSILON
+            exact + f64::from(k) * 2f64.powi(-26)
         }
         fn value_and_gradient(&self, x: ArrayView1<'_, f64>, mut g: ArrayViewMut1<'_, f64>) -> f64 {
             g.assign(&array![2.0 * x[0], 20.0 * x[1], 200.0 * x[2]]);
@@ -737,9 +753,8 @@ mod tests {
     }
 
     /// Where the values are at the level of their rounding, the line search still drives the
-    /// gradient down, to `10⁻⁸` here, and interpolates equal values by their slopes. (That the
-    /// approximate Wolfe condition is needed shows on GDT's ill-conditioned whitened fits under
-    /// the LAPACK backend, `gendisc-gdt`'s `whitening.rs`, which stalled without it.)
+    /// gradient down, to `10⁻⁸` here (without the approximate Wolfe condition it stalls near
+    /// `10⁻⁴`), and interpolates equal values by their slopes.
     #[test]
     fn the_gradient_is_driven_down_where_values_are_flat() {
         let sol = Lbfgs::new(LbfgsSettings {
@@ -747,7 +762,7 @@ mod tests {
             value_tolerance: 0.0,
             ..Default::default()
         })
-        .minimize(&Offset, array![1.0, 1.0, 1.0].view())
+        .minimize(&AdverseRounding::default(), array![1.0, 1.0, 1.0].view())
         .unwrap();
         assert_eq!(sol.report.status, Status::Converged, "{:?}", sol.report);
         assert!(sol.gradient_norm() <= 1e-8, "{:?}", sol.report);
@@ -787,16 +802,30 @@ mod tests {
         assert_abs_diff_eq!(d, array![-1.0, -1.0], epsilon = 1e-12);
     }
 
+    /// A gradient whose squared norm overflows is reported with its finite norm. (The run itself
+    /// stalls there: its slopes and curvature pairs overflow too.)
+    #[test]
+    fn the_report_holds_the_norm_of_a_gradient_beyond_10_to_the_154() {
+        let q = Quadratic::new(array![[1e160, 0.0], [0.0, 2e160]], array![0.0, 0.0]).unwrap();
+        let sol = Lbfgs::default()
+            .minimize(&q, array![1.0, 1.0].view())
+            .unwrap();
+        assert_eq!(sol.report.status, Status::Stalled, "{:?}", sol.report);
+        assert_abs_diff_eq!(sol.gradient_norm() / 5f64.sqrt(), 1e160, epsilon = 1e145);
+    }
+
     #[test]
     fn invalid_settings_are_errors() {
         let r = Rosenbrock::default();
         let x0 = array![0.0, 0.0];
         let run = |s| Lbfgs::new(s).minimize(&r, x0.view());
-        assert!(run(LbfgsSettings {
-            memory: 0,
-            ..Default::default()
-        })
-        .is_err());
+        for memory in [0, LbfgsSettings::MAX_MEMORY + 1, usize::MAX] {
+            assert!(run(LbfgsSettings {
+                memory,
+                ..Default::default()
+            })
+            .is_err());
+        }
         assert!(run(LbfgsSettings {
             wolfe_c2: 1e-5,
             ..Default::default()

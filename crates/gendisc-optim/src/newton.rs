@@ -384,8 +384,23 @@ pub(crate) fn check_start(dim: usize, x0: ArrayView1<'_, f64>) -> Result<()> {
     check_finite_vector(x0, "starting point")
 }
 
+/// `‖v‖₂`. The plain sum of squares where it stays in the normal range (every fit's case);
+/// otherwise the entries are first scaled by the power of two at or below the largest
+/// magnitude (without rounding), so that a gradient with entries beyond `10¹⁵⁴` has a finite norm and
+/// one below `10⁻¹⁵⁴` a non-zero one.
 pub(crate) fn norm(v: &Array1<f64>) -> f64 {
-    v.dot(v).sqrt()
+    let squares = v.dot(v);
+    if squares.is_nan() || (squares.is_finite() && squares >= f64::MIN_POSITIVE) {
+        return squares.sqrt();
+    }
+    let largest = v.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
+    if largest == 0.0 || largest.is_infinite() {
+        return largest;
+    }
+    // The exponent bits alone: a power of two, which divides without rounding.
+    let scale = f64::from_bits(largest.to_bits() & 0x7ff0_0000_0000_0000).max(f64::MIN_POSITIVE);
+    let scaled: f64 = v.iter().map(|x| (x / scale) * (x / scale)).sum();
+    scale * scaled.sqrt()
 }
 
 pub(crate) fn all_finite(v: &Array1<f64>) -> bool {
@@ -400,6 +415,20 @@ mod tests {
     use approx::assert_abs_diff_eq;
     use ndarray::{array, ArrayViewMut1, ArrayViewMut2};
     use proptest::prelude::*;
+
+    #[test]
+    fn the_norm_neither_overflows_nor_underflows() {
+        assert_eq!(norm(&array![3.0, 4.0]), 5.0);
+        // Scaled by a power of two, the rescaled sums are exact as the plain one is.
+        let (big, small) = (2f64.powi(900), 2f64.powi(-900));
+        assert_eq!(norm(&array![3.0 * big, 4.0 * big]), 5.0 * big);
+        assert_eq!(norm(&array![3.0 * small, 4.0 * small]), 5.0 * small);
+        assert_eq!(norm(&array![f64::MAX, 0.0]), f64::MAX);
+        assert_eq!(norm(&array![0.0, 0.0]), 0.0);
+        assert_eq!(norm(&array![1.0, f64::INFINITY]), f64::INFINITY);
+        assert!(norm(&array![1e300, f64::NAN]).is_nan());
+        assert!(norm(&array![1e-300, f64::NAN]).is_nan());
+    }
 
     #[test]
     fn strictly_convex_quadratic_takes_one_step() {
