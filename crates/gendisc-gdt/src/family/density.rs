@@ -177,7 +177,8 @@ pub(crate) trait LocalTerms {
     /// [`Self::local_derivatives`]); every class has as many, in increasing order.
     fn class_indices(&self, c: usize) -> Vec<usize>;
 
-    /// The gradient (`grad`, length `q`) and Hessian (`hess`, `q × q` row-major) of
+    /// The gradient (`grad`, length `q`) and Hessian (`hess`, `q × q` row-major; only its
+    /// upper triangle `b ≥ a` is read, and a family may leave the rest unwritten) of
     /// `log f_c(x_i)` over class `c`'s parameters in their local order. `row` is `x_i`;
     /// `log_responsibilities` are those [`ClassDensities::log_densities_into`] wrote for every
     /// row (empty for a family without mixture components).

@@ -180,11 +180,19 @@ impl ClassDensities for SphericalMixture {
                 )
             })
             .collect();
+        let d = shape.n_features;
+        let supports = std::array::from_fn(|m| {
+            std::iter::once(0)
+                .chain(1 + m * d..1 + (m + 1) * d)
+                .chain(std::iter::once(1 + COMPONENTS * d + m))
+                .collect()
+        });
         Box::new(MixtureTerms {
             shape,
             params,
             classes,
             u: vec![0.0; COMPONENTS * bs],
+            supports,
         })
     }
 
@@ -301,8 +309,11 @@ struct MixtureTerms<'a> {
     params: &'a [f64],
     /// Per class: its components' scales and its mixing weights `ω_1, ω_2`.
     classes: Vec<([ComponentScale; COMPONENTS], [f64; COMPONENTS])>,
-    /// The component gradients `u_m`, `2 × q`.
+    /// The component gradients `u_m`, `2 × q`, written on their supports only.
     u: Vec<f64>,
+    /// Per component, the local indices where `u_m` can be non-zero, increasing: the mixing
+    /// logit, the component's mean and its log-precision.
+    supports: [Vec<usize>; COMPONENTS],
 }
 
 impl LocalTerms for MixtureTerms<'_> {
@@ -333,13 +344,13 @@ impl LocalTerms for MixtureTerms<'_> {
         let log_rho = &log_responsibilities[at..at + COMPONENTS];
         let (constants, [w1, w2]) = self.classes[c];
         let u = &mut self.u;
-        u.fill(0.0);
         grad.fill(0.0);
         for m in 0..COMPONENTS {
             let resp = log_rho[m].exp();
             let (prec, phi) = (constants[m].precision, constants[m].phi);
             let mean = &params[1 + m * d..1 + (m + 1) * d];
             let um = &mut u[m * q..(m + 1) * q];
+            let support = &self.supports[m];
             um[0] = indicator(m == 1) - w2;
             let ls = 1 + COMPONENTS * d + m;
             let mut sq = 0.0;
@@ -350,7 +361,6 @@ impl LocalTerms for MixtureTerms<'_> {
                 um[mj] = prec * dj;
                 hess[mj * q + mj] -= resp * prec;
                 hess[mj * q + ls] += resp * 2.0 * prec * dj * phi;
-                hess[ls * q + mj] += resp * 2.0 * prec * dj * phi;
             }
             um[ls] = (d as f64 - prec * sq) * phi;
             // ∂/∂ℓ [φ (d − ρ q)] with ∂φ/∂ℓ = −2φ(1 − φ) and ∂ρ/∂ℓ = 2φρ; without a floor
@@ -358,18 +368,19 @@ impl LocalTerms for MixtureTerms<'_> {
             hess[ls * q + ls] -= resp * 2.0 * prec * sq * phi * phi
                 + resp * 2.0 * phi * (1.0 - phi) * (d as f64 - prec * sq);
             hess[0] -= resp * w1 * w2;
-            for a in 0..q {
-                grad[a] += resp * um[a];
+            // ρ_m u_m u_mᵀ where u_m is not zero: the mixing logit, μ_m and ℓ_m.
+            for (at, &a) in support.iter().enumerate() {
                 let va = resp * um[a];
+                grad[a] += va;
                 if va != 0.0 {
-                    for b in 0..q {
+                    for &b in &support[at..] {
                         hess[a * q + b] += va * um[b];
                     }
                 }
             }
         }
         for a in 0..q {
-            for b in 0..q {
+            for b in a..q {
                 hess[a * q + b] -= grad[a] * grad[b];
             }
         }
