@@ -1,6 +1,8 @@
 //! The fitted GDT model, its fit report, and the fit itself: generative start, then nonlinear
 //! conjugate gradient on `−L_λ` (eq. 7).
 
+use std::sync::OnceLock;
+
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, CowArray, Ix2};
 use serde::{Deserialize, Serialize};
 
@@ -458,6 +460,8 @@ pub(crate) struct TrainingSet<'a> {
     pub prior: Option<PrecisionPrior>,
     /// The training rows as given, for a generative start regularised in the data's units.
     pub unscaled: ArrayView2<'a, f64>,
+    /// The within-class moments of `x`, computed when first asked for.
+    pub moments: OnceLock<PooledMoments>,
 }
 
 impl<'a> TrainingSet<'a> {
@@ -496,15 +500,24 @@ impl<'a> TrainingSet<'a> {
         if p.variance_floor > 0.0 {
             param = param.with_variance_floor(p.variance_floor * data_scale(x.view(), w))?;
         }
-        let prior = PrecisionPrior::new(&param, p.shrinkage, scale, x.view(), y, w)?;
-        Ok(Self {
+        let mut set = Self {
             x,
             y,
             w,
             param,
             scale,
-            prior,
+            prior: None,
             unscaled,
+            moments: OnceLock::new(),
+        };
+        set.prior = PrecisionPrior::new(&set.param, p.shrinkage, scale, || set.moments())?;
+        Ok(set)
+    }
+
+    /// The within-class moments of the rows (in the model's unit), computed once.
+    pub(crate) fn moments(&self) -> &PooledMoments {
+        self.moments.get_or_init(|| {
+            PooledMoments::of(self.x.view(), self.y, self.w, self.param.n_classes())
         })
     }
 }
@@ -788,7 +801,7 @@ fn require_bounded_generative_part(t: &TrainingSet<'_>) -> Result<()> {
     if t.param.family() != Family::SharedDiagonal {
         return Ok(());
     }
-    let constant = PooledMoments::of(t).constant_columns();
+    let constant = t.moments().constant_columns();
     if constant.is_empty() {
         return Ok(());
     }

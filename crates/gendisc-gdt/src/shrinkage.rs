@@ -57,6 +57,7 @@ use gendisc_core::{Error, Result};
 use gendisc_generative::CovarianceShrinkage;
 
 use crate::family::{Family, Parametrisation};
+use crate::whitening::PooledMoments;
 
 /// The coefficient `γ` of a regulariser (0 for none).
 pub(crate) fn coefficient(shrinkage: CovarianceShrinkage) -> f64 {
@@ -79,17 +80,16 @@ pub(crate) struct PrecisionPrior {
 
 impl PrecisionPrior {
     /// The prior that makes `shrinkage` (of coefficient in `[0, 1)`) the maximiser at
-    /// `λ = 1`, for the rows `x` in the model's unit (the data divided by `scale`), validated
-    /// labels `y` and weights `w`; `None` without shrinkage or for a family without a full
-    /// precision (only LDA and QDA take shrinkage). Fails when the identity of the data's
-    /// units is not representable in the model's (data near `10⁻¹⁵⁴`).
-    pub(crate) fn new(
+    /// `λ = 1`, for training rows in the model's unit (the data divided by `scale`) whose
+    /// within-class moments `moments` gives (asked for only when there is a prior); `None`
+    /// without shrinkage or for a family without a full precision (only LDA and QDA take
+    /// shrinkage). Fails when the identity of the data's units is not representable in the
+    /// model's (data near `10⁻¹⁵⁴`).
+    pub(crate) fn new<'m>(
         param: &Parametrisation,
         shrinkage: CovarianceShrinkage,
         scale: f64,
-        x: ArrayView2<'_, f64>,
-        y: ArrayView1<'_, usize>,
-        w: Option<ArrayView1<'_, f64>>,
+        moments: impl FnOnce() -> &'m PooledMoments,
     ) -> Result<Option<Self>> {
         let gamma = coefficient(shrinkage);
         if gamma == 0.0 || !matches!(param.family(), Family::Lda | Family::Qda) {
@@ -107,34 +107,13 @@ impl PrecisionPrior {
                 ),
             ));
         }
-        let (k, d) = (param.n_classes(), param.n_features());
-        let weight = |i: usize| w.map_or(1.0, |w| w[i]);
-        // Class weights, means and within-class sums of squares (the traces of the scatters).
-        let mut class_weight = vec![0.0; k];
-        let mut means = vec![0.0; k * d];
-        for (i, row) in x.outer_iter().enumerate() {
-            let (c, wi) = (y[i], weight(i));
-            class_weight[c] += wi;
-            for (m, v) in means[c * d..(c + 1) * d].iter_mut().zip(row) {
-                *m += wi * v;
-            }
-        }
-        for (c, &wc) in class_weight.iter().enumerate() {
-            if wc > 0.0 {
-                means[c * d..(c + 1) * d].iter_mut().for_each(|m| *m /= wc);
-            }
-        }
-        let mut trace = vec![0.0; k];
-        for (i, row) in x.outer_iter().enumerate() {
-            let c = y[i];
-            let sq: f64 = means[c * d..(c + 1) * d]
-                .iter()
-                .zip(row)
-                .map(|(m, v)| (v - m) * (v - m))
-                .sum();
-            trace[c] += weight(i) * sq;
-        }
-        let total: f64 = class_weight.iter().sum();
+        let PooledMoments {
+            total,
+            class_weight,
+            class_scatter_trace: trace,
+            ..
+        } = moments();
+        let (total, d) = (*total, param.n_features());
         let odds = gamma / (1.0 - gamma);
         // ν / S and ψ / S for a precision estimated from weight W and scatter trace tr M:
         // ν = W γ/(1 − γ), ψ = ν t with t = tr M / (W d) or the identity.
@@ -148,8 +127,10 @@ impl PrecisionPrior {
         };
         let weights = match param.family() {
             Family::Lda => vec![per_unit(total, trace.iter().sum())],
-            _ => (0..k)
-                .map(|c| per_unit(class_weight[c], trace[c]))
+            _ => class_weight
+                .iter()
+                .zip(trace)
+                .map(|(&w, &tr)| per_unit(w, tr))
                 .collect(),
         };
         Ok(Some(Self {
