@@ -352,6 +352,18 @@ pub enum Estimator {
         /// collinear or constant columns fit. The weight must be below 1.
         #[command(flatten)]
         regularisation: CovarianceRegularisation,
+        /// Balls2 family: the smallest component variance, relative to the largest input
+        /// variance of the training rows [default: 0, none]. Without a floor the joint
+        /// likelihood is unbounded (a component can shrink onto one row), so a fit at
+        /// 0 < λ < 1 may follow such a spike to its iteration cap; the Bouchard–Triggs
+        /// reproduction uses 0.01.
+        #[arg(
+            long,
+            default_value_t = 0.0,
+            value_name = "R",
+            hide_default_value = true
+        )]
+        variance_floor: f64,
     },
     /// The generative-discriminative trade-off with λ chosen by stratified cross-validation.
     #[command(
@@ -375,6 +387,15 @@ pub enum Estimator {
         /// LDA and QDA families: covariance regularisation, as for `fit gdt`.
         #[command(flatten)]
         regularisation: CovarianceRegularisation,
+        /// Balls2 family: the relative variance floor of every fit, as for `fit gdt`
+        /// [default: 0, none].
+        #[arg(
+            long,
+            default_value_t = 0.0,
+            value_name = "R",
+            hide_default_value = true
+        )]
+        variance_floor: f64,
     },
     /// Epshteyn & DeJong's max-margin classifier constrained by a generative prior on the
     /// class means (two classes), fitted by alternating second-order cone programs.

@@ -145,253 +145,259 @@ pub fn fit(args: &FitArgs) -> Result<()> {
     if data.n_dropped > 0 {
         eprintln!("left out {} rows with a missing value", data.n_dropped);
     }
-    let saved =
-        match estimator {
-            Estimator::Nb {
-                alpha,
-                var_smoothing,
-                ..
-            } => {
-                if categorical == CategoricalAs::Categorical {
-                    save(&categorical_nb(*alpha, &data.preprocessing), &data, common)
-                } else if data.x.iter().all(|&v| v == 0.0 || v == 1.0) {
-                    save(&BernoulliNb::params().alpha(*alpha), &data, common)
-                } else {
-                    save(
-                        &GaussianNb::params().var_smoothing(*var_smoothing),
-                        &data,
-                        common,
-                    )
-                }
+    let saved = match estimator {
+        Estimator::Nb {
+            alpha,
+            var_smoothing,
+            ..
+        } => {
+            if categorical == CategoricalAs::Categorical {
+                save(&categorical_nb(*alpha, &data.preprocessing), &data, common)
+            } else if data.x.iter().all(|&v| v == 0.0 || v == 1.0) {
+                save(&BernoulliNb::params().alpha(*alpha), &data, common)
+            } else {
+                save(
+                    &GaussianNb::params().var_smoothing(*var_smoothing),
+                    &data,
+                    common,
+                )
             }
-            Estimator::GaussianNb { var_smoothing, .. } => save(
-                &GaussianNb::params().var_smoothing(*var_smoothing),
+        }
+        Estimator::GaussianNb { var_smoothing, .. } => save(
+            &GaussianNb::params().var_smoothing(*var_smoothing),
+            &data,
+            common,
+        ),
+        Estimator::BernoulliNb { alpha, .. } => {
+            save(&BernoulliNb::params().alpha(*alpha), &data, common)
+        }
+        Estimator::CategoricalNb { alpha, .. } => {
+            save(&categorical_nb(*alpha, &data.preprocessing), &data, common)
+        }
+        Estimator::MultinomialNb { alpha, .. } => {
+            save(&MultinomialNb::params().alpha(*alpha), &data, common)
+        }
+        Estimator::Lda {
+            solver, shrinkage, ..
+        } => match (solver, shrinkage) {
+            (Some(LdaSolverArg::Svd), Some(_)) => bail!(
+                "--shrinkage regularises the covariance solver; the SVD solver fits collinear \
+                 and constant columns without it (give --solver covariance, or leave out \
+                 --shrinkage)"
+            ),
+            (Some(LdaSolverArg::Svd), None) | (None, None) => {
+                save(&LdaSvd::params(), &data, common)
+            }
+            (Some(LdaSolverArg::Covariance), _) | (None, Some(_)) => save(
+                &Lda::params().shrinkage(shrinkage_of(*shrinkage)),
                 &data,
                 common,
             ),
-            Estimator::BernoulliNb { alpha, .. } => {
-                save(&BernoulliNb::params().alpha(*alpha), &data, common)
+        },
+        Estimator::Qda { regularisation, .. } => save(
+            &Qda::params().regularization(regularisation.covariance_shrinkage()),
+            &data,
+            common,
+        ),
+        Estimator::Balls1 { var_smoothing, .. } => save(
+            &Balls1::params().var_smoothing(*var_smoothing),
+            &data,
+            common,
+        ),
+        Estimator::Balls2 {
+            max_iterations,
+            tolerance,
+            seed,
+            var_smoothing,
+            ..
+        } => {
+            let params = Balls2::params()
+                .max_iterations(*max_iterations)
+                .tolerance(*tolerance)
+                .var_smoothing(*var_smoothing);
+            let params = match seed {
+                Some(seed) => params.seed(*seed),
+                None => params,
+            };
+            save(&params, &data, common)
+        }
+        Estimator::LogisticRegression {
+            prior_variance,
+            cv_grid,
+            cv,
+            solver,
+            max_iterations,
+            tolerance,
+            no_intercept,
+            ..
+        } => {
+            let mut params = LogisticRegression::params()
+                .fit_intercept(!no_intercept)
+                .solver(*solver);
+            if let Some(cap) = max_iterations {
+                params = params.max_iterations(*cap);
             }
-            Estimator::CategoricalNb { alpha, .. } => {
-                save(&categorical_nb(*alpha, &data.preprocessing), &data, common)
+            if let Some(tolerance) = tolerance {
+                params = params.tolerance(*tolerance);
             }
-            Estimator::MultinomialNb { alpha, .. } => {
-                save(&MultinomialNb::params().alpha(*alpha), &data, common)
+            if cv_grid.is_some() && *prior_variance != Some(PriorVarianceArg::CrossValidated) {
+                bail!("--cv-grid applies only with --prior-variance cv");
             }
-            Estimator::Lda {
-                solver, shrinkage, ..
-            } => match (solver, shrinkage) {
-                (Some(LdaSolverArg::Svd), Some(_)) => bail!(
-                    "--shrinkage regularises the covariance solver; the SVD solver fits collinear \
-                 and constant columns without it (give --solver covariance, or leave out \
-                 --shrinkage)"
-                ),
-                (Some(LdaSolverArg::Svd), None) | (None, None) => {
-                    save(&LdaSvd::params(), &data, common)
+            match prior_variance {
+                None => save(&params, &data, common),
+                Some(PriorVarianceArg::Fixed(variance)) => {
+                    save(&params.prior_variance(*variance), &data, common)
                 }
-                (Some(LdaSolverArg::Covariance), _) | (None, Some(_)) => save(
-                    &Lda::params().shrinkage(shrinkage_of(*shrinkage)),
+                Some(PriorVarianceArg::CrossValidated) => {
+                    let mut params = LogisticRegressionCv::params()
+                        .logistic(params)
+                        .n_folds(cv.folds)
+                        .n_repeats(cv.repeats)
+                        .seed(cv.seed)
+                        .rule(cv.rule.rule());
+                    if let Some(grid) = cv_grid {
+                        params = params.prior_variances(grid.clone());
+                    }
+                    save(&params, &data, common)
+                }
+            }
+        }
+        Estimator::LinearSvm {
+            c,
+            hard_margin,
+            tol,
+            max_iter,
+            seed,
+            ..
+        } => {
+            let params = LinearSvm::params()
+                .c(*c)
+                .tol(*tol)
+                .max_iter(*max_iter)
+                .seed(*seed);
+            let params = if *hard_margin {
+                params.hard_margin()
+            } else {
+                params
+            };
+            save(&params, &data, common)
+        }
+        Estimator::Hybrid {
+            generative,
+            regions,
+            unnormalized,
+            leave_one_out,
+            prior_variance,
+            ..
+        } => {
+            // One region per input column unless --regions groups them: the same hybrid as
+            // `gendisc compare`'s.
+            let regions = match regions {
+                Some(groups) => region_features(groups, &data.preprocessing)?,
+                None => column_regions(&data.preprocessing),
+            };
+            let mut settings = HybridParams::new(())
+                .regions(regions)
+                .normalization(if *unnormalized {
+                    Normalization::Unnormalized
+                } else {
+                    Normalization::Normalized
+                })
+                .leave_one_out(*leave_one_out);
+            if let Some(variance) = prior_variance {
+                settings = settings.prior_variance(*variance);
+            }
+            match generative {
+                HybridBase::Gaussian => save(
+                    &settings.with_generative(GaussianNb::params()),
                     &data,
                     common,
                 ),
-            },
-            Estimator::Qda { regularisation, .. } => save(
-                &Qda::params().regularization(regularisation.covariance_shrinkage()),
-                &data,
-                common,
-            ),
-            Estimator::Balls1 { var_smoothing, .. } => save(
-                &Balls1::params().var_smoothing(*var_smoothing),
-                &data,
-                common,
-            ),
-            Estimator::Balls2 {
-                max_iterations,
-                tolerance,
-                seed,
-                var_smoothing,
-                ..
-            } => {
-                let params = Balls2::params()
-                    .max_iterations(*max_iterations)
-                    .tolerance(*tolerance)
-                    .var_smoothing(*var_smoothing);
-                let params = match seed {
-                    Some(seed) => params.seed(*seed),
-                    None => params,
-                };
-                save(&params, &data, common)
-            }
-            Estimator::LogisticRegression {
-                prior_variance,
-                cv_grid,
-                cv,
-                solver,
-                max_iterations,
-                tolerance,
-                no_intercept,
-                ..
-            } => {
-                let mut params = LogisticRegression::params()
-                    .fit_intercept(!no_intercept)
-                    .solver(*solver);
-                if let Some(cap) = max_iterations {
-                    params = params.max_iterations(*cap);
-                }
-                if let Some(tolerance) = tolerance {
-                    params = params.tolerance(*tolerance);
-                }
-                if cv_grid.is_some() && *prior_variance != Some(PriorVarianceArg::CrossValidated) {
-                    bail!("--cv-grid applies only with --prior-variance cv");
-                }
-                match prior_variance {
-                    None => save(&params, &data, common),
-                    Some(PriorVarianceArg::Fixed(variance)) => {
-                        save(&params.prior_variance(*variance), &data, common)
-                    }
-                    Some(PriorVarianceArg::CrossValidated) => {
-                        let mut params = LogisticRegressionCv::params()
-                            .logistic(params)
-                            .n_folds(cv.folds)
-                            .n_repeats(cv.repeats)
-                            .seed(cv.seed)
-                            .rule(cv.rule.rule());
-                        if let Some(grid) = cv_grid {
-                            params = params.prior_variances(grid.clone());
-                        }
-                        save(&params, &data, common)
-                    }
-                }
-            }
-            Estimator::LinearSvm {
-                c,
-                hard_margin,
-                tol,
-                max_iter,
-                seed,
-                ..
-            } => {
-                let params = LinearSvm::params()
-                    .c(*c)
-                    .tol(*tol)
-                    .max_iter(*max_iter)
-                    .seed(*seed);
-                let params = if *hard_margin {
-                    params.hard_margin()
-                } else {
-                    params
-                };
-                save(&params, &data, common)
-            }
-            Estimator::Hybrid {
-                generative,
-                regions,
-                unnormalized,
-                leave_one_out,
-                prior_variance,
-                ..
-            } => {
-                // One region per input column unless --regions groups them: the same hybrid as
-                // `gendisc compare`'s.
-                let regions = match regions {
-                    Some(groups) => region_features(groups, &data.preprocessing)?,
-                    None => column_regions(&data.preprocessing),
-                };
-                let mut settings = HybridParams::new(())
-                    .regions(regions)
-                    .normalization(if *unnormalized {
-                        Normalization::Unnormalized
-                    } else {
-                        Normalization::Normalized
-                    })
-                    .leave_one_out(*leave_one_out);
-                if let Some(variance) = prior_variance {
-                    settings = settings.prior_variance(*variance);
-                }
-                match generative {
-                    HybridBase::Gaussian => save(
-                        &settings.with_generative(GaussianNb::params()),
-                        &data,
-                        common,
-                    ),
-                    HybridBase::Bernoulli => save(
-                        &settings.with_generative(BernoulliNb::params()),
-                        &data,
-                        common,
-                    ),
-                    HybridBase::Categorical => save(
-                        &settings.with_generative(categorical_nb(1.0, &data.preprocessing)),
-                        &data,
-                        common,
-                    ),
-                    HybridBase::Multinomial => save(
-                        &settings.with_generative(MultinomialNb::params()),
-                        &data,
-                        common,
-                    ),
-                }
-            }
-            Estimator::Gdt {
-                family,
-                lambda,
-                solver,
-                regularisation,
-                ..
-            } => save(
-                &solver.apply(
-                    Gdt::params(*family)
-                        .lambda(*lambda)
-                        .shrinkage(regularisation.covariance_shrinkage()),
+                HybridBase::Bernoulli => save(
+                    &settings.with_generative(BernoulliNb::params()),
+                    &data,
+                    common,
                 ),
-                &data,
-                common,
-            ),
-            Estimator::GdtCv {
-                family,
-                grid,
-                cv,
-                solver,
-                regularisation,
-                ..
-            } => save(
-                &GdtCv::params(*family)
-                    .gdt(solver.apply(
-                        Gdt::params(*family).shrinkage(regularisation.covariance_shrinkage()),
-                    ))
-                    .grid(grid.clone())
-                    .n_folds(cv.folds)
-                    .n_repeats(cv.repeats)
-                    .seed(cv.seed)
-                    .rule(cv.rule.rule()),
-                &data,
-                common,
-            ),
-            Estimator::Bilevel {
-                prior,
-                beta,
-                phi,
-                hard_margin,
-                c1,
-                c2,
-                c3,
-                max_iter,
-                tol,
-                ..
-            } => {
-                let prior = read_bilevel_prior(prior, &data)?;
-                let params = BilevelClassifier::params(prior)
-                    .beta(*beta)
-                    .phi(*phi)
-                    .max_iter(*max_iter)
-                    .tol(*tol);
-                let params = if *hard_margin {
-                    params.hard_margin()
-                } else {
-                    params.soft_margin(*c1, *c2, *c3)
-                };
-                save(&params, &data, common)
+                HybridBase::Categorical => save(
+                    &settings.with_generative(categorical_nb(1.0, &data.preprocessing)),
+                    &data,
+                    common,
+                ),
+                HybridBase::Multinomial => save(
+                    &settings.with_generative(MultinomialNb::params()),
+                    &data,
+                    common,
+                ),
             }
-        }?;
+        }
+        Estimator::Gdt {
+            family,
+            lambda,
+            solver,
+            regularisation,
+            variance_floor,
+            ..
+        } => save(
+            &solver.apply(
+                Gdt::params(*family)
+                    .lambda(*lambda)
+                    .shrinkage(regularisation.covariance_shrinkage())
+                    .variance_floor(*variance_floor),
+            ),
+            &data,
+            common,
+        ),
+        Estimator::GdtCv {
+            family,
+            grid,
+            cv,
+            solver,
+            regularisation,
+            variance_floor,
+            ..
+        } => save(
+            &GdtCv::params(*family)
+                .gdt(
+                    solver.apply(
+                        Gdt::params(*family)
+                            .shrinkage(regularisation.covariance_shrinkage())
+                            .variance_floor(*variance_floor),
+                    ),
+                )
+                .grid(grid.clone())
+                .n_folds(cv.folds)
+                .n_repeats(cv.repeats)
+                .seed(cv.seed)
+                .rule(cv.rule.rule()),
+            &data,
+            common,
+        ),
+        Estimator::Bilevel {
+            prior,
+            beta,
+            phi,
+            hard_margin,
+            c1,
+            c2,
+            c3,
+            max_iter,
+            tol,
+            ..
+        } => {
+            let prior = read_bilevel_prior(prior, &data)?;
+            let params = BilevelClassifier::params(prior)
+                .beta(*beta)
+                .phi(*phi)
+                .max_iter(*max_iter)
+                .tol(*tol);
+            let params = if *hard_margin {
+                params.hard_margin()
+            } else {
+                params.soft_margin(*c1, *c2, *c3)
+            };
+            save(&params, &data, common)
+        }
+    }?;
     report(&saved, &data, common)
 }
 

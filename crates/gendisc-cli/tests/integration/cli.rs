@@ -990,6 +990,60 @@ fn gdt_shrinkage_fits_a_singular_class() {
     assert!(!stderr.contains("give --shrinkage"), "{stderr}");
 }
 
+/// `--variance-floor` reaches Balls2's GDT fits (`fit gdt` and `fit gdt-cv`), recorded in the
+/// model file in the data's variance units; another family refuses it.
+#[test]
+fn gdt_variance_floor_reaches_balls2() {
+    let csv = badly_scaled(60, 0).replace(",red", "").replace(",blue", "");
+    let csv = csv.replace("a,b,colour,class", "a,b,class");
+    let dir = temp_with(&[("train.csv", &csv)]);
+    let floor_of = |file: &str| -> f64 {
+        let text = fs::read_to_string(dir.path().join(file)).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        json["model"]["param"]["variance_floor"]
+            .as_f64()
+            .unwrap_or(0.0)
+    };
+    let gdt = [
+        "fit",
+        "gdt",
+        "--family",
+        "balls2",
+        "--data",
+        "train.csv",
+        "--lambda",
+        "0.5",
+    ];
+    let mut floored = gdt.to_vec();
+    floored.extend(["--variance-floor", "0.05", "--out", "floored.json"]);
+    run_ok(dir.path(), &floored);
+    let mut plain = gdt.to_vec();
+    plain.extend(["--out", "plain.json"]);
+    run_ok(dir.path(), &plain);
+    assert!(floor_of("floored.json") > 0.0);
+    assert_eq!(floor_of("plain.json"), 0.0);
+    run_ok(
+        dir.path(),
+        &[
+            "fit",
+            "gdt-cv",
+            "--family",
+            "balls2",
+            "--data",
+            "train.csv",
+            "--grid",
+            "1,0.5",
+            "--variance-floor",
+            "0.05",
+            "--out",
+            "cv.json",
+        ],
+    );
+    let mut lda = floored.clone();
+    lda[3] = "lda";
+    run_err(dir.path(), &lda, &["variance_floor", "only Balls2"]);
+}
+
 /// Two columns on scales 10⁴ apart, the class the sign of their standardised sum (with a
 /// category column that standardisation leaves alone).
 fn badly_scaled(n: usize, offset: usize) -> String {
