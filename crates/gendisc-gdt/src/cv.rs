@@ -446,7 +446,7 @@ impl SavedModel for GdtCv {
     }
 
     fn fit_summary(&self) -> Option<FitSummary> {
-        let mut summary = self.model.report().summary();
+        let mut summary = self.model.fit_summary()?;
         summary.status = format!(
             "refit at the cross-validated λ̂ = {}: {}",
             self.selection.lambda, summary.status

@@ -318,11 +318,46 @@ impl SavedModel for Gdt {
     }
 
     fn fit_summary(&self) -> Option<FitSummary> {
-        Some(self.report.summary())
+        let mut summary = self.report.summary();
+        summary.warnings.extend(self.balls2_warning());
+        Some(summary)
     }
 }
 
 impl Gdt {
+    /// What a Balls2 fit that stopped short of the criterion means for its estimate, where
+    /// the family's own mathematics explains it: at `λ = 0` no certificate decides whether a
+    /// maximiser exists, and between the ends without a variance floor `L_gen` is unbounded
+    /// (`docs/bouchard-triggs.md`, "Balls2").
+    fn balls2_warning(&self) -> Option<String> {
+        let report = &self.report;
+        if self.param.family() != Family::Balls2
+            || report.lambda == 1.0
+            || report.separation.is_some()
+            || report.is_converged()
+        {
+            return None;
+        }
+        if report.lambda == 0.0 {
+            Some(
+                "Balls2 at λ = 0: no certificate decides whether a mixture's conditional \
+                 likelihood has a finite maximiser, and a fit that stops short may be following \
+                 a supremum approached as the parameters diverge: the parameters need not be an \
+                 estimate"
+                    .to_owned(),
+            )
+        } else if self.param.variance_floor() == 0.0 {
+            Some(
+                "Balls2 without a variance floor: the joint likelihood is unbounded (a component \
+                 can shrink onto one row), and the fit may be following such a spike; a variance \
+                 floor bounds it"
+                    .to_owned(),
+            )
+        } else {
+            None
+        }
+    }
+
     /// The default hyper-parameters for `family`, to be adjusted and fitted.
     ///
     /// ```

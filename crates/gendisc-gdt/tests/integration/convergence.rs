@@ -221,3 +221,46 @@ fn the_setting_is_serialised_and_absent_means_off() {
     let back: gendisc_gdt::GdtCvValidParams = serde_json::from_value(json).unwrap();
     assert!(!back.require_convergence());
 }
+
+/// A Balls2 fit that stops short says what that means for its estimate: at `λ = 0` (no
+/// certificate decides existence) and, without a variance floor, between the ends (`L_gen` is
+/// unbounded); not with a floor, not for another family, and not for a fit that converged.
+#[test]
+fn capped_balls2_fits_warn_about_their_estimate() {
+    let (x, y) = data(3);
+    let capped = Method::TrustRegion(TrustRegionSettings {
+        max_iterations: 2,
+        ..TrustRegionSettings::default()
+    });
+    let balls2_warnings = |params: GdtParams| -> Vec<String> {
+        let model = params.fit(x.view(), y.view()).unwrap();
+        model
+            .fit_summary()
+            .unwrap()
+            .warnings
+            .into_iter()
+            .filter(|w| w.starts_with("Balls2"))
+            .collect()
+    };
+    let balls2 = |lambda: f64| Gdt::params(Family::Balls2).lambda(lambda);
+    let at_zero = balls2_warnings(balls2(0.0).solver(capped));
+    assert_eq!(at_zero.len(), 1, "{at_zero:?}");
+    assert!(at_zero[0].contains("λ = 0"), "{at_zero:?}");
+    let unfloored = balls2_warnings(balls2(0.5).solver(capped));
+    assert_eq!(unfloored.len(), 1, "{unfloored:?}");
+    assert!(unfloored[0].contains("variance floor"), "{unfloored:?}");
+    assert!(balls2_warnings(balls2(0.5).variance_floor(0.01).solver(capped)).is_empty());
+    assert!(balls2_warnings(balls2(0.5).variance_floor(0.01)).is_empty());
+    assert!(balls2_warnings(Gdt::params(Family::Qda).lambda(0.0).solver(capped)).is_empty());
+    // Cross-validated fits carry the warnings of their refit.
+    let cv = GdtCv::params(Family::Balls2)
+        .gdt(balls2(0.0).solver(capped))
+        .grid(vec![0.0])
+        .fit(x.view(), y.view())
+        .unwrap();
+    let warnings = cv.fit_summary().unwrap().warnings;
+    assert!(
+        warnings.iter().any(|w| w.starts_with("Balls2 at λ = 0")),
+        "{warnings:?}"
+    );
+}
