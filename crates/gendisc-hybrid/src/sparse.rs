@@ -110,10 +110,10 @@ impl<G: SparseRegionGenerative + Clone> HybridParams<G> {
         let Some(first) = checked.first() else {
             return Ok(Vec::new());
         };
-        let features = first.sparse_features(regions, y)?;
+        let (model, features) = first.sparse_features(regions, y)?;
         checked
             .iter()
-            .map(|p| p.fit_theta_sparse(&features, y))
+            .map(|p| p.fit_theta_sparse(&features, model.clone(), y))
             .collect()
     }
 }
@@ -152,17 +152,17 @@ impl<G: SparseRegionGenerative> HybridValidParams<G> {
         regions: &[CsMatView<'_, f64>],
         y: ArrayView1<'_, usize>,
     ) -> Result<SparseHybrid> {
-        let features = self.sparse_features(regions, y)?;
-        self.fit_theta_sparse(&features, y)
+        let (model, features) = self.sparse_features(regions, y)?;
+        self.fit_theta_sparse(&features, model, y)
     }
 
     /// What a fit computes before `θ`, none of which depends on the prior on `θ`: the
-    /// generative fit, its (leave-one-out) region log-likelihoods and their contrasts.
+    /// generative fit on every row, and its (leave-one-out) region log-likelihoods' contrasts.
     fn sparse_features(
         &self,
         regions: &[CsMatView<'_, f64>],
         y: ArrayView1<'_, usize>,
-    ) -> Result<SparseFeatures> {
+    ) -> Result<(MultinomialNb, SparseFeatures)> {
         if self.regions.is_some() {
             return Err(Error::invalid_parameter(
                 "regions",
@@ -202,19 +202,21 @@ impl<G: SparseRegionGenerative> HybridValidParams<G> {
         let offsets = fixed_intercept.then(|| prior_contrasts(loo.log_prior.view()));
         let features = TrainingFeatures { contrasts, offsets };
         let aliased = aliased_regions(features.contrasts.view(), None, !fixed_intercept);
-        Ok(SparseFeatures {
-            model: loo.model,
+        let features = SparseFeatures {
             n_classes,
             lengths,
             features,
             aliased,
-        })
+        };
+        Ok((loo.model, features))
     }
 
-    /// Fits `θ` on `f` (what [`Self::sparse_features`] computed from the same rows).
+    /// Fits `θ` on `f` (what [`Self::sparse_features`] computed from the same rows, with
+    /// `model`, the generative fit the hybrid keeps).
     fn fit_theta_sparse(
         &self,
         f: &SparseFeatures,
+        model: MultinomialNb,
         y: ArrayView1<'_, usize>,
     ) -> Result<SparseHybrid> {
         let generative = self.generative.multinomial()?;
@@ -252,11 +254,11 @@ impl<G: SparseRegionGenerative> HybridValidParams<G> {
             }
         };
         if self.intercept == Intercept::LogPriorRatio {
-            fitted.class_intercepts = gendisc_core::Generative::log_prior(&f.model);
+            fitted.class_intercepts = gendisc_core::Generative::log_prior(&model);
         }
         fitted.report.aliased_regions = (0..n_regions).filter(|&r| f.aliased[r]).collect();
         Ok(SparseHybrid {
-            generative: f.model.clone(),
+            generative: model,
             normalization: self.normalization,
             class_intercepts: fitted.class_intercepts,
             region_weights: fitted.region_weights,
@@ -265,10 +267,8 @@ impl<G: SparseRegionGenerative> HybridValidParams<G> {
     }
 }
 
-/// What [`HybridValidParams::fit_sparse`] computes before `θ`.
+/// What [`HybridValidParams::fit_sparse`] computes before `θ`, besides the generative fit.
 struct SparseFeatures {
-    /// The generative model fitted on every row.
-    model: MultinomialNb,
     n_classes: usize,
     /// `n_ir` (`n × R`).
     lengths: Array2<f64>,
