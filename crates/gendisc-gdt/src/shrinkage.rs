@@ -230,15 +230,10 @@ impl PrecisionPrior {
         theta: ArrayView1<'_, f64>,
     ) -> f64 {
         let mut total = 0.0;
-        for (p, block) in param.cholesky_blocks().enumerate() {
-            let (nu, psi) = self.weights[p];
-            let l = lower_factor(theta, block.start, param.n_features());
-            let h = g.dot(&l);
-            let log_det: f64 = (0..l.nrows())
-                .map(|a| theta[entry(block.start, a, a)])
-                .sum();
-            total += nu * log_det - 0.5 * psi * (&l * &h).sum();
-        }
+        self.for_each_factor(g, param, theta, |(nu, psi), start, l, h| {
+            let log_det: f64 = (0..l.nrows()).map(|a| theta[entry(start, a, a)]).sum();
+            total += nu * log_det - 0.5 * psi * (l * h).sum();
+        });
         total
     }
 
@@ -251,18 +246,14 @@ impl PrecisionPrior {
         scale: f64,
         mut gradient: ArrayViewMut1<'_, f64>,
     ) {
-        let d = param.n_features();
-        for (p, block) in param.cholesky_blocks().enumerate() {
-            let (nu, psi) = self.weights[p];
-            let l = lower_factor(theta, block.start, d);
-            let h = g.dot(&l);
-            for a in 0..d {
+        self.for_each_factor(g, param, theta, |(nu, psi), start, l, h| {
+            for a in 0..l.nrows() {
                 for b in 0..a {
-                    gradient[entry(block.start, a, b)] -= scale * psi * h[[a, b]];
+                    gradient[entry(start, a, b)] -= scale * psi * h[[a, b]];
                 }
-                gradient[entry(block.start, a, a)] += scale * (nu - psi * h[[a, a]] * l[[a, a]]);
+                gradient[entry(start, a, a)] += scale * (nu - psi * h[[a, a]] * l[[a, a]]);
             }
-        }
+        });
     }
 
     /// [`Self::add_hessian`] in the metric `G`: a block `−ψ G_{c.., c..}` per column `c` of each
@@ -275,24 +266,36 @@ impl PrecisionPrior {
         scale: f64,
         mut hessian: ArrayViewMut2<'_, f64>,
     ) {
-        let d = param.n_features();
-        for (p, block) in param.cholesky_blocks().enumerate() {
-            let psi = self.weights[p].1;
-            let l = lower_factor(theta, block.start, d);
-            let h = g.dot(&l);
+        self.for_each_factor(g, param, theta, |(_, psi), start, l, h| {
+            let d = l.nrows();
             for c in 0..d {
                 // ∂L̃_ac/∂θ: e^{ℓ̃_c} on the diagonal, 1 below it.
                 let chain = |a: usize| if a == c { l[[c, c]] } else { 1.0 };
                 for a in c..d {
                     for b in c..d {
                         let second = psi * g[[a, b]] * chain(a) * chain(b);
-                        hessian[[entry(block.start, a, c), entry(block.start, b, c)]] -=
-                            scale * second;
+                        hessian[[entry(start, a, c), entry(start, b, c)]] -= scale * second;
                     }
                 }
-                let diagonal = entry(block.start, c, c);
+                let diagonal = entry(start, c, c);
                 hessian[[diagonal, diagonal]] -= scale * psi * h[[c, c]] * l[[c, c]];
             }
+        });
+    }
+
+    /// Calls `f((ν_p, ψ_p), start, L, G L)` for each precision `p`, its factor `L` stored in
+    /// `θ` from `start`: the part the three functions in the metric `G` share.
+    fn for_each_factor(
+        &self,
+        g: &Array2<f64>,
+        param: &Parametrisation,
+        theta: ArrayView1<'_, f64>,
+        mut f: impl FnMut((f64, f64), usize, &Array2<f64>, &Array2<f64>),
+    ) {
+        for (p, block) in param.cholesky_blocks().enumerate() {
+            let l = lower_factor(theta, block.start, param.n_features());
+            let h = g.dot(&l);
+            f(self.weights[p], block.start, &l, &h);
         }
     }
 
