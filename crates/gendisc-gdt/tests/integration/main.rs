@@ -6,6 +6,7 @@
 
 mod bad_input;
 mod convergence;
+mod criterion;
 mod cv;
 mod layout;
 mod model_file;

@@ -17,6 +17,8 @@ use ndarray::{Array1, Array2};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+
+use crate::criterion::gradient_norm_and_bound;
 use rand_distr::{Distribution, StandardNormal};
 
 /// `$GENDISC_DATA/relative` read as a UCI file (class last), or `None` with a note.
@@ -44,19 +46,8 @@ fn uci_separated(relative: &str, separator: Separator) -> Option<(Array2<f64>, A
 fn assert_meets_its_criterion(model: &Gdt, x: &Array2<f64>, y: &Array1<usize>, what: &str) -> f64 {
     let r = model.report();
     assert_eq!(r.status, Status::Converged, "{what}: {r:?}");
-    let params = Gdt::params(model.family())
-        .lambda(model.lambda())
-        .check()
-        .unwrap();
-    let scaled = x.mapv(|v| v / model.scale());
-    let (value, gradient) =
-        objective_and_gradient(&params, model.theta(), scaled.view(), y.view(), None).unwrap();
-    assert!(
-        (value - r.objective).abs() <= 1e-12 * value.abs().max(1.0),
-        "{what}"
-    );
-    let norm = gradient.dot(&gradient).sqrt();
-    let bound = r.gradient_tolerance.unwrap() * value.abs().max(1.0);
+    let params = Gdt::params(model.family()).lambda(model.lambda());
+    let (norm, bound) = gradient_norm_and_bound(model, &params, x, y);
     assert!(norm <= bound, "{what}: ‖∇f‖ = {norm:e} > {bound:e}");
     norm
 }

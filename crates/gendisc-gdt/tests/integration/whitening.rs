@@ -3,7 +3,9 @@
 //! coordinates, and without whitening the same solver stops short.
 
 use gendisc_core::{Convergence, Fit, ParamGuard};
-use gendisc_gdt::{default_method, objective_and_gradient, Family, Gdt, GdtParams, Method};
+use gendisc_gdt::{default_method, Family, Gdt, GdtParams, Method};
+
+use crate::criterion::gradient_norm_and_bound;
 use gendisc_optim::{LbfgsSettings, Status};
 use ndarray::{Array1, Array2};
 use rand::SeedableRng;
@@ -86,12 +88,7 @@ fn whitened_lbfgs_reaches_newtons_optimum_where_plain_lbfgs_stops_short() {
                 "{case}: whitened L-BFGS {w} against Newton {n}"
             );
             // The criterion is the model's own: checked here from the public objective.
-            let check = params(family, lambda).check().unwrap();
-            let (value, gradient) =
-                objective_and_gradient(&check, whitened.theta(), x.view(), y.view(), None).unwrap();
-            let norm = gradient.dot(&gradient).sqrt();
-            let tolerance = whitened.report().gradient_tolerance.unwrap();
-            let bound = tolerance * value.abs().max(1.0);
+            let (norm, bound) = gradient_norm_and_bound(&whitened, &params(family, lambda), &x, &y);
             if status == Status::Converged {
                 assert!(
                     norm <= bound,
@@ -187,14 +184,8 @@ fn shrunk_fits_are_whitened_by_the_shrunk_covariance_and_reach_newtons_optimum()
                         (w - n).abs() <= 1e-9 * n.abs().max(1.0),
                         "{case}: whitened {w} against Newton on θ {n}"
                     );
-                    // The criterion is the shrunk objective's, in the model's coordinates (the
-                    // rows as given: the identity shrunk toward is that of the data's units).
-                    let check = shrunk(lambda).check().unwrap();
-                    let (value, gradient) =
-                        objective_and_gradient(&check, whitened.theta(), x.view(), y.view(), None)
-                            .unwrap();
-                    let norm = gradient.dot(&gradient).sqrt();
-                    let bound = r.gradient_tolerance.unwrap() * value.abs().max(1.0);
+                    // The criterion is the shrunk objective's, in the model's coordinates.
+                    let (norm, bound) = gradient_norm_and_bound(&whitened, &shrunk(lambda), &x, &y);
                     if r.status == Status::Converged {
                         assert!(norm <= bound, "{case}: ‖∇f‖ = {norm:e} > {bound:e}");
                     }
@@ -272,14 +263,9 @@ proptest::proptest! {
         let model = params(family, lambda).solver(lbfgs()).fit(x.view(), y.view()).unwrap();
         let r = model.report();
         if r.status == Status::Converged {
-            let check = params(family, lambda).solver(lbfgs()).check().unwrap();
-            let scaled = x.mapv(|v| v / model.scale());
-            let (value, gradient) =
-                objective_and_gradient(&check, model.theta(), scaled.view(), y.view(), None)
-                    .unwrap();
-            let norm = gradient.dot(&gradient).sqrt();
+            let (norm, bound) = gradient_norm_and_bound(&model, &params(family, lambda), &x, &y);
             proptest::prop_assert!(
-                norm <= r.gradient_tolerance.unwrap() * value.abs().max(1.0),
+                norm <= bound,
                 "{} λ = {}: ‖∇f‖ = {:e}, {:?}", family, lambda, norm, r
             );
         }
