@@ -95,6 +95,35 @@ impl CovarianceRegularisation {
     }
 }
 
+/// GDT's regularisation (`fit gdt`, `fit gdt-cv`): its LDA and QDA families' covariances, its
+/// Balls2 family's variance floor.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct GdtRegularisation {
+    /// LDA and QDA families: `--shrinkage` or `--reg-param` (the weight must be below 1).
+    #[command(flatten)]
+    pub covariance: CovarianceRegularisation,
+    /// Balls2 family: the smallest component variance, relative to the largest input variance
+    /// of the training rows [default: 0, none]. Without a floor the joint likelihood is
+    /// unbounded (a component can shrink onto one row), so a fit at 0 < λ < 1 may follow such
+    /// a spike to its iteration cap; the Bouchard–Triggs reproduction uses 0.01.
+    #[arg(
+        long,
+        default_value_t = 0.0,
+        value_name = "R",
+        hide_default_value = true
+    )]
+    pub variance_floor: f64,
+}
+
+impl GdtRegularisation {
+    /// `params` with this regularisation.
+    pub fn apply(self, params: gendisc_gdt::GdtParams) -> gendisc_gdt::GdtParams {
+        params
+            .shrinkage(self.covariance.covariance_shrinkage())
+            .variance_floor(self.variance_floor)
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct FitArgs {
     /// The estimator (see `gendisc models`).
@@ -347,23 +376,11 @@ pub enum Estimator {
         /// The optimiser of the trade-off objective.
         #[arg(long, value_enum, default_value_t = GdtSolverArg::Auto)]
         solver: GdtSolverArg,
-        /// LDA and QDA families: regularise the covariances (below) in the generative start
-        /// and, as a log-prior on the precisions weighted by λ, in the objective; what lets
-        /// collinear or constant columns fit. The weight must be below 1.
+        /// LDA and QDA families: regularise the covariances in the generative start and, as a
+        /// log-prior on the precisions weighted by λ, in the objective; what lets collinear or
+        /// constant columns fit. Balls2: a floor on the component variances.
         #[command(flatten)]
-        regularisation: CovarianceRegularisation,
-        /// Balls2 family: the smallest component variance, relative to the largest input
-        /// variance of the training rows [default: 0, none]. Without a floor the joint
-        /// likelihood is unbounded (a component can shrink onto one row), so a fit at
-        /// 0 < λ < 1 may follow such a spike to its iteration cap; the Bouchard–Triggs
-        /// reproduction uses 0.01.
-        #[arg(
-            long,
-            default_value_t = 0.0,
-            value_name = "R",
-            hide_default_value = true
-        )]
-        variance_floor: f64,
+        regularisation: GdtRegularisation,
     },
     /// The generative-discriminative trade-off with λ chosen by stratified cross-validation.
     #[command(
@@ -384,18 +401,9 @@ pub enum Estimator {
         /// The optimiser of every fit, as for `fit gdt`.
         #[arg(long, value_enum, default_value_t = GdtSolverArg::Auto)]
         solver: GdtSolverArg,
-        /// LDA and QDA families: covariance regularisation, as for `fit gdt`.
+        /// The regularisation of every fit, as for `fit gdt`.
         #[command(flatten)]
-        regularisation: CovarianceRegularisation,
-        /// Balls2 family: the relative variance floor of every fit, as for `fit gdt`
-        /// [default: 0, none].
-        #[arg(
-            long,
-            default_value_t = 0.0,
-            value_name = "R",
-            hide_default_value = true
-        )]
-        variance_floor: f64,
+        regularisation: GdtRegularisation,
     },
     /// Epshteyn & DeJong's max-margin classifier constrained by a generative prior on the
     /// class means (two classes), fitted by alternating second-order cone programs.

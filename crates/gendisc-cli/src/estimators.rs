@@ -335,15 +335,9 @@ pub fn fit(args: &FitArgs) -> Result<()> {
             lambda,
             solver,
             regularisation,
-            variance_floor,
             ..
         } => save(
-            &solver.apply(
-                Gdt::params(*family)
-                    .lambda(*lambda)
-                    .shrinkage(regularisation.covariance_shrinkage())
-                    .variance_floor(*variance_floor),
-            ),
+            &solver.apply(regularisation.apply(Gdt::params(*family).lambda(*lambda))),
             &data,
             common,
         ),
@@ -353,17 +347,10 @@ pub fn fit(args: &FitArgs) -> Result<()> {
             cv,
             solver,
             regularisation,
-            variance_floor,
             ..
         } => save(
             &GdtCv::params(*family)
-                .gdt(
-                    solver.apply(
-                        Gdt::params(*family)
-                            .shrinkage(regularisation.covariance_shrinkage())
-                            .variance_floor(*variance_floor),
-                    ),
-                )
+                .gdt(solver.apply(regularisation.apply(Gdt::params(*family))))
                 .grid(grid.clone())
                 .n_folds(cv.folds)
                 .n_repeats(cv.repeats)
