@@ -200,12 +200,18 @@ impl Folds {
 /// held-out score per point, scored on `split.test`; the curve is their mean and standard
 /// error per point ([`CvCurve`]).
 ///
+/// A row that is the only one of its class is never held out: it stays on the training side
+/// of every split, so that every fit sees every class that has rows (no fit could score that
+/// row on a model that never saw its class). A fold left without held-out rows by that is
+/// skipped, and averaged over are the folds that remain.
+///
 /// The folds are fitted in parallel (rayon's pool); the splits are drawn first, in order, and
 /// the sums run fold by fold in order, so the curve is the same bits on every platform and
 /// thread count.
 ///
 /// Errors: those of [`Folds::validate`] and [`stratified_k_fold`] (more folds than rows, empty
-/// `y`); [`Error::ShapeMismatch`] when a fold returns other than `n_points` scores; the error
+/// `y`); [`Error::TooFewRows`] when fewer than two folds have rows to hold out;
+/// [`Error::ShapeMismatch`] when a fold returns other than `n_points` scores; the error
 /// of `fold_scores` in the first fold, in order, that fails ([`Folds::describe`] names it).
 pub fn path_curve<'a, F>(
     y: impl Into<ArrayView1<'a, usize>>,
@@ -219,14 +225,26 @@ where
     folds.validate()?;
     let y = y.into();
     let mut rng = ChaCha8Rng::seed_from_u64(folds.seed);
+    let only_row_of_its_class = rows_alone_in_their_class(y);
     let mut splits = Vec::with_capacity(folds.n_folds * folds.n_repeats);
     for repeat in 0..folds.n_repeats {
         for (f, split) in stratified_k_fold(y, folds.n_folds, &mut rng)?
             .into_iter()
             .enumerate()
         {
-            splits.push((repeat, f, split));
+            let split = kept_in_training(split, &only_row_of_its_class);
+            if !split.test.is_empty() {
+                splits.push((repeat, f, split));
+            }
         }
+    }
+    if splits.len() < 2 {
+        return Err(Error::TooFewRows {
+            what: "rows that cross-validation can hold out (rows of classes with another row)"
+                .into(),
+            needed: 2,
+            found: y.len() - only_row_of_its_class.iter().filter(|&&alone| alone).count(),
+        });
     }
     let all: Vec<Vec<f64>> = splits
         .par_iter()
@@ -265,6 +283,25 @@ where
         scores,
         standard_errors,
     })
+}
+
+/// For each row, whether it is the only row of its class.
+fn rows_alone_in_their_class(y: ArrayView1<'_, usize>) -> Vec<bool> {
+    let mut counts = vec![0_usize; y.iter().max().map_or(0, |&m| m + 1)];
+    y.iter().for_each(|&c| counts[c] += 1);
+    y.iter().map(|&c| counts[c] == 1).collect()
+}
+
+/// `split` with the rows marked in `keep` moved from its test to its training side.
+fn kept_in_training(split: Split, keep: &[bool]) -> Split {
+    if !split.test.iter().any(|&i| keep[i]) {
+        return split;
+    }
+    let (moved, test): (Vec<usize>, Vec<usize>) = split.test.into_iter().partition(|&i| keep[i]);
+    let mut train = split.train;
+    train.extend(moved);
+    train.sort_unstable();
+    Split { train, test }
 }
 
 /// The index of the smallest score, ties (within `1e-12`) going to the earliest: the
@@ -508,6 +545,78 @@ mod tests {
         }
         .validate()
         .is_err());
+    }
+
+    #[test]
+    fn the_only_row_of_a_class_is_never_held_out() {
+        // Class 2 has one row (index 4); the other rows are dealt to the folds as usual.
+        let y = [0, 0, 0, 1, 2, 1, 1, 0];
+        let folds = Folds {
+            n_folds: 3,
+            n_repeats: 2,
+            seed: 5,
+        };
+        let seen = std::sync::Mutex::new(Vec::new());
+        path_curve(&y[..], folds, 1, |_, _, split| {
+            seen.lock().unwrap().push(split.clone());
+            Ok(vec![0.0])
+        })
+        .unwrap();
+        let seen = seen.into_inner().unwrap();
+        assert_eq!(seen.len(), 6);
+        for split in &seen {
+            assert!(split.train.contains(&4) && !split.test.contains(&4));
+            assert!(split.train.windows(2).all(|w| w[0] < w[1]));
+            assert_eq!(split.train.len() + split.test.len(), y.len());
+        }
+        // Every other row is held out exactly once per repetition.
+        for row in (0..y.len()).filter(|&i| i != 4) {
+            let held = seen.iter().filter(|s| s.test.contains(&row)).count();
+            assert_eq!(held, 2, "row {row}");
+        }
+    }
+
+    #[test]
+    fn a_fold_left_without_held_out_rows_is_skipped() {
+        // Four folds of one row each: the folds of the single rows of classes 0 and 1 are
+        // empty once those rows stay in training, and two folds remain.
+        let y = [0, 1, 2, 2];
+        let folds = Folds {
+            n_folds: 4,
+            n_repeats: 1,
+            seed: 0,
+        };
+        let count = std::sync::atomic::AtomicUsize::new(0);
+        let curve = path_curve(&y[..], folds, 1, |_, _, split| {
+            assert_eq!(split.test.len(), 1);
+            count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Ok(vec![split.test[0] as f64])
+        })
+        .unwrap();
+        assert_eq!(count.into_inner(), 2);
+        assert_eq!(curve.scores, [2.5]);
+        // Only single rows: nothing to hold out, an error rather than an empty mean.
+        let error = path_curve(
+            &[0, 1, 2][..],
+            Folds {
+                n_folds: 3,
+                ..folds
+            },
+            1,
+            |_, _, _| Ok(vec![0.0]),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                error,
+                Error::TooFewRows {
+                    needed: 2,
+                    found: 0,
+                    ..
+                }
+            ),
+            "{error}"
+        );
     }
 
     #[test]

@@ -11,6 +11,9 @@
 //! The folds are drawn over the rows in their order (stratified, from `seed`), so a
 //! permutation of the training rows gives other folds, and possibly another `λ̂`; with the same
 //! `λ̂` the refit on all the rows is order-free to its optimiser's tolerance.
+//!
+//! The only row of a class is never held out: it stays in every fold's training rows, so that
+//! every fold's fit sees every class ([`path_curve`]).
 
 use ndarray::{Array1, ArrayView1, ArrayView2};
 use serde::{Deserialize, Serialize};

@@ -11,6 +11,9 @@
 //! The folds are drawn over the rows in their order, so a permutation of the training rows
 //! gives other folds, and possibly another `σ̂²`; with the same `σ̂²` the refit on all the rows
 //! is order-free to the solver's tolerance.
+//!
+//! The only row of a class is never held out: it stays in every fold's training rows, so that
+//! every fold's fit sees every class ([`path_curve`]).
 
 use gendisc_core::model_file::invariants;
 use gendisc_core::{
