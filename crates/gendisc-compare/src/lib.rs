@@ -32,6 +32,7 @@
 //!     file: "toy",
 //!     target: "class",
 //!     features: vec!["a", "b"],
+//!     categorical: vec![],
 //!     classes: vec!["no".into(), "yes".into()],
 //!     class_counts: vec![3, 3],
 //! };
@@ -158,6 +159,7 @@ mod tests {
             file: "two Gaussians",
             target: "class",
             features: vec!["a", "b", "c"],
+            categorical: vec![],
             classes: vec!["0".into(), "1".into()],
             class_counts: vec![30, 30],
         };

@@ -33,8 +33,12 @@ pub struct DataDescription<'a> {
     pub file: &'a str,
     /// The class column's name.
     pub target: &'a str,
-    /// The feature columns' names.
+    /// The names of the feature columns the models see (`column=level` for the indicator of a
+    /// level of a categorical column).
     pub features: Vec<&'a str>,
+    /// The file's categorical columns, encoded into `features` as indicators of their levels
+    /// but the first (empty when every feature column is numeric).
+    pub categorical: Vec<&'a str>,
     /// The class labels, in class order.
     pub classes: Vec<String>,
     /// Rows per class.
@@ -364,9 +368,38 @@ fn report(
         .zip(&data.class_counts)
         .map(|(c, n)| format!("`{c}` ({n})"))
         .collect();
+    let encoding = if data.categorical.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<String> = data.categorical.iter().map(|c| format!("`{c}`")).collect();
+        let indicators = data
+            .features
+            .iter()
+            .filter(|f| {
+                data.categorical
+                    .iter()
+                    .any(|c| f.strip_prefix(c).is_some_and(|rest| rest.starts_with('=')))
+            })
+            .count();
+        let how_many = if indicators == data.features.len() {
+            "all".to_owned()
+        } else {
+            indicators.to_string()
+        };
+        format!(
+            " ({how_many} of them indicators of the levels, but the first, of the categorical \
+             {} {})",
+            if names.len() == 1 {
+                "column"
+            } else {
+                "columns"
+            },
+            names.join(", ")
+        )
+    };
     writeln!(
         r,
-        "{n_rows} rows, {} numeric feature columns; class column `{}` with {} classes: {}.",
+        "{n_rows} rows, {} numeric feature columns{encoding}; class column `{}` with {} classes: {}.",
         data.features.len(),
         data.target,
         data.classes.len(),

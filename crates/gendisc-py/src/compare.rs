@@ -90,6 +90,7 @@ pub fn compare(
         file: &name,
         target: &target,
         features: features.iter().map(String::as_str).collect(),
+        categorical: Vec::new(),
         classes,
         class_counts,
     };

@@ -18,15 +18,21 @@ use gendisc_compare::{
 };
 use gendisc_engine::{Progress, RunReport, Shard, StudyError};
 
-use crate::input::{read_training_table, DataArgs};
+use gendisc_data::encoding::CategoricalAs;
+
+use gendisc_core::model_file::ColumnEncoding;
+use ndarray::{Array2, Axis};
+
+use crate::input::{self, read_training_table, DataArgs, Training};
 
 /// Which models learn better from how many rows: learning curves of generative and
 /// discriminative classifiers on your data, and the training size from which each
 /// discriminative model overtakes each generative one.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
-    /// The data file and how to read it (as for `gendisc fit`); the feature columns must be
-    /// numeric.
+    /// The data file and how to read it (as for `gendisc fit`); a categorical feature column
+    /// becomes one indicator column per level but its first (treatment contrasts, as R codes a
+    /// factor).
     #[command(flatten)]
     pub input: DataArgs,
 
@@ -85,6 +91,33 @@ pub struct Args {
     pub merge: Vec<PathBuf>,
 }
 
+/// The features of a one-hot encoded table without the indicator of each categorical column's
+/// first level, and their names: treatment contrasts, as R's `model.matrix` codes a factor.
+/// Every model compared here is one of continuous features, and beside the intercept (logistic
+/// regression's, or the class means of LDA's pooled covariance) a full set of indicators is
+/// collinear: logistic regression by IRLS and LDA could fit no table with a categorical column.
+fn reference_coded(encoded: &Training) -> (Array2<f64>, Vec<String>) {
+    let mut keep = Vec::with_capacity(encoded.feature_names.len());
+    let mut next = 0;
+    for column in &encoded.preprocessing.columns {
+        let width = match &column.encoding {
+            ColumnEncoding::OneHot { levels } => {
+                next += 1;
+                levels.len().saturating_sub(1)
+            }
+            _ => 1,
+        };
+        keep.extend(next..next + width);
+        next += width;
+    }
+    let x = encoded.x.select(Axis(1), &keep);
+    let names = keep
+        .iter()
+        .map(|&j| encoded.feature_names[j].clone())
+        .collect();
+    (x, names)
+}
+
 /// Runs `gendisc compare`: reads the data, runs (or resumes) the comparison and writes every
 /// output into `args.out`, then prints how the run went and the crossover sizes.
 pub fn run(args: &Args) -> Result<()> {
@@ -106,9 +139,17 @@ pub fn compare(args: &Args) -> Result<RunReport> {
     let Some(table) = read_training_table(&args.input)? else {
         bail!("{file}: compare reads tables (CSV, TSV, ARFF, UCI .data), not LIBSVM files");
     };
-    let x = table
-        .to_dense()
-        .with_context(|| format!("{file}: the comparison needs numeric feature columns"))?;
+    let encoded = input::training(&args.input, Some(&table), CategoricalAs::OneHot)?;
+    if encoded.n_dropped > 0 {
+        eprintln!("left out {} rows with a missing value", encoded.n_dropped);
+    }
+    let (x, features) = reference_coded(&encoded);
+    let categorical: Vec<&str> = table
+        .columns()
+        .iter()
+        .filter(|column| !column.is_numeric())
+        .map(|column| column.name())
+        .collect();
     let class_counts = table.class_counts();
     let sizes = match &args.sizes {
         Some(sizes) => sizes.clone(),
@@ -126,7 +167,8 @@ pub fn compare(args: &Args) -> Result<RunReport> {
     let description = DataDescription {
         file: &file,
         target: table.class_name(),
-        features: table.column_names(),
+        features: features.iter().map(String::as_str).collect(),
+        categorical,
         classes: table.classes().labels().to_vec(),
         class_counts,
     };

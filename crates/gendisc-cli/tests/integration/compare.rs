@@ -345,3 +345,37 @@ fn a_bad_shard_is_refused_before_anything_runs() {
         stderr(&both)
     );
 }
+
+/// A categorical column is coded as R codes a factor (an indicator of each level but the
+/// first), so that logistic regression and LDA, which an indicator of every level beside their
+/// intercept would make collinear, fit the table; the report says how the column was coded.
+#[test]
+fn a_categorical_column_is_coded_by_indicators_of_all_levels_but_the_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("shops.csv");
+    let mut table = String::from("site,visits,sold\n");
+    for i in 0..240 {
+        let site = ["north", "south", "east"][i % 3];
+        let sold = usize::from(i % 4 < 2);
+        let visits = 3.0 + sold as f64 + ((i * 37) % 11) as f64 / 4.0;
+        table.push_str(&format!("{site},{visits},{}\n", ["no", "yes"][sold]));
+    }
+    fs::write(&data, table).unwrap();
+    let out = dir.path().join("out");
+    compare(&data, &out, "nb,lr,lda", &[]).success();
+    let report = fs::read_to_string(out.join("REPORT.md")).unwrap();
+    assert!(
+        report.contains(
+            "3 numeric feature columns (2 of them indicators of the levels, but the first, of \
+             the categorical column `site`)"
+        ),
+        "{report}"
+    );
+    // At the largest size (every level in every training set) every fit succeeds.
+    let rows = data_lines(&out.join("replicates.csv"));
+    let largest: Vec<&String> = rows.iter().filter(|row| row.starts_with("120,")).collect();
+    assert_eq!(largest.len(), 4 * 3);
+    for row in largest {
+        assert!(row.ends_with(",0"), "{row}");
+    }
+}
