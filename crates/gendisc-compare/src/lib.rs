@@ -188,4 +188,48 @@ mod tests {
             summary
         );
     }
+
+    /// A model that fails at every size (here LDA, with more columns than its pooled
+    /// covariance has rows to estimate them from) still leaves a report and a figure.
+    #[test]
+    fn a_model_that_fails_at_every_size_still_gets_its_report_and_figure() {
+        let (x, y) = table();
+        let wide = ndarray::concatenate![ndarray::Axis(1), x, x.mapv(|v| v * v), x.mapv(f64::sin)];
+        let design = Design {
+            sizes: vec![6, 8],
+            replicates: 3,
+            seed: 9,
+            models: vec![ModelKind::Lda, ModelKind::Logistic],
+            max_test: None,
+        };
+        let study = CompareStudy::new(wide, y, design).unwrap();
+        let names: Vec<String> = (0..9).map(|j| format!("v{j}")).collect();
+        let data = DataDescription {
+            file: "nine columns",
+            target: "class",
+            features: names.iter().map(String::as_str).collect(),
+            categorical: vec![],
+            classes: vec!["0".into(), "1".into()],
+            class_counts: vec![30, 30],
+        };
+        let out = tempfile::tempdir().unwrap();
+        let run = compare(&study, &data, out.path(), &RunOptions::default()).unwrap();
+        assert!(run
+            .analysis
+            .summaries
+            .iter()
+            .filter(|s| s.model == ModelKind::Lda)
+            .all(|s| s.error.is_none()));
+        let figure = std::fs::read_to_string(out.path().join(outputs::FIGURE_SVG)).unwrap();
+        assert!(
+            figure.starts_with("<svg"),
+            "{}",
+            &figure[..80.min(figure.len())]
+        );
+        let report = std::fs::read_to_string(out.path().join(outputs::REPORT_MD)).unwrap();
+        assert!(
+            report.contains("`lda` at m = 8: 3 of 3 replicates failed"),
+            "{report}"
+        );
+    }
 }

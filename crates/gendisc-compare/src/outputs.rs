@@ -232,6 +232,9 @@ fn figure(analysis: &Analysis) -> Figure {
         .x_label("training size m")
         .y_label("test error rate")
         .x_scale(Scale::Log);
+    if analysis.summaries.iter().all(|s| s.error.is_none()) {
+        errors = without_points(errors, &analysis.sizes, (0.0, 1.0));
+    }
     for (k, &model) in analysis.models.iter().enumerate() {
         let points = analysis
             .summaries
@@ -262,6 +265,13 @@ fn figure(analysis: &Analysis) -> Figure {
             .y_label("difference in test error")
             .x_scale(Scale::Log)
             .reference_line(ReferenceLine::new(0.0).line(LineStyle::Dotted));
+        let compared = analysis
+            .pairs
+            .iter()
+            .any(|pair| pair.differences.iter().any(|d| d.median.is_some()));
+        if !compared {
+            differences = without_points(differences, &analysis.sizes, (-1.0, 1.0));
+        }
         for pair in &analysis.pairs {
             let points = pair.differences.iter().filter_map(|d| {
                 let e = d.median?;
@@ -276,6 +286,16 @@ fn figure(analysis: &Analysis) -> Figure {
         figure = figure.panel(differences);
     }
     figure
+}
+
+/// A panel that will hold no point (every fit of its models failed at every size) keeps its
+/// axes: the training sizes across, `y` up, rather than failing the whole figure.
+fn without_points(panel: Panel, sizes: &[usize], y: (f64, f64)) -> Panel {
+    let smallest = sizes.iter().min().copied().unwrap_or(1).max(1) as f64;
+    let largest = sizes.iter().max().copied().unwrap_or(1).max(1) as f64;
+    panel
+        .x_range(smallest / 2.0, largest * 2.0)
+        .y_range(y.0, y.1)
 }
 
 fn pair_name(pair: &Pair) -> String {

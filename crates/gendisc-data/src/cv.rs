@@ -368,16 +368,50 @@ impl SelectionRule {
 }
 
 /// Says which fit of a cross-validation (`"fold 2 of 5"`, `"the refit on all the training
-/// data"`) stopped without converging; other errors pass unchanged.
+/// data"`) an error of the fit arose in — a fit that stopped without converging, or whose rows
+/// could not be fitted (too few of them, a covariance that is not positive definite, a failed
+/// factorisation or program) — since a fold's rows are not the rows the caller gave; other
+/// errors (of the settings or the input itself) pass unchanged.
 pub fn in_which_fit(error: Error, fit: &str) -> Error {
+    let within = |what: String| format!("{what}, {fit} of the cross-validation");
     match error {
         Error::NotConverged {
             what,
             iterations,
             detail,
         } => Error::NotConverged {
-            what: format!("{what}, {fit} of the cross-validation"),
+            what: within(what),
             iterations,
+            detail,
+        },
+        Error::TooFewRows {
+            what,
+            needed,
+            found,
+        } => Error::TooFewRows {
+            what: within(what),
+            needed,
+            found,
+        },
+        Error::NotPositiveDefinite {
+            what,
+            detail,
+            columns,
+        } => Error::NotPositiveDefinite {
+            what: within(what),
+            detail,
+            columns,
+        },
+        Error::Linalg { what, detail } => Error::Linalg {
+            what: within(what),
+            detail,
+        },
+        Error::Numerical { what, detail } => Error::Numerical {
+            what: within(what),
+            detail,
+        },
+        Error::Infeasible { what, detail } => Error::Infeasible {
+            what: within(what),
             detail,
         },
         other => other,
@@ -616,6 +650,42 @@ mod tests {
                 }
             ),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn errors_of_a_fold_say_which_fold() {
+        let fold = "fold 2 of 5";
+        let too_few = Error::TooFewRows {
+            what: "LDA's pooled covariance".into(),
+            needed: 7,
+            found: 3,
+        };
+        assert_eq!(
+            in_which_fit(too_few, fold).to_string(),
+            "LDA's pooled covariance, fold 2 of 5 of the cross-validation needs at least 7 rows, \
+             found 3"
+        );
+        let singular = Error::NotPositiveDefinite {
+            what: "QDA covariance".into(),
+            detail: None,
+            columns: vec![1],
+        };
+        match in_which_fit(singular, fold) {
+            Error::NotPositiveDefinite { what, columns, .. } => {
+                assert!(
+                    what.ends_with("fold 2 of 5 of the cross-validation"),
+                    "{what}"
+                );
+                assert_eq!(columns, [1]);
+            }
+            other => panic!("{other}"),
+        }
+        // An error of the settings is the caller's, not the fold's.
+        let setting = || Error::invalid_parameter("grid", "empty");
+        assert_eq!(
+            in_which_fit(setting(), fold).to_string(),
+            setting().to_string()
         );
     }
 
