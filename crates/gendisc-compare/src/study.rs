@@ -19,7 +19,7 @@ pub const STUDY_ID: &str = "gendisc-compare";
 pub const DATASET: &str = "data";
 
 /// Bumped whenever what a cell computes changes, so that an old result store is not resumed.
-const VERSION: &str = "compare v1";
+const VERSION: &str = "compare v2";
 
 /// Metric positions of the outcome table.
 pub const ERROR: usize = 0;
