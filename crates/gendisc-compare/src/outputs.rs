@@ -436,7 +436,8 @@ fn report(
         r,
         "Training sizes m = {}; {} replicates per size, each a stratified random training set \
          of m rows (every class in proportion, at least one row each) with {} test rows, \
-         seed {}. Every model is fitted on the same splits.",
+         seed {}. Every model is fitted on the same splits, without the feature columns that \
+         are constant on the split's training rows.",
         sizes.join(", "),
         design.replicates,
         if fewest == most {

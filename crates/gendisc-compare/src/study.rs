@@ -4,7 +4,7 @@
 use gendisc_core::{Error, Result};
 use gendisc_data::splits::{take, take_rows};
 use gendisc_engine::{fingerprint, Cell, Outcome, Schema, Study};
-use ndarray::{Array1, Array2};
+use ndarray::{Array1, Array2, Axis};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -224,6 +224,7 @@ impl CompareStudy {
         let y_train = take(self.y.view(), &train)?;
         let x_test = take_rows(self.x.view(), &test)?;
         let y_test = take(self.y.view(), &test)?;
+        let (x_train, x_test) = without_constant_columns(x_train, x_test);
         model.fit_and_score(
             (x_train.view(), y_train.view()),
             (x_test.view(), y_test.view()),
@@ -265,6 +266,7 @@ impl Study for CompareStudy {
         let y_train = take(self.y.view(), &train)?;
         let x_test = take_rows(self.x.view(), &test)?;
         let y_test = take(self.y.view(), &test)?;
+        let (x_train, x_test) = without_constant_columns(x_train, x_test);
         let mut outcome = Outcome::new(&self.schema);
         for (index, &model) in self.design.models.iter().enumerate() {
             // A model that cannot be fitted on a split (too few rows of a class for QDA's
@@ -286,6 +288,33 @@ impl Study for CompareStudy {
         }
         Ok(outcome)
     }
+}
+
+/// The training and test rows without the columns that are constant on the training rows.
+///
+/// Such a column says nothing about the class on that training set, to any of the models
+/// compared, and it makes LDA's and QDA's covariances and the cross-product of `glm`'s IRLS
+/// singular: R's `glm` aliases it (its coefficient `NA`), and naive Bayes's likelihood term for
+/// it is the same for every class. Rare levels of a categorical column, or discrete columns,
+/// are constant on many small training sets.
+fn without_constant_columns(
+    x_train: Array2<f64>,
+    x_test: Array2<f64>,
+) -> (Array2<f64>, Array2<f64>) {
+    let varying: Vec<usize> = x_train
+        .columns()
+        .into_iter()
+        .enumerate()
+        .filter(|(_, column)| column.iter().any(|&v| v != column[0]))
+        .map(|(j, _)| j)
+        .collect();
+    if varying.len() == x_train.ncols() || varying.is_empty() {
+        return (x_train, x_test);
+    }
+    (
+        x_train.select(Axis(1), &varying),
+        x_test.select(Axis(1), &varying),
+    )
 }
 
 /// The smallest and largest training sizes for classes of `class_sizes` rows: a training row
@@ -344,6 +373,18 @@ pub fn default_sizes(class_sizes: &[usize], points: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_constant_on_the_training_rows_are_left_out_of_both_sides() {
+        let train = ndarray::array![[1.0, 5.0, 0.0], [2.0, 5.0, 1.0], [3.0, 5.0, 0.0]];
+        let test = ndarray::array![[4.0, 6.0, 1.0]];
+        let (train, test) = without_constant_columns(train, test);
+        assert_eq!(train, ndarray::array![[1.0, 0.0], [2.0, 1.0], [3.0, 0.0]]);
+        assert_eq!(test, ndarray::array![[4.0, 1.0]]);
+        // Nothing varies: the models are left to say so.
+        let flat = ndarray::array![[1.0], [1.0]];
+        assert_eq!(without_constant_columns(flat.clone(), flat.clone()).0, flat);
+    }
 
     #[test]
     fn allocation_is_proportional_with_a_row_per_class() {

@@ -91,24 +91,29 @@ pub struct Args {
     pub merge: Vec<PathBuf>,
 }
 
-/// The features of a one-hot encoded table without the indicator of each categorical column's
-/// first level, and their names: treatment contrasts, as R's `model.matrix` codes a factor.
-/// Every model compared here is one of continuous features, and beside the intercept (logistic
-/// regression's, or the class means of LDA's pooled covariance) a full set of indicators is
-/// collinear: logistic regression by IRLS and LDA could fit no table with a categorical column.
+/// The features of a one-hot encoded table coded as R codes a factor (treatment contrasts):
+/// of each categorical column, an indicator of every level that occurs in the table but the
+/// first such level — a level the file declares (an ARFF header) but no row holds gives a
+/// column of zeros. Every model compared here is one of continuous features, and beside the
+/// intercept (logistic regression's, or the class means of LDA's pooled covariance) a full
+/// set of indicators is collinear: logistic regression by IRLS and LDA could fit no table with
+/// a categorical column.
 fn reference_coded(encoded: &Training) -> (Array2<f64>, Vec<String>) {
+    let occurs = |j: usize| encoded.x.column(j).iter().any(|&v| v != 0.0);
     let mut keep = Vec::with_capacity(encoded.feature_names.len());
     let mut next = 0;
     for column in &encoded.preprocessing.columns {
-        let width = match &column.encoding {
+        match &column.encoding {
             ColumnEncoding::OneHot { levels } => {
-                next += 1;
-                levels.len().saturating_sub(1)
+                let indicators = next..next + levels.len();
+                keep.extend(indicators.clone().filter(|&j| occurs(j)).skip(1));
+                next = indicators.end;
             }
-            _ => 1,
-        };
-        keep.extend(next..next + width);
-        next += width;
+            _ => {
+                keep.push(next);
+                next += 1;
+            }
+        }
     }
     let x = encoded.x.select(Axis(1), &keep);
     let names = keep

@@ -379,3 +379,33 @@ fn a_categorical_column_is_coded_by_indicators_of_all_levels_but_the_first() {
         assert!(row.ends_with(",0"), "{row}");
     }
 }
+
+/// A level that an ARFF header declares but no row holds gives no indicator, so that the
+/// indicators of the levels that occur, but the first, are what the models see.
+#[test]
+fn a_declared_level_that_no_row_holds_is_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("shops.arff");
+    let mut table = String::from(
+        "@relation shops\n@attribute site {west,north,south,east}\n@attribute visits numeric\n\
+         @attribute sold {no,yes}\n@data\n",
+    );
+    for i in 0..240 {
+        let site = ["north", "south", "east"][i % 3];
+        let sold = usize::from(i % 4 < 2);
+        let visits = 3.0 + sold as f64 + ((i * 37) % 11) as f64 / 4.0;
+        table.push_str(&format!("{site},{visits},{}\n", ["no", "yes"][sold]));
+    }
+    fs::write(&data, table).unwrap();
+    let out = dir.path().join("out");
+    compare(&data, &out, "nb,lr,lda", &[]).success();
+    let report = fs::read_to_string(out.join("REPORT.md")).unwrap();
+    assert!(
+        report.contains("3 numeric feature columns (2 of them indicators"),
+        "{report}"
+    );
+    let rows = data_lines(&out.join("replicates.csv"));
+    for row in rows.iter().filter(|row| row.starts_with("120,")) {
+        assert!(row.ends_with(",0"), "{row}");
+    }
+}
