@@ -26,6 +26,7 @@
 //!     seed: 2001,
 //!     models: vec![ModelKind::NaiveBayes, ModelKind::Logistic],
 //!     max_test: None,
+//!     shrinkage: None,
 //! };
 //! let study = CompareStudy::new(x, y, design)?;
 //! let data = DataDescription {
@@ -153,6 +154,7 @@ mod tests {
             seed: 9,
             models: vec![ModelKind::NaiveBayes, ModelKind::Logistic, ModelKind::Lda],
             max_test: None,
+            shrinkage: None,
         };
         let study = CompareStudy::new(x, y, design).unwrap();
         let data = DataDescription {
@@ -201,6 +203,7 @@ mod tests {
             seed: 9,
             models: vec![ModelKind::Lda, ModelKind::Logistic],
             max_test: None,
+            shrinkage: None,
         };
         let study = CompareStudy::new(wide, y, design).unwrap();
         let names: Vec<String> = (0..9).map(|j| format!("v{j}")).collect();

@@ -5,8 +5,8 @@ use std::str::FromStr;
 
 use gendisc_core::{argmax_rows, ConditionalModel, Error, Fit, Result};
 use gendisc_discriminative::logistic::{LogisticRegression, LogisticSolver};
-use gendisc_gdt::{Family, GdtCv};
-use gendisc_generative::{GaussianNb, Lda, Qda};
+use gendisc_gdt::{Family, GdtCv, GdtParams};
+use gendisc_generative::{CovarianceShrinkage, GaussianNb, Lda, Qda};
 use gendisc_hybrid::Hybrid;
 use gendisc_metrics::{error_rate, log_loss};
 use ndarray::{ArrayView1, ArrayView2};
@@ -90,6 +90,12 @@ impl ModelKind {
         }
     }
 
+    /// Whether [`Design::shrinkage`](crate::Design::shrinkage) regularises the model: LDA, QDA
+    /// and GDT over LDA.
+    pub fn takes_shrinkage(self) -> bool {
+        matches!(self, ModelKind::Lda | ModelKind::Qda | ModelKind::GdtCv)
+    }
+
     /// The model's side of the comparison.
     pub fn role(self) -> Role {
         match self {
@@ -106,15 +112,22 @@ impl ModelKind {
     /// Fits the model on the training rows and scores it on the test rows.
     ///
     /// `n_classes` is the number of classes of the whole table (every training set holds each
-    /// of them); `fold_seed` seeds GDT's cross-validation folds, and is ignored by the others.
+    /// of them); `fold_seed` seeds GDT's cross-validation folds, and is ignored by the others;
+    /// `shrinkage` shrinks the covariances of the models that [take it](Self::takes_shrinkage)
+    /// toward the scaled identity.
     pub fn fit_and_score(
         self,
         train: (ArrayView2<'_, f64>, ArrayView1<'_, usize>),
         test: (ArrayView2<'_, f64>, ArrayView1<'_, usize>),
         n_classes: usize,
         fold_seed: u64,
+        shrinkage: Option<f64>,
     ) -> Result<Scores> {
         let (x, y) = train;
+        let shrinkage = shrinkage.map_or(
+            CovarianceShrinkage::None,
+            CovarianceShrinkage::ScaledIdentity,
+        );
         match self {
             ModelKind::NaiveBayes => score(&GaussianNb::params().fit(x, y)?, test),
             ModelKind::Logistic => {
@@ -140,12 +153,13 @@ impl ModelKind {
                 // The only row of a class stays in every fold's training rows (see
                 // `gendisc_data::cv::path_curve`), so every class needs one row, not one per fold.
                 let params = GdtCv::params(Family::Lda)
+                    .gdt(GdtParams::new(Family::Lda).shrinkage(shrinkage))
                     .n_folds(GDT_FOLDS.min(y.len()))
                     .seed(fold_seed);
                 score(&params.fit(x, y)?, test)
             }
-            ModelKind::Lda => score(&Lda::params().fit(x, y)?, test),
-            ModelKind::Qda => score(&Qda::params().fit(x, y)?, test),
+            ModelKind::Lda => score(&Lda::params().shrinkage(shrinkage).fit(x, y)?, test),
+            ModelKind::Qda => score(&Qda::params().regularization(shrinkage).fit(x, y)?, test),
         }
     }
 }
@@ -223,7 +237,7 @@ mod tests {
         });
         let y = ndarray::Array1::from_shape_fn(13, |i| usize::from(i >= 6) + usize::from(i == 12));
         let scores = ModelKind::GdtCv
-            .fit_and_score((x.view(), y.view()), (x.view(), y.view()), 3, 7)
+            .fit_and_score((x.view(), y.view()), (x.view(), y.view()), 3, 7, None)
             .unwrap();
         assert!(scores.error < 0.5, "{}", scores.error);
         assert!(scores.log_loss.is_finite());

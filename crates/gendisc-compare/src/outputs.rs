@@ -451,9 +451,16 @@ fn report(
     writeln!(r, "| model | side | what |")?;
     writeln!(r, "|---|---|---|")?;
     for model in &design.models {
+        let regularised = match design.shrinkage {
+            Some(gamma) if model.takes_shrinkage() => format!(
+                ", its covariances shrunk toward the scaled identity by γ = {}",
+                format_float(gamma)
+            ),
+            _ => String::new(),
+        };
         writeln!(
             r,
-            "| `{model}` | {} | {} |",
+            "| `{model}` | {} | {}{regularised} |",
             model.role().name(),
             model.description()
         )?;

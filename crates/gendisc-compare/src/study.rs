@@ -44,6 +44,10 @@ pub struct Design {
     /// At most this many test rows per replicate (a stratified sample of the rest); `None`
     /// tests on every row outside the training set.
     pub max_test: Option<usize>,
+    /// The covariance shrinkage `γ ∈ [0, 1)` of LDA, QDA and GDT's LDA family (`gdt-cv`):
+    /// `(1 − γ) S + γ (tr S / d) I`, as `gendisc fit lda --shrinkage` takes it; `None` fits
+    /// them unregularised.
+    pub shrinkage: Option<f64>,
 }
 
 /// The data and design of one comparison.
@@ -115,6 +119,20 @@ impl CompareStudy {
         }
         if design.sizes.is_empty() {
             return Err(Error::invalid_parameter("sizes", "no training size"));
+        }
+        if let Some(gamma) = design.shrinkage {
+            if !(0.0..1.0).contains(&gamma) {
+                return Err(Error::invalid_parameter(
+                    "shrinkage",
+                    format!("the shrinkage must lie in [0, 1), got {gamma}"),
+                ));
+            }
+            if !design.models.iter().any(|m| m.takes_shrinkage()) {
+                return Err(Error::invalid_parameter(
+                    "shrinkage",
+                    "it applies to lda, qda and gdt-cv, and none of them is compared",
+                ));
+            }
         }
         if let Some(cap) = design.max_test {
             if cap < n_classes {
@@ -219,17 +237,44 @@ impl CompareStudy {
     /// Fits and scores one model on a cell's split: what [`Study::run_cell`] records, and what
     /// the report calls again to quote a failed fit's error.
     pub fn fit_and_score(&self, cell: &Cell, model: ModelKind) -> Result<Scores> {
+        self.cell_data(cell)?.fit_and_score(model, self)
+    }
+
+    /// A cell's training and test rows, without the columns constant on its training rows,
+    /// and the seed of its cross-validation folds.
+    fn cell_data(&self, cell: &Cell) -> Result<CellData> {
         let (train, test, fold_seed) = self.split(cell)?;
-        let x_train = take_rows(self.x.view(), &train)?;
-        let y_train = take(self.y.view(), &train)?;
-        let x_test = take_rows(self.x.view(), &test)?;
-        let y_test = take(self.y.view(), &test)?;
-        let (x_train, x_test) = without_constant_columns(x_train, x_test);
-        model.fit_and_score(
-            (x_train.view(), y_train.view()),
-            (x_test.view(), y_test.view()),
-            self.n_classes,
+        let (x_train, x_test) = without_constant_columns(
+            take_rows(self.x.view(), &train)?,
+            take_rows(self.x.view(), &test)?,
+        );
+        Ok(CellData {
+            x_train,
+            y_train: take(self.y.view(), &train)?,
+            x_test,
+            y_test: take(self.y.view(), &test)?,
             fold_seed,
+        })
+    }
+}
+
+/// What every model of a cell is fitted and scored on.
+struct CellData {
+    x_train: Array2<f64>,
+    y_train: Array1<usize>,
+    x_test: Array2<f64>,
+    y_test: Array1<usize>,
+    fold_seed: u64,
+}
+
+impl CellData {
+    fn fit_and_score(&self, model: ModelKind, study: &CompareStudy) -> Result<Scores> {
+        model.fit_and_score(
+            (self.x_train.view(), self.y_train.view()),
+            (self.x_test.view(), self.y_test.view()),
+            study.n_classes,
+            self.fold_seed,
+            study.design.shrinkage,
         )
     }
 }
@@ -248,6 +293,7 @@ impl Study for CompareStudy {
             self.design.replicates,
             models,
             self.design.max_test,
+            self.design.shrinkage,
             &self.data_digest,
         ))
     }
@@ -261,23 +307,13 @@ impl Study for CompareStudy {
     }
 
     fn run_cell(&self, cell: &Cell) -> Result<Outcome> {
-        let (train, test, fold_seed) = self.split(cell)?;
-        let x_train = take_rows(self.x.view(), &train)?;
-        let y_train = take(self.y.view(), &train)?;
-        let x_test = take_rows(self.x.view(), &test)?;
-        let y_test = take(self.y.view(), &test)?;
-        let (x_train, x_test) = without_constant_columns(x_train, x_test);
+        let data = self.cell_data(cell)?;
         let mut outcome = Outcome::new(&self.schema);
         for (index, &model) in self.design.models.iter().enumerate() {
             // A model that cannot be fitted on a split (too few rows of a class for QDA's
             // covariances, say) is recorded as failed, not allowed to stop the others; the report
             // counts the failures and quotes one error.
-            match model.fit_and_score(
-                (x_train.view(), y_train.view()),
-                (x_test.view(), y_test.view()),
-                self.n_classes,
-                fold_seed,
-            ) {
+            match data.fit_and_score(model, self) {
                 Ok(scores) => {
                     outcome.set(index, ERROR, scores.error)?;
                     outcome.set(index, LOG_LOSS, scores.log_loss)?;
@@ -413,6 +449,7 @@ mod tests {
             seed: 5,
             models: vec![ModelKind::NaiveBayes],
             max_test: Some(20),
+            shrinkage: None,
         };
         let study = CompareStudy::new(x, y.clone(), design).unwrap();
         let cell = Cell::new(DATASET, 40, 2);
@@ -434,6 +471,7 @@ mod tests {
             seed: 0,
             models: vec![ModelKind::NaiveBayes],
             max_test: None,
+            shrinkage: None,
         };
         let message = CompareStudy::new(x.clone(), Array1::zeros(10), design.clone())
             .err()

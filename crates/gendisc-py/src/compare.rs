@@ -34,7 +34,7 @@ type RunCounts = (usize, usize, usize, f64);
 #[pyfunction]
 #[pyo3(signature = (
     x, y, classes, features, target, models, sizes, grid_points, replicates, seed, max_test,
-    threads, out, name
+    shrinkage, threads, out, name
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn compare(
@@ -50,6 +50,7 @@ pub fn compare(
     replicates: usize,
     seed: u64,
     max_test: Option<usize>,
+    shrinkage: Option<f64>,
     threads: Option<usize>,
     out: PathBuf,
     name: String,
@@ -82,6 +83,7 @@ pub fn compare(
         seed,
         models,
         max_test,
+        shrinkage,
     };
     let x = x.as_array().to_owned();
     let study = CompareStudy::new(x, y, design)

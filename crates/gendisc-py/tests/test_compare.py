@@ -111,3 +111,52 @@ def test_bad_requests_are_refused():
         gendisc.compare(X, y[:-1], ["nb", "lr"])
     with pytest.raises(ValueError):
         gendisc.compare(X.assign(alcohol=np.nan), y, ["nb", "lr"])
+
+
+def test_shrinkage_lets_lda_fit_more_columns_than_rows(tmp_path):
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    design = dict(sizes=[12, 24], replicates=3, seed=5)
+    plain = gendisc.compare(X, y, ["lda", "lr"], **design)
+    failed = plain.replicates.query("model == 'lda'")["fit_failed"]
+    assert failed.all()  # 30 columns, at most 24 rows: the pooled covariance is singular
+    python_out = tmp_path / "python"
+    shrunk = gendisc.compare(X, y, ["lda", "lr"], shrinkage=0.2, out=python_out, **design)
+    assert not shrunk.replicates.query("model == 'lda'")["fit_failed"].any()
+    assert "shrunk toward the scaled identity by γ = 0.2" in shrunk.report
+    if _command() is None:
+        return  # the agreement with the command needs it built (cargo build)
+    data = tmp_path / "cancer.csv"
+    X.assign(target=y).to_csv(data, index=False)
+    command_out = tmp_path / "command"
+    subprocess.run(
+        [
+            str(_command()),
+            "compare",
+            "--data",
+            str(data),
+            "--models",
+            "lda,lr",
+            "--sizes",
+            "12,24",
+            "--replicates",
+            "3",
+            "--seed",
+            "5",
+            "--shrinkage",
+            "0.2",
+            "--out",
+            str(command_out),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    for name in CSV_FILES:
+        assert (python_out / name).read_bytes() == (command_out / name).read_bytes(), name
+
+
+def test_a_shrinkage_out_of_range_or_for_no_covariance_model_is_refused():
+    X, y = _wine()
+    with pytest.raises(ValueError, match=r"\[0, 1\)"):
+        gendisc.compare(X, y, ["nb", "lda"], shrinkage=1.0)
+    with pytest.raises(ValueError, match="lda, qda and gdt-cv"):
+        gendisc.compare(X, y, ["nb", "lr"], shrinkage=0.1)

@@ -65,6 +65,13 @@ pub struct Args {
     #[arg(long, value_name = "ROWS")]
     pub max_test: Option<usize>,
 
+    /// Shrink the covariances of lda, qda and gdt-cv toward the scaled identity by W ∈ [0, 1):
+    /// `(1 − W) S + W (tr S / d) I`, as `gendisc fit lda --shrinkage` does. Without it a column
+    /// constant within a class, or more columns than rows, leaves them no fit on small
+    /// training sets.
+    #[arg(long, value_name = "W")]
+    pub shrinkage: Option<f64>,
+
     /// Worker threads; default one per CPU. The results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -166,6 +173,7 @@ pub fn compare(args: &Args) -> Result<RunReport> {
         seed: args.seed,
         models,
         max_test: args.max_test,
+        shrinkage: args.shrinkage,
     };
     let study = CompareStudy::new(x, table.targets().clone(), design)
         .with_context(|| format!("cannot compare on {file}"))?;

@@ -409,3 +409,52 @@ fn a_declared_level_that_no_row_holds_is_left_out() {
         assert!(row.ends_with(",0"), "{row}");
     }
 }
+
+/// `--shrinkage` regularises LDA where it has too few rows for its covariance, says so in the
+/// report, and is refused where it could not act.
+#[test]
+fn shrinkage_gives_lda_a_fit_on_few_rows_and_is_refused_without_a_covariance_model() {
+    let dir = tempfile::tempdir().unwrap();
+    // Eight columns, two classes: LDA's pooled covariance needs ten rows.
+    let wide = dir.path().join("wide.csv");
+    let mut table = (0..8).map(|j| format!("v{j},")).collect::<String>() + "class\n";
+    for i in 0..240_usize {
+        let class = i % 2;
+        for j in 0..8 {
+            let v = class as f64 + ((i * 31 + j * 17) % 13) as f64 / 6.0;
+            table.push_str(&format!("{v},"));
+        }
+        table.push_str(["a\n", "b\n"][class]);
+    }
+    fs::write(&wide, table).unwrap();
+    let plain = dir.path().join("plain");
+    compare(&wide, &plain, "nb,lda", &[]).success();
+    let lda_at_6 = |out: &Path| {
+        data_lines(&out.join("replicates.csv"))
+            .into_iter()
+            .filter(|row| row.starts_with("6,") && row.contains(",lda,"))
+            .map(|row| row.ends_with(",1"))
+            .collect::<Vec<bool>>()
+    };
+    assert_eq!(lda_at_6(&plain), [true; 4]);
+    let shrunk = dir.path().join("shrunk");
+    compare(&wide, &shrunk, "nb,lda", &["--shrinkage", "0.1"]).success();
+    assert_eq!(lda_at_6(&shrunk), [false; 4]);
+    let report = fs::read_to_string(shrunk.join("REPORT.md")).unwrap();
+    assert!(
+        report.contains("shrunk toward the scaled identity by γ = 0.1"),
+        "{report}"
+    );
+    let refused = compare(
+        &sample(),
+        &dir.path().join("refused"),
+        "nb,lr",
+        &["--shrinkage", "0.1"],
+    )
+    .failure();
+    assert!(
+        stderr(&refused).contains("lda, qda and gdt-cv"),
+        "{}",
+        stderr(&refused)
+    );
+}

@@ -113,6 +113,7 @@ def compare(
     replicates=200,
     seed=2001,
     max_test=None,
+    shrinkage=None,
     n_jobs=None,
     out=None,
     name=None,
@@ -145,6 +146,11 @@ def compare(
         The seed of every split and of the bootstrap.
     max_test : int, optional
         Test on at most this many rows per replicate (a stratified sample of the rest).
+    shrinkage : float in [0, 1), optional
+        Shrink the covariances of ``"lda"``, ``"qda"`` and ``"gdt-cv"`` toward the scaled
+        identity, ``(1 - shrinkage) S + shrinkage (tr S / d) I`` (``LinearDiscriminantAnalysis``'s
+        ``shrinkage``); without it a column constant within a class, or more columns than rows,
+        leaves them no fit on small training sets.
     n_jobs : int, optional
         Worker threads; default one per CPU. The results do not depend on it.
     out : path-like, optional
@@ -198,6 +204,7 @@ def compare(
             int(replicates),
             int(seed),
             None if max_test is None else int(max_test),
+            None if shrinkage is None else float(shrinkage),
             None if n_jobs is None else int(n_jobs),
             directory,
             name if name is not None else "a table from Python",
