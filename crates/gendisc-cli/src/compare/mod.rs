@@ -38,8 +38,8 @@ pub struct Args {
 
     /// The models to compare, comma-separated: nb (Gaussian naive Bayes), lr (logistic
     /// regression), hybrid (Raina et al.'s hybrid over Gaussian naive Bayes), gdt-cv (GDT over
-    /// LDA, λ by cross-validation; by far the slowest, as each fit cross-validates, and
-    /// seconds per fit beyond a few dozen features), lda, qda.
+    /// LDA, λ by cross-validation; the slowest, as each fit cross-validates five λ), lda,
+    /// qda.
     #[arg(long, value_delimiter = ',', default_value = "nb,lr,hybrid")]
     pub models: Vec<String>,
 
