@@ -16,11 +16,9 @@ use gendisc_compare::{
     default_sizes, CompareStudy, Crossover, DataDescription, Design, ModelKind, RunOptions,
     DEFAULT_GRID_POINTS, STORE,
 };
-use gendisc_engine::{Progress, RunReport, Shard, StudyError};
-
-use gendisc_data::encoding::CategoricalAs;
-
 use gendisc_core::model_file::ColumnEncoding;
+use gendisc_data::encoding::CategoricalAs;
+use gendisc_engine::{Progress, RunReport, Shard, StudyError};
 use ndarray::{Array2, Axis};
 
 use crate::input::{self, read_training_table, DataArgs, Training};
@@ -31,8 +29,8 @@ use crate::input::{self, read_training_table, DataArgs, Training};
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// The data file and how to read it (as for `gendisc fit`); a categorical feature column
-    /// becomes one indicator column per level but its first (treatment contrasts, as R codes a
-    /// factor).
+    /// becomes an indicator column of each level that occurs but the first (treatment
+    /// contrasts, as R codes a factor).
     #[command(flatten)]
     pub input: DataArgs,
 
