@@ -29,11 +29,13 @@ type RunCounts = (usize, usize, usize, f64);
 /// `classes` their labels in that order) into the directory `out`, and returns the training
 /// sizes, then `(cells, ran, resumed, seconds)` of the run.
 ///
-/// `sizes` of `None` takes the default grid of `grid_points` sizes, as `gendisc compare` does;
+/// `features` name the columns of `x`, and `categorical` the table's columns that Python coded
+/// into indicators among them, as the command codes a file's. `sizes` of `None` takes the
+/// default grid of `grid_points` sizes, as `gendisc compare` does;
 /// `name` is what the report calls the data.
 #[pyfunction]
 #[pyo3(signature = (
-    x, y, classes, features, target, models, sizes, grid_points, replicates, seed, max_test,
+    x, y, classes, features, categorical, target, models, sizes, grid_points, replicates, seed, max_test,
     shrinkage, threads, out, name
 ))]
 #[allow(clippy::too_many_arguments)]
@@ -43,6 +45,7 @@ pub fn compare(
     y: PyReadonlyArray1<'_, i64>,
     classes: Vec<String>,
     features: Vec<String>,
+    categorical: Vec<String>,
     target: String,
     models: Vec<String>,
     sizes: Option<Vec<usize>>,
@@ -92,7 +95,7 @@ pub fn compare(
         file: &name,
         target: &target,
         features: features.iter().map(String::as_str).collect(),
-        categorical: Vec::new(),
+        categorical: categorical.iter().map(String::as_str).collect(),
         classes,
         class_counts,
     };

@@ -160,3 +160,46 @@ def test_a_shrinkage_out_of_range_or_for_no_covariance_model_is_refused():
         gendisc.compare(X, y, ["nb", "lda"], shrinkage=1.0)
     with pytest.raises(ValueError, match="lda, qda and gdt-cv"):
         gendisc.compare(X, y, ["nb", "lr"], shrinkage=0.1)
+
+
+def test_text_columns_are_coded_as_the_command_codes_them(tmp_path):
+    X, y = _wine()
+    # A text column whose levels sort otherwise than they first appear.
+    cellar = np.where(X["alcohol"] > 13.0, "upper", np.where(X["hue"] > 1.0, "low", "mid"))
+    X = X.assign(cellar=cellar)
+    design = dict(sizes=[12, 30, 60], replicates=4, seed=13)
+    python_out = tmp_path / "python"
+    result = gendisc.compare(X, y, ["nb", "lr", "lda"], out=python_out, **design)
+    coded = "2 of them indicators of the levels, but the first, of the categorical column `cellar`"
+    assert coded in result.report
+    with pytest.raises(ValueError, match="missing value"):
+        gendisc.compare(X.assign(cellar=X["cellar"].where(X["hue"] < 1.2)), y, ["nb", "lr"])
+    if _command() is None:
+        return  # the agreement with the command needs it built (cargo build)
+    data = tmp_path / "wine.csv"
+    X.assign(cultivar=y).to_csv(data, index=False)
+    command_out = tmp_path / "command"
+    subprocess.run(
+        [
+            str(_command()),
+            "compare",
+            "--data",
+            str(data),
+            "--target",
+            "cultivar",
+            "--models",
+            "nb,lr,lda",
+            "--sizes",
+            "12,30,60",
+            "--replicates",
+            "4",
+            "--seed",
+            "13",
+            "--out",
+            str(command_out),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    for name in CSV_FILES + ["learning_curves.svg"]:
+        assert (python_out / name).read_bytes() == (command_out / name).read_bytes(), name

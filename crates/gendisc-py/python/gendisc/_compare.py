@@ -25,6 +25,39 @@ _FILES = {
 }
 
 
+def _reference_coded(X):
+    """A DataFrame's categorical columns (text, or pandas ``category``) coded as ``gendisc
+    compare`` codes a file's: an indicator of each level that occurs, but the first in byte
+    order (treatment contrasts, as R codes a factor), named ``column=level``; the other columns
+    as they are. Returns the features, their names and the names of the coded columns; an
+    array passes through unnamed."""
+    import pandas as pd
+
+    if not hasattr(X, "columns"):
+        return X, None, []
+    numeric = pd.api.types.is_numeric_dtype
+    categorical = [c for c in X.columns if not numeric(X[c])]
+    if not categorical:
+        return X, [str(c) for c in X.columns], []
+    columns, names = [], []
+    for c in X.columns:
+        if not numeric(X[c]):
+            if X[c].isna().any():
+                raise ValueError(
+                    f"column {c!r} has a missing value: leave those rows out or fill them in "
+                    "(the command's --missing drop)"
+                )
+            values = X[c].astype(str)
+            # Code point order is UTF-8's byte order, the command's order of levels.
+            for level in sorted(values.unique())[1:]:
+                columns.append((values == level).to_numpy(dtype=np.float64))
+                names.append(f"{c}={level}")
+        else:
+            columns.append(X[c].to_numpy())
+            names.append(str(c))
+    return np.column_stack(columns), names, [str(c) for c in categorical]
+
+
 @dataclass(frozen=True)
 class Comparison:
     """What :func:`compare` found, as ``gendisc compare`` writes it.
@@ -129,7 +162,10 @@ def compare(
     Parameters
     ----------
     X : array-like or pandas.DataFrame of shape (n_samples, n_features)
-        Numeric features.
+        The features. A DataFrame's text or ``category`` columns are coded as ``gendisc
+        compare`` codes a file's categorical columns: an indicator of each level that occurs but
+        the first (in byte order). Each fit leaves out the columns constant on its training
+        rows.
     y : array-like of shape (n_samples,)
         Class labels (any labels scikit-learn accepts); at least two classes, each with at least
         two rows.
@@ -177,7 +213,7 @@ def compare(
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise ImportError("gendisc.compare returns pandas DataFrames: install pandas") from error
 
-    features = [str(c) for c in X.columns] if hasattr(X, "columns") else None
+    X, features, categorical = _reference_coded(X)
     target = str(y.name) if getattr(y, "name", None) is not None else "class"
     X = check_array(X, dtype=np.float64, ensure_min_samples=2)
     y = column_or_1d(y, warn=True)
@@ -197,6 +233,7 @@ def compare(
             y_index.astype(np.int64),
             [str(c) for c in classes],
             features,
+            categorical,
             target,
             models,
             None if sizes is None else [int(m) for m in sizes],
