@@ -133,6 +133,12 @@ pub fn fit(args: &FitArgs) -> Result<()> {
         {
             CategoricalAs::Categorical
         }
+        // Maximum likelihood, as R's glm: an indicator of every level would be collinear with
+        // the intercept, and the estimate would not be identified.
+        Estimator::LogisticRegression {
+            prior_variance: None,
+            ..
+        } => CategoricalAs::Treatment,
         _ => CategoricalAs::OneHot,
     };
     let mut data = input::training(&common.data, table.as_ref(), categorical)?;
@@ -658,9 +664,9 @@ fn categorical_nb(
         .columns
         .iter()
         .map(|column| match &column.encoding {
-            ColumnEncoding::Categorical { levels } | ColumnEncoding::OneHot { levels } => {
-                levels.len()
-            }
+            ColumnEncoding::Categorical { levels }
+            | ColumnEncoding::OneHot { levels }
+            | ColumnEncoding::Treatment { levels } => levels.len(),
             ColumnEncoding::Numeric => 0,
         })
         .collect();

@@ -382,6 +382,11 @@ pub fn feature_names(preprocessing: &Preprocessing) -> Vec<String> {
                 .iter()
                 .map(|level| format!("{}={level}", column.name))
                 .collect(),
+            ColumnEncoding::Treatment { levels } => levels
+                .iter()
+                .skip(1)
+                .map(|level| format!("{}={level}", column.name))
+                .collect(),
             _ => vec![column.name.clone()],
         })
         .collect()

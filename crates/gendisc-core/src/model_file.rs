@@ -293,6 +293,13 @@ pub enum ColumnEncoding {
         /// The levels known at fit time.
         levels: Vec<String>,
     },
+    /// A category, one indicator feature per level but the first, in this order: treatment
+    /// contrasts, as R's `model.matrix` codes a factor. The first level is the reference, all
+    /// of whose indicators are 0; beside an intercept a full set of indicators is collinear.
+    Treatment {
+        /// The levels known at fit time, the reference first.
+        levels: Vec<String>,
+    },
     /// A category, one feature holding the index of its level in `levels` (for models of
     /// categorical features, such as categorical naive Bayes).
     Categorical {
@@ -307,6 +314,7 @@ impl ColumnEncoding {
         match self {
             ColumnEncoding::Numeric | ColumnEncoding::Categorical { .. } => 1,
             ColumnEncoding::OneHot { levels } => levels.len(),
+            ColumnEncoding::Treatment { levels } => levels.len().saturating_sub(1),
         }
     }
 }

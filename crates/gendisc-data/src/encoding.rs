@@ -28,13 +28,17 @@ use std::path::PathBuf;
 use gendisc_core::{ColumnEncoding, InputColumn, Preprocessing};
 use ndarray::Array2;
 
-use crate::loaders::{ColumnValues, Table};
+use crate::loaders::{Categorical, ColumnValues, Table};
 
 /// How [`record`] encodes the categorical columns of a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CategoricalAs {
     /// One indicator feature per level: for models of continuous features.
     OneHot,
+    /// One indicator feature per level that occurs but the first (treatment contrasts, as R
+    /// codes a factor): for models of continuous features fitted with an unpenalised intercept,
+    /// beside which a full set of indicators is collinear (R's `glm`).
+    Treatment,
     /// One feature holding the level's index: for models of categorical features (categorical
     /// naive Bayes).
     Categorical,
@@ -162,6 +166,12 @@ pub fn record(table: &Table, categorical: CategoricalAs) -> Preprocessing {
                     match categorical {
                         CategoricalAs::OneHot => ColumnEncoding::OneHot { levels },
                         CategoricalAs::Categorical => ColumnEncoding::Categorical { levels },
+                        // A level that no row holds (an ARFF header declares levels) would be
+                        // a column of zeros, or, taken as the reference, leave the others
+                        // collinear with the intercept.
+                        CategoricalAs::Treatment => ColumnEncoding::Treatment {
+                            levels: occurring_levels(values),
+                        },
                     }
                 }
             },
@@ -172,6 +182,23 @@ pub fn record(table: &Table, categorical: CategoricalAs) -> Preprocessing {
         columns,
         target: Some(table.class_name().to_owned()),
     }
+}
+
+/// The levels of `values` that some row holds, in the column's order.
+fn occurring_levels(values: &Categorical) -> Vec<String> {
+    let mut held = vec![false; values.levels().len()];
+    values
+        .codes()
+        .iter()
+        .flatten()
+        .for_each(|&code| held[code] = true);
+    values
+        .levels()
+        .iter()
+        .zip(held)
+        .filter(|&(_, held)| held)
+        .map(|(level, _)| level.clone())
+        .collect()
 }
 
 /// The features of `table`'s rows by `preprocessing`: its columns, found in the table by name
@@ -225,7 +252,9 @@ pub fn encode(table: &Table, preprocessing: &Preprocessing) -> Result<Array2<f64
                 }
             }
             (
-                ColumnEncoding::OneHot { levels } | ColumnEncoding::Categorical { levels },
+                ColumnEncoding::OneHot { levels }
+                | ColumnEncoding::Treatment { levels }
+                | ColumnEncoding::Categorical { levels },
                 ColumnValues::Categorical(values),
             ) => {
                 for (row, code) in values.codes().iter().enumerate() {
@@ -240,6 +269,10 @@ pub fn encode(table: &Table, preprocessing: &Preprocessing) -> Result<Array2<f64
                     })?;
                     match input.encoding {
                         ColumnEncoding::OneHot { .. } => x[[row, offset + index]] = 1.0,
+                        ColumnEncoding::Treatment { .. } if index > 0 => {
+                            x[[row, offset + index - 1]] = 1.0;
+                        }
+                        ColumnEncoding::Treatment { .. } => {}
                         _ => x[[row, offset]] = index as f64,
                     }
                 }
@@ -277,6 +310,46 @@ mod tests {
         // The new file has fewer levels, so its own codes differ from the recorded ones.
         let x = encode(&read("colour,y\nred,a\ngreen,b\n"), &preprocessing).unwrap();
         assert_eq!(x.column(0).to_vec(), vec![2.0, 1.0]);
+    }
+
+    #[test]
+    fn treatment_coding_drops_the_first_level_that_occurs() {
+        let train = read("colour,n,y\nred,1,a\nblue,2,b\ngreen,3,a\nred,4,b\n");
+        let preprocessing = record(&train, CategoricalAs::Treatment);
+        assert_eq!(preprocessing.n_features(), 3);
+        // Levels in byte order: blue is the reference, all of whose indicators are 0.
+        let x = encode(
+            &read("colour,n,y\nblue,5,a\ngreen,6,b\nred,7,a\n"),
+            &preprocessing,
+        )
+        .unwrap();
+        assert_eq!(
+            x,
+            ndarray::array![[0.0, 0.0, 5.0], [1.0, 0.0, 6.0], [0.0, 1.0, 7.0]]
+        );
+        // A level an ARFF header declares but no row holds is neither a column nor the
+        // reference.
+        let declared = TableReader::arff()
+            .read_str(
+                "@relation r\n@attribute colour {amber,red,blue}\n@attribute y {a,b}\n@data\n\
+                 red,a\nblue,b\nred,b\n",
+                "declared.arff",
+            )
+            .unwrap();
+        let preprocessing = record(&declared, CategoricalAs::Treatment);
+        assert_eq!(
+            preprocessing.columns[0].encoding,
+            ColumnEncoding::Treatment {
+                levels: vec!["blue".into(), "red".into()]
+            }
+        );
+        assert_eq!(
+            encode(&declared, &preprocessing)
+                .unwrap()
+                .column(0)
+                .to_vec(),
+            [1.0, 0.0, 1.0]
+        );
     }
 
     #[test]

@@ -16,12 +16,10 @@ use gendisc_compare::{
     default_sizes, CompareStudy, Crossover, DataDescription, Design, ModelKind, RunOptions,
     DEFAULT_GRID_POINTS, STORE,
 };
-use gendisc_core::model_file::ColumnEncoding;
 use gendisc_data::encoding::CategoricalAs;
 use gendisc_engine::{Progress, RunReport, Shard, StudyError};
-use ndarray::{Array2, Axis};
 
-use crate::input::{self, read_training_table, DataArgs, Training};
+use crate::input::{self, read_training_table, DataArgs};
 
 /// Which models learn better from how many rows: learning curves of generative and
 /// discriminative classifiers on your data, and the training size from which each
@@ -96,38 +94,6 @@ pub struct Args {
     pub merge: Vec<PathBuf>,
 }
 
-/// The features of a one-hot encoded table coded as R codes a factor (treatment contrasts):
-/// of each categorical column, an indicator of every level that occurs in the table but the
-/// first such level — a level the file declares (an ARFF header) but no row holds gives a
-/// column of zeros. Every model compared here is one of continuous features, and beside the
-/// intercept (logistic regression's, or the class means of LDA's pooled covariance) a full
-/// set of indicators is collinear: logistic regression by IRLS and LDA could fit no table with
-/// a categorical column.
-fn reference_coded(encoded: &Training) -> (Array2<f64>, Vec<String>) {
-    let occurs = |j: usize| encoded.x.column(j).iter().any(|&v| v != 0.0);
-    let mut keep = Vec::with_capacity(encoded.feature_names.len());
-    let mut next = 0;
-    for column in &encoded.preprocessing.columns {
-        match &column.encoding {
-            ColumnEncoding::OneHot { levels } => {
-                let indicators = next..next + levels.len();
-                keep.extend(indicators.clone().filter(|&j| occurs(j)).skip(1));
-                next = indicators.end;
-            }
-            _ => {
-                keep.push(next);
-                next += 1;
-            }
-        }
-    }
-    let x = encoded.x.select(Axis(1), &keep);
-    let names = keep
-        .iter()
-        .map(|&j| encoded.feature_names[j].clone())
-        .collect();
-    (x, names)
-}
-
 /// Runs `gendisc compare`: reads the data, runs (or resumes) the comparison and writes every
 /// output into `args.out`, then prints how the run went and the crossover sizes.
 pub fn run(args: &Args) -> Result<()> {
@@ -149,11 +115,12 @@ pub fn compare(args: &Args) -> Result<RunReport> {
     let Some(table) = read_training_table(&args.input)? else {
         bail!("{file}: compare reads tables (CSV, TSV, ARFF, UCI .data), not LIBSVM files");
     };
-    let encoded = input::training(&args.input, Some(&table), CategoricalAs::OneHot)?;
+    // Every model compared is one of continuous features, and logistic regression is R's glm:
+    // a factor is coded as R codes it, lest its indicators be collinear with the intercept.
+    let encoded = input::training(&args.input, Some(&table), CategoricalAs::Treatment)?;
     if encoded.n_dropped > 0 {
         eprintln!("left out {} rows with a missing value", encoded.n_dropped);
     }
-    let (x, features) = reference_coded(&encoded);
     let categorical: Vec<&str> = table
         .columns()
         .iter()
@@ -173,12 +140,12 @@ pub fn compare(args: &Args) -> Result<RunReport> {
         max_test: args.max_test,
         shrinkage: args.shrinkage,
     };
-    let study = CompareStudy::new(x, table.targets().clone(), design)
+    let study = CompareStudy::new(encoded.x, table.targets().clone(), design)
         .with_context(|| format!("cannot compare on {file}"))?;
     let description = DataDescription {
         file: &file,
         target: table.class_name(),
-        features: features.iter().map(String::as_str).collect(),
+        features: encoded.feature_names.iter().map(String::as_str).collect(),
         categorical,
         classes: table.classes().labels().to_vec(),
         class_counts,

@@ -1269,3 +1269,67 @@ fn a_singular_covariance_names_the_columns_behind_it() {
         );
     }
 }
+
+/// `gendisc fit lr` by maximum likelihood codes a categorical column as R codes a factor
+/// (treatment contrasts, the first level in byte order the reference), so that it fits what
+/// R's `glm(family = binomial)` fits: the coefficients and fitted probabilities of
+/// `tests/fixtures/glm-factors.txt` (made by `make_glm_factors.R`), with either solver.
+#[test]
+fn maximum_likelihood_logistic_regression_codes_factors_as_r_glm_does() {
+    let reference = fs::read_to_string(fixture("glm-factors.txt")).unwrap();
+    let floats = |key: &str| -> Vec<f64> {
+        let line = reference
+            .lines()
+            .find_map(|line| line.strip_prefix(&format!("{key}: ")))
+            .unwrap_or_else(|| panic!("no {key} in the fixture"));
+        line.split(' ').map(|v| v.parse().unwrap()).collect()
+    };
+    // glm's order, (Intercept) sitenorth sitesouth visits shiftnight; the model's keeps the
+    // intercept last.
+    let r = floats("coefficients");
+    let expected = [r[1], r[2], r[3], r[4], r[0]];
+    let fitted = floats("fitted");
+    let dir = temp_with(&[]);
+    let data = fixture("glm-factors.csv");
+    for solver in ["auto", "glm"] {
+        let model = format!("lr-{solver}.json");
+        run_ok(
+            dir.path(),
+            &[
+                "fit", "lr", "--data", &data, "--solver", solver, "--out", &model,
+            ],
+        );
+        let file: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(dir.path().join(&model)).unwrap()).unwrap();
+        let columns = &file["preprocessing"]["columns"];
+        assert_eq!(columns[0]["encoding"]["kind"], "treatment", "{columns}");
+        let theta: Vec<f64> = file["model"]["theta"]["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        for (j, (ours, theirs)) in theta.iter().zip(&expected).enumerate() {
+            assert!(
+                (ours - theirs).abs() <= 1e-6 * theirs.abs().max(1.0),
+                "{solver}: coefficient {j}: {ours} against glm's {theirs}"
+            );
+        }
+        let predictions = run_ok(
+            dir.path(),
+            &["predict", "--model", &model, "--data", &data, "--proba"],
+        );
+        let mut lines = predictions.lines();
+        assert_eq!(lines.next(), Some("prediction,no,yes"));
+        let probabilities: Vec<f64> = lines
+            .map(|row| row.rsplit(',').next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(probabilities.len(), fitted.len());
+        for (i, (ours, theirs)) in probabilities.iter().zip(&fitted).enumerate() {
+            assert!(
+                (ours - theirs).abs() <= 1e-8,
+                "{solver}: row {i}: {ours} against glm's {theirs}"
+            );
+        }
+    }
+}
