@@ -84,6 +84,11 @@ pub struct CovarianceRegularisation {
 }
 
 impl CovarianceRegularisation {
+    /// Whether neither flag is given: the covariances are fitted as they are.
+    pub fn is_none(self) -> bool {
+        self.shrinkage.is_none() && self.reg_param.is_none()
+    }
+
     /// The library's regulariser.
     pub fn covariance_shrinkage(self) -> gendisc_generative::CovarianceShrinkage {
         use gendisc_generative::CovarianceShrinkage;

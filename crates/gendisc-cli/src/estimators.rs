@@ -10,7 +10,7 @@ use gendisc_core::{
 };
 use gendisc_data::encoding::CategoricalAs;
 use gendisc_discriminative::{LinearSvm, LogisticRegression, LogisticRegressionCv};
-use gendisc_gdt::{Gdt, GdtCv};
+use gendisc_gdt::{Family, Gdt, GdtCv};
 use gendisc_generative::{
     Balls1, Balls2, BernoulliNb, CategoricalNb, CovarianceShrinkage, GaussianNb, Lda, LdaSvd,
     MultinomialNb, Qda,
@@ -133,12 +133,32 @@ pub fn fit(args: &FitArgs) -> Result<()> {
         {
             CategoricalAs::Categorical
         }
-        // Maximum likelihood, as R's glm: an indicator of every level would be collinear with
-        // the intercept, and the estimate would not be identified.
+        // Unregularised fits with an intercept, or Gaussian classes with a full covariance:
+        // beside the intercept (or within every class) an indicator of every level is
+        // collinear, so that glm's estimate would not be identified and the covariances would
+        // be singular. R's glm and MASS's lda code a factor so.
         Estimator::LogisticRegression {
             prior_variance: None,
             ..
+        }
+        | Estimator::Lda {
+            solver: Some(LdaSolverArg::Covariance),
+            shrinkage: None,
+            ..
         } => CategoricalAs::Treatment,
+        Estimator::Qda { regularisation, .. } if regularisation.is_none() => {
+            CategoricalAs::Treatment
+        }
+        Estimator::Gdt {
+            family: Family::Lda | Family::Qda,
+            regularisation,
+            ..
+        }
+        | Estimator::GdtCv {
+            family: Family::Lda | Family::Qda,
+            regularisation,
+            ..
+        } if regularisation.covariance.is_none() => CategoricalAs::Treatment,
         _ => CategoricalAs::OneHot,
     };
     let mut data = input::training(&common.data, table.as_ref(), categorical)?;

@@ -1333,3 +1333,74 @@ fn maximum_likelihood_logistic_regression_codes_factors_as_r_glm_does() {
         }
     }
 }
+
+/// LDA's covariance solver, QDA and GDT's Gaussian families without regularisation code a
+/// factor by treatment contrasts too (an indicator of every level would make every covariance
+/// singular), and LDA so coded is the classifier that the SVD solver fits on an indicator of
+/// every level: the same probabilities.
+#[test]
+fn unregularised_gaussian_fits_code_factors_by_treatment_contrasts() {
+    let dir = temp_with(&[]);
+    let data = fixture("glm-factors.csv");
+    let fits: [&[&str]; 4] = [
+        &["lda", "--solver", "covariance"],
+        &["qda"],
+        &["gdt", "--family", "lda", "--lambda", "0.5"],
+        &["gdt", "--family", "qda", "--lambda", "0.5"],
+    ];
+    for (i, fit) in fits.iter().enumerate() {
+        let model = format!("m{i}.json");
+        let mut args = vec!["fit"];
+        args.extend_from_slice(fit);
+        args.extend_from_slice(&["--data", &data, "--out", &model]);
+        run_ok(dir.path(), &args);
+        let file: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(dir.path().join(&model)).unwrap()).unwrap();
+        let kinds: Vec<&str> = file["preprocessing"]["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["encoding"]["kind"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds, ["treatment", "numeric", "treatment"], "{fit:?}");
+    }
+    // With shrinkage the covariance is regular whatever the coding: an indicator of every level.
+    run_ok(
+        dir.path(),
+        &[
+            "fit",
+            "qda",
+            "--shrinkage",
+            "0.1",
+            "--data",
+            &data,
+            "--out",
+            "shrunk.json",
+        ],
+    );
+    let shrunk = fs::read_to_string(dir.path().join("shrunk.json")).unwrap();
+    assert!(shrunk.contains("\"one-hot\""), "{shrunk}");
+
+    run_ok(
+        dir.path(),
+        &["fit", "lda", "--data", &data, "--out", "svd.json"],
+    );
+    let probabilities = |model: &str| -> Vec<f64> {
+        run_ok(
+            dir.path(),
+            &["predict", "--model", model, "--data", &data, "--proba"],
+        )
+        .lines()
+        .skip(1)
+        .map(|row| row.rsplit(',').next().unwrap().parse().unwrap())
+        .collect()
+    };
+    let (covariance, svd) = (probabilities("m0.json"), probabilities("svd.json"));
+    assert_eq!(covariance.len(), 160);
+    for (i, (a, b)) in covariance.iter().zip(&svd).enumerate() {
+        assert!(
+            (a - b).abs() < 1e-9,
+            "row {i}: {a} against the SVD solver's {b}"
+        );
+    }
+}
