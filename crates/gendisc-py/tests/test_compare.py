@@ -12,6 +12,40 @@ import gendisc
 from _support import command as _command
 
 CSV_FILES = ["replicates.csv", "summary.csv", "differences.csv", "crossover.csv"]
+ALL_FILES = CSV_FILES + ["learning_curves.svg"]
+
+
+def _command_files_equal(tmp_path, X, y, models, design, python_out, files, extra=()):
+    """Writes ``(X, y)`` as a CSV whose last column is the class, runs ``gendisc compare`` on
+    it with ``models``, ``design`` (``sizes``, ``replicates``, ``seed``) and ``extra`` flags,
+    and asserts that each of ``files`` is byte for byte the one Python wrote into
+    ``python_out``."""
+    data = tmp_path / "table.csv"
+    X.assign(**{y.name or "class": y}).to_csv(data, index=False)
+    command_out = tmp_path / "command"
+    subprocess.run(
+        [
+            str(_command()),
+            "compare",
+            "--data",
+            str(data),
+            "--models",
+            ",".join(models),
+            "--sizes",
+            ",".join(str(m) for m in design["sizes"]),
+            "--replicates",
+            str(design["replicates"]),
+            "--seed",
+            str(design["seed"]),
+            *extra,
+            "--out",
+            str(command_out),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    for name in files:
+        assert (python_out / name).read_bytes() == (command_out / name).read_bytes(), name
 
 
 def _wine():
@@ -69,36 +103,10 @@ def test_a_run_into_a_directory_resumes(tmp_path):
 @pytest.mark.skipif(_command() is None, reason="the gendisc command is not built (cargo build)")
 def test_the_command_gives_the_same_numbers(tmp_path):
     X, y = _wine()
-    data = tmp_path / "wine.csv"
-    X.assign(cultivar=y).to_csv(data, index=False)
     design = dict(sizes=[12, 30, 60], replicates=8, seed=11)
-    command_out = tmp_path / "command"
-    subprocess.run(
-        [
-            str(_command()),
-            "compare",
-            "--data",
-            str(data),
-            "--target",
-            "cultivar",
-            "--models",
-            "nb,lr,hybrid",
-            "--sizes",
-            "12,30,60",
-            "--replicates",
-            "8",
-            "--seed",
-            "11",
-            "--out",
-            str(command_out),
-        ],
-        check=True,
-        capture_output=True,
-    )
     python_out = tmp_path / "python"
     gendisc.compare(X, y, ["nb", "lr", "hybrid"], out=python_out, **design)
-    for name in CSV_FILES + ["learning_curves.svg"]:
-        assert (python_out / name).read_bytes() == (command_out / name).read_bytes(), name
+    _command_files_equal(tmp_path, X, y, ["nb", "lr", "hybrid"], design, python_out, ALL_FILES)
 
 
 def test_bad_requests_are_refused():
@@ -125,33 +133,9 @@ def test_shrinkage_lets_lda_fit_more_columns_than_rows(tmp_path):
     assert "shrunk toward the scaled identity by γ = 0.2" in shrunk.report
     if _command() is None:
         return  # the agreement with the command needs it built (cargo build)
-    data = tmp_path / "cancer.csv"
-    X.assign(target=y).to_csv(data, index=False)
-    command_out = tmp_path / "command"
-    subprocess.run(
-        [
-            str(_command()),
-            "compare",
-            "--data",
-            str(data),
-            "--models",
-            "lda,lr",
-            "--sizes",
-            "12,24",
-            "--replicates",
-            "3",
-            "--seed",
-            "5",
-            "--shrinkage",
-            "0.2",
-            "--out",
-            str(command_out),
-        ],
-        check=True,
-        capture_output=True,
+    _command_files_equal(
+        tmp_path, X, y, ["lda", "lr"], design, python_out, CSV_FILES, ["--shrinkage", "0.2"]
     )
-    for name in CSV_FILES:
-        assert (python_out / name).read_bytes() == (command_out / name).read_bytes(), name
 
 
 def test_a_shrinkage_out_of_range_or_for_no_covariance_model_is_refused():
@@ -176,30 +160,4 @@ def test_text_columns_are_coded_as_the_command_codes_them(tmp_path):
         gendisc.compare(X.assign(cellar=X["cellar"].where(X["hue"] < 1.2)), y, ["nb", "lr"])
     if _command() is None:
         return  # the agreement with the command needs it built (cargo build)
-    data = tmp_path / "wine.csv"
-    X.assign(cultivar=y).to_csv(data, index=False)
-    command_out = tmp_path / "command"
-    subprocess.run(
-        [
-            str(_command()),
-            "compare",
-            "--data",
-            str(data),
-            "--target",
-            "cultivar",
-            "--models",
-            "nb,lr,lda",
-            "--sizes",
-            "12,30,60",
-            "--replicates",
-            "4",
-            "--seed",
-            "13",
-            "--out",
-            str(command_out),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    for name in CSV_FILES + ["learning_curves.svg"]:
-        assert (python_out / name).read_bytes() == (command_out / name).read_bytes(), name
+    _command_files_equal(tmp_path, X, y, ["nb", "lr", "lda"], design, python_out, ALL_FILES)

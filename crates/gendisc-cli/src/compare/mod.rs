@@ -16,6 +16,7 @@ use gendisc_compare::{
     default_sizes, CompareStudy, Crossover, DataDescription, Design, ModelKind, RunOptions,
     DEFAULT_GRID_POINTS, STORE,
 };
+use gendisc_core::ColumnEncoding;
 use gendisc_data::encoding::CategoricalAs;
 use gendisc_engine::{Progress, RunReport, Shard, StudyError};
 
@@ -121,11 +122,13 @@ pub fn compare(args: &Args) -> Result<RunReport> {
     if encoded.n_dropped > 0 {
         eprintln!("left out {} rows with a missing value", encoded.n_dropped);
     }
-    let categorical: Vec<&str> = table
-        .columns()
+    // The columns the encoding coded, as it recorded them.
+    let categorical: Vec<&str> = encoded
+        .preprocessing
+        .columns
         .iter()
-        .filter(|column| !column.is_numeric())
-        .map(|column| column.name())
+        .filter(|column| matches!(column.encoding, ColumnEncoding::Treatment { .. }))
+        .map(|column| column.name.as_str())
         .collect();
     let class_counts = table.class_counts();
     let sizes = match &args.sizes {

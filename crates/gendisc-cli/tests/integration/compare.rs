@@ -346,14 +346,13 @@ fn a_bad_shard_is_refused_before_anything_runs() {
     );
 }
 
-/// A categorical column is coded as R codes a factor (an indicator of each level but the
-/// first), so that logistic regression and LDA, which an indicator of every level beside their
-/// intercept would make collinear, fit the table; the report says how the column was coded.
-#[test]
-fn a_categorical_column_is_coded_by_indicators_of_all_levels_but_the_first() {
+/// 240 rows of a shop table — a text column `site` of three levels, a number `visits` and the
+/// class `sold` — written after `header` into a file `name`, compared with nb, lr and lda:
+/// the report and the rows of `replicates.csv`.
+fn compare_shops(name: &str, header: &str) -> (String, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("shops.csv");
-    let mut table = String::from("site,visits,sold\n");
+    let data = dir.path().join(name);
+    let mut table = String::from(header);
     for i in 0..240 {
         let site = ["north", "south", "east"][i % 3];
         let sold = usize::from(i % 4 < 2);
@@ -364,6 +363,15 @@ fn a_categorical_column_is_coded_by_indicators_of_all_levels_but_the_first() {
     let out = dir.path().join("out");
     compare(&data, &out, "nb,lr,lda", &[]).success();
     let report = fs::read_to_string(out.join("REPORT.md")).unwrap();
+    (report, data_lines(&out.join("replicates.csv")))
+}
+
+/// A categorical column is coded as R codes a factor (an indicator of each level but the
+/// first), so that logistic regression and LDA, which an indicator of every level beside their
+/// intercept would make collinear, fit the table; the report says how the column was coded.
+#[test]
+fn a_categorical_column_is_coded_by_indicators_of_all_levels_but_the_first() {
+    let (report, rows) = compare_shops("shops.csv", "site,visits,sold\n");
     assert!(
         report.contains(
             "3 numeric feature columns (2 of them indicators of the levels, but the first, of \
@@ -372,7 +380,6 @@ fn a_categorical_column_is_coded_by_indicators_of_all_levels_but_the_first() {
         "{report}"
     );
     // At the largest size (every level in every training set) every fit succeeds.
-    let rows = data_lines(&out.join("replicates.csv"));
     let largest: Vec<&String> = rows.iter().filter(|row| row.starts_with("120,")).collect();
     assert_eq!(largest.len(), 4 * 3);
     for row in largest {
@@ -384,27 +391,15 @@ fn a_categorical_column_is_coded_by_indicators_of_all_levels_but_the_first() {
 /// indicators of the levels that occur, but the first, are what the models see.
 #[test]
 fn a_declared_level_that_no_row_holds_is_left_out() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("shops.arff");
-    let mut table = String::from(
+    let (report, rows) = compare_shops(
+        "shops.arff",
         "@relation shops\n@attribute site {west,north,south,east}\n@attribute visits numeric\n\
          @attribute sold {no,yes}\n@data\n",
     );
-    for i in 0..240 {
-        let site = ["north", "south", "east"][i % 3];
-        let sold = usize::from(i % 4 < 2);
-        let visits = 3.0 + sold as f64 + ((i * 37) % 11) as f64 / 4.0;
-        table.push_str(&format!("{site},{visits},{}\n", ["no", "yes"][sold]));
-    }
-    fs::write(&data, table).unwrap();
-    let out = dir.path().join("out");
-    compare(&data, &out, "nb,lr,lda", &[]).success();
-    let report = fs::read_to_string(out.join("REPORT.md")).unwrap();
     assert!(
         report.contains("3 numeric feature columns (2 of them indicators"),
         "{report}"
     );
-    let rows = data_lines(&out.join("replicates.csv"));
     for row in rows.iter().filter(|row| row.starts_with("120,")) {
         assert!(row.ends_with(",0"), "{row}");
     }
