@@ -326,8 +326,8 @@ fn round_order(implementations: &[Implementation], round: usize) -> Vec<Implemen
 /// kernel's fixed user-visible clock ticks.
 ///
 /// Read from `/proc` rather than through a system-call crate: `nix` turns on features of `libc`
-/// that the rest of the workspace does not, and with them `cargo xtask test --lapack` rebuilt
-/// `libc` and everything above it (`rand`, `ndarray`, `proptest`, …) — a minute of every CI run.
+/// that the rest of the workspace does not, and a build of a part of the workspace would rebuild
+/// `libc` and everything above it (`rand`, `ndarray`, `proptest`, …).
 fn children_cpu() -> Result<Duration> {
     let stat = fs::read_to_string("/proc/self/stat")
         .context("reading /proc/self/stat (bench-peers measures CPU time on Linux)")?;

@@ -12,11 +12,40 @@ pub fn workspace_root() -> PathBuf {
 }
 
 /// A `cargo` command run from the workspace root with the same toolchain as this process.
+///
+/// Without the variables `cargo run` set for this process (see [`describes_this_package`]):
+/// build scripts that read them (ring's reads `CARGO_MANIFEST_DIR` and `CARGO_PKG_NAME`) ask
+/// Cargo to rebuild when they change, and seeing the task runner's values here and none in the
+/// `cargo xtask` that built this process, Cargo rebuilt ring, rustls, ureq and the task runner
+/// at every step of `cargo xtask test`.
 pub fn cargo() -> Command {
     let program = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(program);
     command.current_dir(workspace_root());
+    for (name, _) in std::env::vars_os() {
+        if name.to_str().is_some_and(describes_this_package) {
+            command.env_remove(name);
+        }
+    }
     command
+}
+
+/// Whether `name` is one of the variables Cargo sets for the package it runs, describing this
+/// crate rather than configuring Cargo (which `CARGO_HOME`, `CARGO_TARGET_DIR`, `CARGO_PROFILE_*`
+/// and the like do, and keep doing in the child).
+fn describes_this_package(name: &str) -> bool {
+    name.starts_with("CARGO_PKG_")
+        || matches!(
+            name,
+            "CARGO_MANIFEST_DIR"
+                | "CARGO_MANIFEST_PATH"
+                | "CARGO_MANIFEST_LINKS"
+                | "CARGO_CRATE_NAME"
+                | "CARGO_BIN_NAME"
+                | "CARGO_PRIMARY_PACKAGE"
+                | "CARGO_TARGET_TMPDIR"
+                | "CARGO_RUSTC_CURRENT_DIR"
+        )
 }
 
 /// Runs a command to completion, failing with its description if it does not succeed.

@@ -18,7 +18,7 @@
 //!   sets and WordNet 3.0's noun files from their canonical sources into the data directory
 //!   (`$GENDISC_DATA`, else `./data`), verifying each against `xtask/data-manifest.json`.
 //! * `cargo xtask test [--lapack]` — the whole test suite, then every example; with `--lapack`,
-//!   the unit and integration tests of the crates that factorise matrices, against LAPACK.
+//!   the unit and integration tests again, with the system's LAPACK doing the linear algebra.
 //!   Property tests draw their cases from [`PROPTEST_SEED`] unless `PROPTEST_RNG_SEED` is set,
 //!   so that two runs of one commit test the same cases; plain `cargo test` explores new ones.
 //! * `cargo xtask bench [ARGS…]` — the criterion benchmarks of every crate.
@@ -67,9 +67,9 @@ enum Task {
     FetchData(fetch_data::Args),
     /// Run every test of the workspace, then every example.
     Test {
-        /// Instead, run the unit and integration tests of the crates that factorise matrices (see [`LAPACK_CRATES`])
-        /// with LAPACK (system OpenBLAS, `libopenblas-dev`) for dense linear algebra instead of
-        /// the pure-Rust default.
+        /// Instead, run the unit and integration tests with the system's LAPACK (OpenBLAS,
+        /// Debian's `libopenblas0`) for dense linear algebra instead of the pure-Rust default: the
+        /// same build, run with `GENDISC_LINALG=lapack`.
         #[arg(long)]
         lapack: bool,
     },
@@ -137,24 +137,6 @@ fn rerun_optimised() -> Result<()> {
     cargo::run(command)
 }
 
-/// The crates whose estimators factorise matrices through `gendisc_core::linalg` (Cholesky,
-/// symmetric eigendecomposition), directly or through Newton's method: what the LAPACK backend can
-/// change. The other crates reach the backend only through these — except the command, whose
-/// tests fit every estimator end to end, and which is here for a second reason: its dependencies
-/// (clap's derive macro) give this selection the workspace's features of every shared
-/// dependency, so that the LAPACK build reuses the workspace build's dependencies and recompiles
-/// gendisc's crates alone.
-const LAPACK_CRATES: [&str; 8] = [
-    "gendisc-core",
-    "gendisc-data",
-    "gendisc-optim",
-    "gendisc-generative",
-    "gendisc-discriminative",
-    "gendisc-gdt",
-    "gendisc-bilevel",
-    "gendisc-cli",
-];
-
 /// The seed of the property tests' cases under `cargo xtask test`: a pass or a failure there is a
 /// property of the commit, not of the run. New cases come from plain `cargo test` (a fresh seed
 /// each run); a failing one is saved in the crate's `proptest-regressions/` (beside the sources
@@ -173,22 +155,21 @@ fn cargo_test() -> std::process::Command {
 }
 
 /// `cargo test` over the workspace (but the Python extension), then each example; with
-/// `lapack`, the tests of [`LAPACK_CRATES`] against LAPACK.
+/// `lapack`, the unit and integration tests again on the LAPACK backend.
 fn test(lapack: bool) -> Result<()> {
-    if lapack {
-        let mut command = cargo_test();
-        for package in LAPACK_CRATES {
-            command.args(["--package", package]);
-        }
-        // The unit and integration tests, which check the numbers; the examples and the
-        // documentation tests show the API and already ran with the default backend.
-        command.args(["--tests", "--features", "gendisc-core/lapack"]);
-        return cargo::run(command);
-    }
     let mut command = cargo_test();
     // The Python extension has no Rust tests; its Python tests need an interpreter and its own
     // environment (crates/gendisc-py/scripts/test.sh).
     command.args(["--workspace", "--exclude", cargo::PYTHON_EXTENSION]);
+    if lapack {
+        // The backend is chosen when a process first factorises a matrix, so this is the build
+        // the plain run made, not another. The unit and integration tests check the numbers;
+        // the examples and documentation tests show the API and ran with the default backend.
+        command
+            .env(gendisc_core::linalg::BACKEND_VARIABLE, "lapack")
+            .arg("--tests");
+        return cargo::run(command);
+    }
     cargo::run(command)?;
 
     let examples = cargo::build_workspace_examples()?;

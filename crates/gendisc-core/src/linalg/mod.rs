@@ -1,9 +1,10 @@
 //! The dense linear-algebra facade: the few factorisations the estimators need, behind one API.
 //!
-//! By default the work is done in pure Rust by `linfa-linalg`, so the default build needs no
-//! system library. With the feature `lapack` the same functions call LAPACK through
-//! `ndarray-linalg` (system OpenBLAS). Both backends are always compiled under that feature,
-//! and the tests check that they agree.
+//! By default the work is done in pure Rust by `linfa-linalg`, so no system library is needed.
+//! With `GENDISC_LINALG=lapack` in the environment ([`BACKEND_VARIABLE`]) the same functions call
+//! the system's LAPACK (OpenBLAS on Debian), loaded when the process first factorises a matrix:
+//! one build runs on either backend, and the tests check that they agree. Results are computed
+//! with the pure-Rust backend unless said otherwise; LAPACK's differ in their last bits.
 //!
 //! Every function validates its input (square, finite) and reports failure as a typed
 //! [`Error`]: a matrix that is not positive definite is [`Error::NotPositiveDefinite`].
@@ -12,6 +13,13 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 
 use crate::error::{Error, Result};
 use crate::validate::check_finite_matrix;
+
+mod backend;
+mod lapack;
+mod pure;
+
+pub use backend::{backend, Backend, BACKEND_VARIABLE};
+pub use lapack::{DEFAULT_LAPACK_LIBRARIES, LAPACK_LIBRARY_VARIABLE};
 
 /// The Cholesky factorisation `A = L Lᵀ` of a symmetric positive definite matrix, with the
 /// solves, inverse and log-determinant that follow from it.
@@ -25,10 +33,12 @@ impl Cholesky {
     pub fn new(a: ArrayView2<'_, f64>, what: &str) -> Result<Self> {
         check_square(a, what)?;
         check_finite_matrix(a, what)?;
-        let l = backend::cholesky_lower(a).map_err(|detail| Error::NotPositiveDefinite {
-            what: what.into(),
-            detail: Some(detail),
-            columns: Vec::new(),
+        let l = backend::selected()?.cholesky_lower(a).map_err(|detail| {
+            Error::NotPositiveDefinite {
+                what: what.into(),
+                detail: Some(detail),
+                columns: Vec::new(),
+            }
         })?;
         // Backends differ on a matrix that is singular in exact arithmetic: round-off leaves a
         // pivot of either sign, which one backend refuses and the other accepts. Judge both the
@@ -75,13 +85,13 @@ impl Cholesky {
     /// Solves `L z = b` (forward substitution).
     pub fn solve_lower(&self, b: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         self.check_rhs(b.nrows())?;
-        backend::solve_triangular(self.l.view(), b, Triangle::Lower)
+        backend::selected()?.solve_triangular(self.l.view(), b, Triangle::Lower)
     }
 
     /// Solves `Lᵀ z = b` (back substitution).
     pub fn solve_upper(&self, b: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         self.check_rhs(b.nrows())?;
-        backend::solve_triangular(self.l.t(), b, Triangle::Upper)
+        backend::selected()?.solve_triangular(self.l.t(), b, Triangle::Upper)
     }
 
     /// Solves `A X = B` for a matrix right-hand side.
@@ -92,16 +102,8 @@ impl Cholesky {
 
     /// Solves `A x = b` for a vector right-hand side.
     pub fn solve_vec(&self, b: ArrayView1<'_, f64>) -> Result<Array1<f64>> {
-        #[cfg(not(feature = "lapack"))]
-        {
-            self.check_rhs(b.len())?;
-            Ok(pure::solve_vec(self.l.view(), b))
-        }
-        #[cfg(feature = "lapack")]
-        {
-            let x = self.solve(b.insert_axis(Axis(1)))?;
-            Ok(x.remove_axis(Axis(1)))
-        }
+        self.check_rhs(b.len())?;
+        backend::selected()?.solve_vec(self.l.view(), b)
     }
 
     /// `A⁻¹`, symmetric.
@@ -172,10 +174,12 @@ pub fn eigh(a: ArrayView2<'_, f64>) -> Result<SymmetricEigen> {
     check_square(a, "matrix")?;
     check_finite_matrix(a, "matrix")?;
     let (eigenvalues, eigenvectors) =
-        backend::eigh_ascending(a).map_err(|detail| Error::Linalg {
-            what: "symmetric eigen-decomposition".into(),
-            detail,
-        })?;
+        backend::selected()?
+            .eigh_ascending(a)
+            .map_err(|detail| Error::Linalg {
+                what: "symmetric eigen-decomposition".into(),
+                detail,
+            })?;
     Ok(SymmetricEigen {
         eigenvalues,
         eigenvectors,
@@ -201,119 +205,6 @@ fn check_square(a: ArrayView2<'_, f64>, what: &str) -> Result<()> {
 enum Triangle {
     Lower,
     Upper,
-}
-
-#[cfg(not(feature = "lapack"))]
-use pure as backend;
-
-#[cfg(feature = "lapack")]
-use lapack as backend;
-
-/// The pure-Rust backend (linfa-linalg). Under `lapack` it is kept for the agreement tests.
-#[cfg_attr(feature = "lapack", allow(dead_code))]
-mod pure {
-    use linfa_linalg::cholesky::Cholesky as _;
-    use linfa_linalg::eigh::{EigSort as _, Eigh as _};
-    use linfa_linalg::triangular::SolveTriangular as _;
-    use linfa_linalg::triangular::UPLO;
-    use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
-
-    use super::Triangle;
-    use crate::error::{Error, Result};
-
-    pub(super) fn cholesky_lower(a: ArrayView2<'_, f64>) -> Result<Array2<f64>, String> {
-        a.cholesky().map_err(|e| e.to_string())
-    }
-
-    pub(super) fn solve_triangular(
-        t: ArrayView2<'_, f64>,
-        b: ArrayView2<'_, f64>,
-        triangle: Triangle,
-    ) -> Result<Array2<f64>> {
-        let uplo = match triangle {
-            Triangle::Lower => UPLO::Lower,
-            Triangle::Upper => UPLO::Upper,
-        };
-        t.solve_triangular(&b, uplo).map_err(|e| Error::Linalg {
-            what: "triangular solve".into(),
-            detail: e.to_string(),
-        })
-    }
-
-    /// `L Lᵀ x = b` by forward then back substitution on one vector, without the matrix
-    /// right-hand side and its copies of [`solve_triangular`]: the solves of the small systems
-    /// of IRLS and Newton's method are otherwise mostly allocation. The arithmetic is
-    /// linfa-linalg's, operation for operation (column-oriented: divide by the pivot, then
-    /// `b_j + (−x_i) l_ji` for the rows below, resp. above), so the result is bit for bit that
-    /// of [`solve_triangular`] twice.
-    pub(super) fn solve_vec(l: ArrayView2<'_, f64>, b: ArrayView1<'_, f64>) -> Array1<f64> {
-        let n = l.nrows();
-        let mut x = b.to_owned();
-        for i in 0..n {
-            let coeff = x[i] / l[[i, i]];
-            x[i] = coeff;
-            for j in i + 1..n {
-                x[j] += -coeff * l[[j, i]];
-            }
-        }
-        for i in (0..n).rev() {
-            let coeff = x[i] / l[[i, i]];
-            x[i] = coeff;
-            for j in 0..i {
-                x[j] += -coeff * l[[i, j]];
-            }
-        }
-        x
-    }
-
-    pub(super) fn eigh_ascending(
-        a: ArrayView2<'_, f64>,
-    ) -> Result<(Array1<f64>, Array2<f64>), String> {
-        a.eigh()
-            .map(|e| e.sort_eig_asc())
-            .map_err(|e| e.to_string())
-    }
-}
-
-/// The LAPACK backend (ndarray-linalg over system OpenBLAS).
-#[cfg(feature = "lapack")]
-mod lapack {
-    use ndarray::{Array1, Array2, ArrayView2};
-    use ndarray_linalg::{Cholesky as _, Diag, Eigh as _, SolveTriangular as _, UPLO};
-
-    use super::Triangle;
-    use crate::error::{Error, Result};
-
-    pub(super) fn cholesky_lower(a: ArrayView2<'_, f64>) -> Result<Array2<f64>, String> {
-        a.cholesky(UPLO::Lower).map_err(|e| e.to_string())
-    }
-
-    pub(super) fn solve_triangular(
-        t: ArrayView2<'_, f64>,
-        b: ArrayView2<'_, f64>,
-        triangle: Triangle,
-    ) -> Result<Array2<f64>> {
-        let uplo = match triangle {
-            Triangle::Lower => UPLO::Lower,
-            Triangle::Upper => UPLO::Upper,
-        };
-        // LAPACK wants a contiguous layout; `t` may be a transposed view.
-        let t = t.as_standard_layout();
-        let b = b.as_standard_layout();
-        t.solve_triangular(uplo, Diag::NonUnit, &b)
-            .map_err(|e| Error::Linalg {
-                what: "triangular solve".into(),
-                detail: e.to_string(),
-            })
-    }
-
-    pub(super) fn eigh_ascending(
-        a: ArrayView2<'_, f64>,
-    ) -> Result<(Array1<f64>, Array2<f64>), String> {
-        a.as_standard_layout()
-            .eigh(UPLO::Lower)
-            .map_err(|e| e.to_string())
-    }
 }
 
 #[cfg(test)]
@@ -434,12 +325,31 @@ mod tests {
         }
     }
 
-    /// With the `lapack` feature both backends are compiled: they must agree.
-    #[cfg(feature = "lapack")]
+    /// The two backends agree. LAPACK is loaded as the backend would load it; where none is
+    /// installed the comparison is skipped, unless this process was asked to use LAPACK.
     mod backends_agree {
-        use super::super::{lapack, pure, Triangle};
+        use super::super::backend::BACKEND_VARIABLE;
+        use super::super::lapack::Lapack;
+        use super::super::{pure, Triangle};
         use super::spd_from;
         use proptest::prelude::*;
+        use std::sync::OnceLock;
+
+        fn lapack() -> Option<&'static Lapack> {
+            static LAPACK: OnceLock<Option<Lapack>> = OnceLock::new();
+            LAPACK
+                .get_or_init(|| match Lapack::load() {
+                    Ok(lapack) => Some(lapack),
+                    Err(why) if std::env::var(BACKEND_VARIABLE).as_deref() == Ok("lapack") => {
+                        panic!("{BACKEND_VARIABLE}=lapack, but {why}")
+                    }
+                    Err(why) => {
+                        eprintln!("the backends' agreement is not checked: {why}");
+                        None
+                    }
+                })
+                .as_ref()
+        }
 
         fn close(a: &ndarray::Array2<f64>, b: &ndarray::Array2<f64>, tol: f64) -> bool {
             a.shape() == b.shape() && a.iter().zip(b.iter()).all(|(x, y)| (x - y).abs() <= tol)
@@ -447,28 +357,92 @@ mod tests {
 
         proptest! {
             #[test]
-            fn cholesky_solves_and_eigen(entries in prop::collection::vec(-3.0f64..3.0, 25),
+            fn cholesky_solves_and_eigen(n in 1usize..6,
+                                         entries in prop::collection::vec(-3.0f64..3.0, 25),
                                          rhs in prop::collection::vec(-5.0f64..5.0, 10)) {
-                let a = spd_from(&entries, 5);
-                let b = ndarray::Array2::from_shape_vec((5, 2), rhs).unwrap();
+                let Some(lapack) = lapack() else { return Ok(()) };
+                let a = spd_from(&entries[..n * n], n);
+                let b = ndarray::Array2::from_shape_vec((n, 2), rhs[..2 * n].to_vec()).unwrap();
                 let lp = pure::cholesky_lower(a.view()).unwrap();
-                let ll = lapack::cholesky_lower(a.view()).unwrap();
+                let ll = lapack.cholesky_lower(a.view()).unwrap();
                 prop_assert!(close(&lp, &ll, 1e-10));
                 for tri in [Triangle::Lower, Triangle::Upper] {
-                    let t = match tri { Triangle::Lower => lp.clone(), Triangle::Upper => lp.t().to_owned() };
-                    let xp = pure::solve_triangular(t.view(), b.view(), tri).unwrap();
-                    let xl = lapack::solve_triangular(t.view(), b.view(), tri).unwrap();
+                    // The upper factor as a transposed view, as `Cholesky::solve_upper` passes it.
+                    let t = match tri { Triangle::Lower => lp.view(), Triangle::Upper => lp.t() };
+                    let xp = pure::solve_triangular(t, b.view(), tri).unwrap();
+                    let xl = lapack.solve_triangular(t, b.view(), tri).unwrap();
                     prop_assert!(close(&xp, &xl, 1e-10));
                 }
                 let (vp, ep) = pure::eigh_ascending(a.view()).unwrap();
-                let (vl, el) = lapack::eigh_ascending(a.view()).unwrap();
+                let (vl, el) = lapack.eigh_ascending(a.view()).unwrap();
                 prop_assert!(vp.iter().zip(vl.iter()).all(|(x, y)| (x - y).abs() < 1e-9));
                 // Eigenvectors are defined up to sign: compare |⟨u, v⟩| = 1 column by column.
-                for j in 0..5 {
+                for j in 0..n {
                     let dot = ep.column(j).dot(&el.column(j)).abs();
                     prop_assert!((dot - 1.0).abs() < 1e-8, "column {} dot {}", j, dot);
                 }
             }
+        }
+
+        #[test]
+        fn lapack_reports_what_the_backend_does() {
+            let Some(lapack) = lapack() else { return };
+            let indefinite = ndarray::array![[1.0, 2.0], [2.0, 1.0]];
+            let why = lapack.cholesky_lower(indefinite.view()).unwrap_err();
+            assert!(why.contains("order 2"), "{why}");
+            let singular = ndarray::array![[1.0, 0.0], [1.0, 0.0]];
+            let b = ndarray::array![[1.0], [1.0]];
+            let why = lapack
+                .solve_triangular(singular.view(), b.view(), Triangle::Lower)
+                .unwrap_err();
+            assert!(why.to_string().contains("diagonal entry 2"), "{why}");
+        }
+    }
+
+    /// The choice of backend from the environment variable's value.
+    mod choice {
+        use super::super::backend::{choose, Selected};
+        use std::ffi::OsStr;
+
+        fn unloadable() -> Result<super::super::lapack::Lapack, String> {
+            Err("no library here".into())
+        }
+
+        #[test]
+        fn unset_empty_and_rust_choose_the_pure_backend() {
+            for value in [None, Some(""), Some("rust")] {
+                let chosen = choose(value.map(OsStr::new), unloadable);
+                assert!(matches!(chosen, Ok(Selected::Rust)), "{value:?}");
+            }
+        }
+
+        #[test]
+        fn lapack_that_cannot_load_is_an_error_not_the_other_backend() {
+            let Err(why) = choose(Some(OsStr::new("lapack")), unloadable) else {
+                panic!("LAPACK was asked for and could not be loaded");
+            };
+            assert!(why.contains("GENDISC_LINALG=lapack") && why.contains("no library here"));
+        }
+
+        #[test]
+        fn an_unknown_value_is_an_error_naming_the_choices() {
+            let Err(why) = choose(Some(OsStr::new("mkl")), unloadable) else {
+                panic!("an unknown backend was accepted");
+            };
+            assert!(why.contains("\"mkl\"") && why.contains("`lapack`"), "{why}");
+        }
+
+        #[test]
+        fn a_missing_library_is_named_in_the_error() {
+            let missing = std::ffi::OsString::from("/nonexistent/liblapack-for-gendisc.so");
+            let Err(why) = super::super::lapack::Lapack::load_from(&[missing]) else {
+                panic!("a library that does not exist was loaded");
+            };
+            assert!(
+                why.contains("/nonexistent/liblapack-for-gendisc.so"),
+                "{why}"
+            );
+            assert!(why.contains("GENDISC_LAPACK_LIBRARY"), "{why}");
         }
     }
 }
