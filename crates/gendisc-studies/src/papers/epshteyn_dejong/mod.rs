@@ -530,7 +530,14 @@ pub struct EpshteynDejongStudy {
     /// SVM fitted on that sample alone, which start every fit on it (`multitask_fit`);
     /// `None` when that fit failed, and the fits on it start cold.
     prior_duals: Mutex<HashMap<(Task, usize), PriorDual>>,
+    /// Per prior sample (training task, replicate): its class means, which every setup, size
+    /// and alignment on that sample learns its prior from.
+    prior_means: Mutex<HashMap<(Task, usize), PriorMeans>>,
 }
+
+/// The class means of a prior sample, made once by whichever cell needs them first (the same
+/// numbers whichever it is).
+type PriorMeans = Arc<OnceLock<[Array1<f64>; 2]>>;
 
 /// The dual variables of a prior sample's multi-task SVM, made once by whichever cell needs
 /// them first (the same numbers whichever it is).
@@ -611,6 +618,7 @@ impl EpshteynDejongStudy {
             task_means: Vec::new(),
             schema: Schema::of::<Classifier, Metric>()?,
             prior_duals: Mutex::new(HashMap::new()),
+            prior_means: Mutex::new(HashMap::new()),
         };
         for task in tasks_over(&[0, 1, 2, 3]) {
             let rows = task.0.map(|g| study.features.rows_of_group(g).to_vec());
@@ -751,15 +759,23 @@ impl EpshteynDejongStudy {
         sums
     }
 
-    /// The bilevel classifier's prior for a setup, learned on the training task's sample and
-    /// carried to the test task's classes by `alignment`.
+    /// The bilevel classifier's prior for a setup, learned on replicate `replicate`'s sample
+    /// of the training task and carried to the test task's classes by `alignment`.
     fn prior(
         &self,
         setup: Setup,
         alignment: Alignment,
-        prior_sample: &Sample,
+        replicate: usize,
     ) -> Result<Reconstruction> {
-        let means = self.class_means(prior_sample);
+        let key = (setup.train, replicate);
+        let cached = Arc::clone(
+            self.prior_means
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .entry(key)
+                .or_default(),
+        );
+        let means = cached.get_or_init(|| self.class_means(&self.prior_sample(key.0, key.1)));
         let d = |task: Task| task.0.map(|g| self.features.distance(g));
         let train = d(setup.train);
         let [a, b] = [alignment.source(0), alignment.source(1)];
@@ -775,8 +791,7 @@ impl EpshteynDejongStudy {
         alignment: Alignment,
         replicate: usize,
     ) -> Result<PriorGeometry> {
-        let reconstruction =
-            self.prior(setup, alignment, &self.prior_sample(setup.train, replicate))?;
+        let reconstruction = self.prior(setup, alignment, replicate)?;
         Ok(self.geometry(setup.test, &reconstruction))
     }
 
@@ -803,8 +818,7 @@ impl EpshteynDejongStudy {
         multitask: bool,
         outcome: &mut Outcome,
     ) -> Result<()> {
-        let prior_sample = self.prior_sample(setup.train, replicate);
-        let reconstruction = self.prior(setup, alignment, &prior_sample)?;
+        let reconstruction = self.prior(setup, alignment, replicate)?;
         let geometry = self.geometry(setup.test, &reconstruction);
         let beta = match beta {
             BetaChoice::Value(beta) => beta,
@@ -890,6 +904,7 @@ impl EpshteynDejongStudy {
         }
 
         if multitask {
+            let prior_sample = self.prior_sample(setup.train, replicate);
             let x_prior = prior_sample.x(&self.features)?;
             let model = self.multitask_fit(
                 (setup.train, replicate),
@@ -1496,7 +1511,6 @@ mod tests {
         // the swapped alignment must give each group its own compression back.
         let wn = wordnet("alignment");
         let study = EpshteynDejongStudy::new(&collection(), &wn, settings()).unwrap();
-        let sample = study.prior_sample(Task([0, 1]), 0);
         let same = Setup {
             train: Task([0, 1]),
             test: Task([0, 1]),
@@ -1505,15 +1519,17 @@ mod tests {
             train: Task([0, 1]),
             test: Task([1, 0]),
         };
-        let direct = study.prior(same, Alignment::ByGroupOrder, &sample).unwrap();
-        let swapped = study.prior(reversed, Alignment::Swapped, &sample).unwrap();
+        let direct = study.prior(same, Alignment::ByGroupOrder, 0).unwrap();
+        let swapped = study.prior(reversed, Alignment::Swapped, 0).unwrap();
         assert_eq!(direct.prior.t()[0], swapped.prior.t()[1]);
         assert_eq!(direct.prior.t()[1], swapped.prior.t()[0]);
         // And the by-order alignment on the reversed task gives each group the other's.
-        let crossed = study
-            .prior(reversed, Alignment::ByGroupOrder, &sample)
-            .unwrap();
+        let crossed = study.prior(reversed, Alignment::ByGroupOrder, 0).unwrap();
         assert_ne!(direct.prior.t()[0], crossed.prior.t()[1]);
+        // The three priors learned from one cached pair of class means: the sample's own.
+        let cached = study.prior_means.lock().unwrap()[&(Task([0, 1]), 0)].clone();
+        let means = study.class_means(&study.prior_sample(Task([0, 1]), 0));
+        assert_eq!(cached.get(), Some(&means));
     }
 
     #[test]
