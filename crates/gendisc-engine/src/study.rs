@@ -68,6 +68,14 @@ pub trait Study: Sync {
     /// measures every metric. An error stops the run or is collected, as
     /// [`OnCellError`](crate::OnCellError) says; the runner adds the cell to it.
     fn run_cell(&self, cell: &Cell) -> gendisc_core::Result<Outcome>;
+
+    /// What `cell` is expected to cost next to the study's other cells, for scheduling only:
+    /// the runner starts cells in decreasing order of it, so that the longest run while others
+    /// remain to fill the other threads, rather than last with every other thread idle. The
+    /// default is the training-set size, which most fits grow with. Results never depend on it.
+    fn relative_cost(&self, cell: &Cell) -> f64 {
+        cell.train_size as f64
+    }
 }
 
 /// A stable fingerprint of a configuration: 16 hexadecimal digits of a fixed 64-bit hash

@@ -631,6 +631,76 @@ fn lines_reach_the_file_as_the_flush_policy_says() {
     assert_eq!(by_time, expected);
 }
 
+/// The toy study, recording the order its cells run in, with the runner's default cost (the
+/// training-set size) or another.
+struct OrderRecording {
+    toy: ToyStudy,
+    cost: Option<fn(&Cell) -> f64>,
+    order: Mutex<Vec<Cell>>,
+}
+
+impl Study for OrderRecording {
+    fn id(&self) -> &str {
+        self.toy.id()
+    }
+    fn fingerprint(&self) -> String {
+        self.toy.fingerprint()
+    }
+    fn schema(&self) -> &Schema {
+        self.toy.schema()
+    }
+    fn cells(&self) -> Vec<Cell> {
+        self.toy.cells()
+    }
+    fn run_cell(&self, cell: &Cell) -> gendisc_core::Result<Outcome> {
+        self.order.lock().unwrap().push(cell.clone());
+        self.toy.run_cell(cell)
+    }
+    fn relative_cost(&self, cell: &Cell) -> f64 {
+        self.cost.map_or(cell.train_size as f64, |cost| cost(cell))
+    }
+}
+
+fn run_order(cost: Option<fn(&Cell) -> f64>) -> (Vec<Cell>, StudyResults) {
+    let study = OrderRecording {
+        toy: ToyStudy::new(7),
+        cost,
+        order: Mutex::new(Vec::new()),
+    };
+    let results = Runner::new(RunnerSettings {
+        threads: Some(1),
+        progress: Progress::Never,
+        ..RunnerSettings::default()
+    })
+    .unwrap()
+    .run(&study)
+    .unwrap();
+    (study.order.into_inner().unwrap(), results)
+}
+
+#[test]
+fn the_costliest_cells_start_first_and_the_results_keep_the_canonical_order() {
+    let canonical = ToyStudy::new(7).cells();
+    let expected = pool(1)
+        .install(|| Runner::default().run(&ToyStudy::new(7)))
+        .unwrap();
+
+    // By default the largest training sets first; cells of one size in canonical order.
+    let (order, results) = run_order(None);
+    let mut by_size = canonical.clone();
+    by_size.sort_by_key(|cell| std::cmp::Reverse(cell.train_size));
+    assert_eq!(order, by_size);
+    assert_eq!(order.first().unwrap().train_size, 40);
+    assert!(results.bitwise_eq(&expected));
+    assert_eq!(results.cells(), canonical.as_slice());
+
+    // A study's own estimate decides: here the last dataset is the costliest.
+    let (order, results) = run_order(Some(|cell| f64::from(cell.dataset == "gamma")));
+    assert!(order[..100].iter().all(|cell| cell.dataset == "gamma"));
+    assert_eq!(order[100..], canonical[..200]);
+    assert!(results.bitwise_eq(&expected));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
 
