@@ -11,7 +11,7 @@ use super::{pure, Triangle};
 use crate::error::{Error, Result};
 
 /// The environment variable that chooses the backend: unset, empty or `rust` for the pure-Rust
-/// default, `lapack` for the system's LAPACK (see
+/// default, `lapack` for the system's LAPACK, in any case (see
 /// [`LAPACK_LIBRARY_VARIABLE`](super::LAPACK_LIBRARY_VARIABLE)). It is read once, at the first
 /// factorisation of the process.
 pub const BACKEND_VARIABLE: &str = "GENDISC_LINALG";
@@ -62,7 +62,7 @@ pub(super) fn choose(
     let Some(value) = value else {
         return Ok(Selected::Rust);
     };
-    match value.to_str() {
+    match value.to_str().map(str::to_ascii_lowercase).as_deref() {
         Some("" | "rust") => Ok(Selected::Rust),
         Some("lapack") => load()
             .map(Selected::Lapack)

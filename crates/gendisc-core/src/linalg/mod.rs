@@ -410,7 +410,7 @@ mod tests {
 
         #[test]
         fn unset_empty_and_rust_choose_the_pure_backend() {
-            for value in [None, Some(""), Some("rust")] {
+            for value in [None, Some(""), Some("rust"), Some("Rust")] {
                 let chosen = choose(value.map(OsStr::new), unloadable);
                 assert!(matches!(chosen, Ok(Selected::Rust)), "{value:?}");
             }
@@ -418,7 +418,7 @@ mod tests {
 
         #[test]
         fn lapack_that_cannot_load_is_an_error_not_the_other_backend() {
-            let Err(why) = choose(Some(OsStr::new("lapack")), unloadable) else {
+            let Err(why) = choose(Some(OsStr::new("LAPACK")), unloadable) else {
                 panic!("LAPACK was asked for and could not be loaded");
             };
             assert!(why.contains("GENDISC_LINALG=lapack") && why.contains("no library here"));
