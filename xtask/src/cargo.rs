@@ -136,3 +136,41 @@ pub fn build_workspace_examples() -> Result<Vec<Example>> {
     examples.sort_by(|a, b| (&a.package, &a.name).cmp(&(&b.package, &b.name)));
     Ok(examples)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_package_description_goes_and_the_configuration_stays() {
+        for gone in [
+            "CARGO_MANIFEST_DIR",
+            "CARGO_PKG_NAME",
+            "CARGO_PKG_VERSION_MAJOR",
+            "CARGO_CRATE_NAME",
+        ] {
+            assert!(describes_this_package(gone), "{gone}");
+        }
+        for kept in [
+            "CARGO",
+            "CARGO_HOME",
+            "CARGO_TARGET_DIR",
+            "CARGO_INCREMENTAL",
+            "CARGO_PROFILE_DEV_DEBUG",
+            "CARGO_BUILD_JOBS",
+        ] {
+            assert!(!describes_this_package(kept), "{kept}");
+        }
+        // What the child sees: none of what `cargo run` told this process about its package.
+        let command = cargo();
+        let removed: Vec<_> = command
+            .get_envs()
+            .filter(|(_, value)| value.is_none())
+            .filter_map(|(name, _)| name.to_str())
+            .collect();
+        assert!(removed.iter().all(|name| describes_this_package(name)));
+        if std::env::var_os("CARGO_PKG_NAME").is_some() {
+            assert!(removed.contains(&"CARGO_PKG_NAME"));
+        }
+    }
+}
