@@ -4,7 +4,7 @@
 use std::ffi::OsStr;
 use std::sync::OnceLock;
 
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+use ndarray::{Array1, Array2, ArrayView2};
 
 use super::lapack::Lapack;
 use super::{pure, Triangle};
@@ -91,23 +91,6 @@ impl Selected {
         match self {
             Self::Rust => pure::solve_triangular(t, b, triangle),
             Self::Lapack(lapack) => lapack.solve_triangular(t, b, triangle),
-        }
-    }
-
-    /// `L Lᵀ x = b`; the pure backend's vector path spares the matrix solves' copies.
-    pub(super) fn solve_vec(
-        &self,
-        l: ArrayView2<'_, f64>,
-        b: ArrayView1<'_, f64>,
-    ) -> Result<Array1<f64>> {
-        match self {
-            Self::Rust => Ok(pure::solve_vec(l, b)),
-            Self::Lapack(lapack) => {
-                let b = b.insert_axis(Axis(1));
-                let z = lapack.solve_triangular(l, b, Triangle::Lower)?;
-                let x = lapack.solve_triangular(l.t(), z.view(), Triangle::Upper)?;
-                Ok(x.remove_axis(Axis(1)))
-            }
         }
     }
 

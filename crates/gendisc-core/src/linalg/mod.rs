@@ -103,7 +103,13 @@ impl Cholesky {
     /// Solves `A x = b` for a vector right-hand side.
     pub fn solve_vec(&self, b: ArrayView1<'_, f64>) -> Result<Array1<f64>> {
         self.check_rhs(b.len())?;
-        backend::selected()?.solve_vec(self.l.view(), b)
+        match backend::selected()? {
+            // The pure backend's vector path spares the matrix solves' copies.
+            backend::Selected::Rust => Ok(pure::solve_vec(self.l.view(), b)),
+            backend::Selected::Lapack(_) => {
+                Ok(self.solve(b.insert_axis(Axis(1)))?.remove_axis(Axis(1)))
+            }
+        }
     }
 
     /// `A⁻¹`, symmetric.

@@ -529,19 +529,41 @@ pub struct EpshteynDejongStudy {
     /// Per prior sample (training task, replicate): the dual variables of the multi-task
     /// SVM fitted on that sample alone, which start every fit on it (`multitask_fit`);
     /// `None` when that fit failed, and the fits on it start cold.
-    prior_duals: Mutex<HashMap<(Task, usize), PriorDual>>,
+    prior_duals: PerPriorSample<Option<Vec<f64>>>,
     /// Per prior sample (training task, replicate): its class means, which every setup, size
     /// and alignment on that sample learns its prior from.
-    prior_means: Mutex<HashMap<(Task, usize), PriorMeans>>,
+    prior_means: PerPriorSample<[Array1<f64>; 2]>,
 }
 
-/// The class means of a prior sample, made once by whichever cell needs them first (the same
-/// numbers whichever it is).
-type PriorMeans = Arc<OnceLock<[Array1<f64>; 2]>>;
+/// Values of each prior sample (training task, replicate), made once by whichever cell needs
+/// them first (the same numbers whichever it is), while cells of other samples go on.
+struct PerPriorSample<T>(Mutex<HashMap<PriorSampleKey, Arc<OnceLock<T>>>>);
 
-/// The dual variables of a prior sample's multi-task SVM, made once by whichever cell needs
-/// them first (the same numbers whichever it is).
-type PriorDual = Arc<OnceLock<Option<Vec<f64>>>>;
+/// A prior sample: its training task and replicate.
+type PriorSampleKey = (Task, usize);
+
+impl<T> PerPriorSample<T> {
+    fn new() -> Self {
+        Self(Mutex::new(HashMap::new()))
+    }
+
+    /// `use_value` of sample `key`'s value, made by `make` if no cell has made it yet.
+    fn with<R>(
+        &self,
+        key: PriorSampleKey,
+        make: impl FnOnce() -> T,
+        use_value: impl FnOnce(&T) -> R,
+    ) -> R {
+        let cell = Arc::clone(
+            self.0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .entry(key)
+                .or_default(),
+        );
+        use_value(cell.get_or_init(make))
+    }
+}
 
 impl EpshteynDejongStudy {
     /// Builds the features of `news` over `wordnet`'s nouns for `settings`.
@@ -617,8 +639,8 @@ impl EpshteynDejongStudy {
             figure_52,
             task_means: Vec::new(),
             schema: Schema::of::<Classifier, Metric>()?,
-            prior_duals: Mutex::new(HashMap::new()),
-            prior_means: Mutex::new(HashMap::new()),
+            prior_duals: PerPriorSample::new(),
+            prior_means: PerPriorSample::new(),
         };
         for task in tasks_over(&[0, 1, 2, 3]) {
             let rows = task.0.map(|g| study.features.rows_of_group(g).to_vec());
@@ -767,20 +789,17 @@ impl EpshteynDejongStudy {
         alignment: Alignment,
         replicate: usize,
     ) -> Result<Reconstruction> {
-        let key = (setup.train, replicate);
-        let cached = Arc::clone(
-            self.prior_means
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .entry(key)
-                .or_default(),
-        );
-        let means = cached.get_or_init(|| self.class_means(&self.prior_sample(key.0, key.1)));
         let d = |task: Task| task.0.map(|g| self.features.distance(g));
         let train = d(setup.train);
         let [a, b] = [alignment.source(0), alignment.source(1)];
-        TransferPrior::learn([means[a].view(), means[b].view()], [train[a], train[b]])?
-            .reconstruct(d(setup.test))
+        self.prior_means.with(
+            (setup.train, replicate),
+            || self.class_means(&self.prior_sample(setup.train, replicate)),
+            |means| {
+                TransferPrior::learn([means[a].view(), means[b].view()], [train[a], train[b]])?
+                    .reconstruct(d(setup.test))
+            },
+        )
     }
 
     /// The geometry of the prior of `setup` under `alignment`, learned on replicate
@@ -940,21 +959,17 @@ impl EpshteynDejongStudy {
             .c2(c2)
             .solver(MultiTaskSolver::dual_coordinate_descent())
             .check()?;
-        let cached = Arc::clone(
-            self.prior_duals
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .entry(key)
-                .or_default(),
-        );
-        let start = cached.get_or_init(|| {
-            let alone = params.fit_sparse(&[prior]).ok()?;
-            alone.dual_variables().map(<[f64]>::to_vec)
-        });
-        match start {
-            Some(start) => params.fit_sparse_from(&[prior, train], start),
-            None => params.fit_sparse(&[prior, train]),
-        }
+        self.prior_duals.with(
+            key,
+            || {
+                let alone = params.fit_sparse(&[prior]).ok()?;
+                alone.dual_variables().map(<[f64]>::to_vec)
+            },
+            |start| match start {
+                Some(start) => params.fit_sparse_from(&[prior, train], start),
+                None => params.fit_sparse(&[prior, train]),
+            },
+        )
     }
 
     /// LDA (`Σ = I`) on 90% of the test task, evaluated on the other 10%.
@@ -1527,9 +1542,12 @@ mod tests {
         let crossed = study.prior(reversed, Alignment::ByGroupOrder, 0).unwrap();
         assert_ne!(direct.prior.t()[0], crossed.prior.t()[1]);
         // The three priors learned from one cached pair of class means: the sample's own.
-        let cached = study.prior_means.lock().unwrap()[&(Task([0, 1]), 0)].clone();
         let means = study.class_means(&study.prior_sample(Task([0, 1]), 0));
-        assert_eq!(cached.get(), Some(&means));
+        study.prior_means.with(
+            (Task([0, 1]), 0),
+            || panic!("the priors above made the sample's means"),
+            |cached| assert_eq!(cached, &means),
+        );
     }
 
     #[test]
