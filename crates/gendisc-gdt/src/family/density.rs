@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2};
 
 use gendisc_core::Result;
 
@@ -191,6 +191,33 @@ pub(crate) trait LocalTerms {
         grad: &mut [f64],
         hess: &mut [f64],
     );
+
+    /// Every class's part of the Hessian at once, for a family whose local Hessians have a
+    /// structure that matrix products exploit (Balls2's: a sparse part and rank-one terms).
+    /// With `g_ic`, `H_ic` the local gradient and Hessian of [`Self::local_derivatives`] and
+    /// `a_ic = c_i τ_ic`, it returns the [`ClassBlocks`] and writes row `i` of
+    /// `scaled_gradients` (`n × len ϑ`, zero on entry) at class `c`'s indices: `√c_i τ_ic g_ic`.
+    /// The default returns `None`: the assembly then goes row by row through
+    /// [`Self::local_derivatives`].
+    fn class_blocks(
+        &mut self,
+        _x: ArrayView2<'_, f64>,
+        _w: ArrayView2<'_, f64>,
+        _tau: ArrayView2<'_, f64>,
+        _coupling: ArrayView1<'_, f64>,
+        _log_responsibilities: &[f64],
+        _scaled_gradients: ArrayViewMut2<'_, f64>,
+    ) -> Option<ClassBlocks> {
+        None
+    }
+}
+
+/// What [`LocalTerms::class_blocks`] sums over the rows, class by class (`a_ic = c_i τ_ic`).
+pub(crate) struct ClassBlocks {
+    /// `Σ_i [W_ic H_ic − a_ic g_ic g_icᵀ]` per class, `q × q` (the upper triangle is read).
+    pub(crate) blocks: Vec<Array2<f64>>,
+    /// `Σ_i a_ic g_ic`, one row per class (`K × q`).
+    pub(crate) gradient_sums: Array2<f64>,
 }
 
 /// `1` if `b`, else `0`.

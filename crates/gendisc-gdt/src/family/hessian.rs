@@ -17,12 +17,21 @@
 //! `k` or `x`; the density parameters of class `k` (its mean, its precision, the shared factor for
 //! LDA; its whole block for Balls2) enter only `log f_k`, so `H_ik` is zero outside one small
 //! block. Each family gives its `g_ik` and `H_ik` over that block, with the formulas, through
-//! [`LocalTerms`](super::density::LocalTerms); this module assembles them. One evaluation costs `O(n (K q² + p²))` for `p` parameters and
-//! class blocks of size `q`, with all workspace allocated once per call.
+//! [`LocalTerms`](super::density::LocalTerms); this module assembles them. One evaluation costs
+//! `O(n (K q² + p²))` for `p` parameters and class blocks of size `q`, with all workspace
+//! allocated once per call.
+//!
+//! The assembly goes row by row, adding each `W_ik H_ik − c_i τ_ik g_ik g_ikᵀ` to its block,
+//! unless the family sums its blocks in bulk ([`LocalTerms::class_blocks`]). Balls2 does: its
+//! `H_ik` is a sparse part plus rank-one terms in the component scores, so that each class's
+//! block is one weighted matrix product over the rows, which on Statlog satimage (6 classes,
+//! 67 parameters, 300 rows) takes its Newton fits about a third less time than the row-by-row
+//! sum of dense local Hessians. The two sum the same terms in another order; a test holds them
+//! to each other.
 
-use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut2};
+use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2};
 
-use super::density::indicator;
+use super::density::{indicator, ClassBlocks, LocalTerms};
 use super::Parametrisation;
 
 impl Parametrisation {
@@ -40,29 +49,159 @@ impl Parametrisation {
         tau: ArrayView2<'_, f64>,
         coupling: ArrayView1<'_, f64>,
         log_responsibilities: &[f64],
+        hessian: ArrayViewMut2<'_, f64>,
+    ) {
+        let th = theta.as_standard_layout();
+        let th = th.as_slice().expect("contiguous");
+        let mut terms = self
+            .densities()
+            .local_terms(self.shape(), &th[self.prior_len()..]);
+        self.assemble_hessian(
+            &mut *terms,
+            theta,
+            x,
+            w,
+            tau,
+            coupling,
+            log_responsibilities,
+            hessian,
+        );
+    }
+
+    /// [`Self::add_weighted_hessian`] with the family's local terms at `theta`: in bulk where
+    /// the family provides [`LocalTerms::class_blocks`], else row by row.
+    #[allow(clippy::too_many_arguments)]
+    fn assemble_hessian(
+        &self,
+        terms: &mut dyn LocalTerms,
+        theta: ArrayView1<'_, f64>,
+        x: ArrayView2<'_, f64>,
+        w: ArrayView2<'_, f64>,
+        tau: ArrayView2<'_, f64>,
+        coupling: ArrayView1<'_, f64>,
+        log_responsibilities: &[f64],
         mut hessian: ArrayViewMut2<'_, f64>,
     ) {
         let (k, p) = (self.n_classes, self.dim());
-        let th = theta.as_standard_layout();
-        let th = th.as_slice().expect("contiguous");
         let pr = self.prior_len();
-        let mut terms = self.densities().local_terms(self.shape(), &th[pr..]);
         let indices: Vec<Vec<usize>> = (0..k)
             .map(|c| terms.class_indices(c).into_iter().map(|j| pr + j).collect())
             .collect();
-        let q = indices[0].len();
         let prior = self.log_prior(theta).mapv_into(f64::exp);
+        let prior_entry = |c: usize, j: usize| log_prior_derivative(&prior, c, j);
 
-        // Workspace, once per call.
-        let mut local_grad = vec![0.0; k * q];
-        let mut local_hess = vec![0.0; q * q];
-        let mut gbar = vec![0.0; p];
         // Row i holds √c_i ḡ_i: the posterior-covariance term Σ_i c_i ḡ_i ḡ_iᵀ is then one
         // matrix product, GᵀG, instead of a rank-one update per row.
         let mut scaled_gbar = Array2::<f64>::zeros((x.nrows(), p));
         // The upper triangle of the sum, row-major; every class's indices (logits first, then
         // its block) are increasing, so "upper" is `b ≥ a` in local order too.
         let mut h = vec![0.0; p * p];
+        let total_w = if let Some(ClassBlocks {
+            blocks,
+            gradient_sums,
+        }) = terms.class_blocks(
+            x,
+            w,
+            tau,
+            coupling,
+            log_responsibilities,
+            scaled_gbar.slice_mut(s![.., pr..]),
+        ) {
+            // W_ic H_ic − c_i τ_ic g_ic g_icᵀ summed over rows, class by class; the logit rows
+            // of the second term, −c_i τ_ic (e_c − π) g_icᵀ, through the classes' sums of
+            // c_i τ_ic g_ic; and the logit part of each ḡ_i, Σ_c τ_ic (e_c − π).
+            for (c, (idx, block)) in indices.iter().zip(&blocks).enumerate() {
+                for (a, &ga) in idx.iter().enumerate() {
+                    let hrow = &mut h[ga * p..(ga + 1) * p];
+                    for (b, &gb) in idx.iter().enumerate().skip(a) {
+                        hrow[gb] += block[[a, b]];
+                    }
+                }
+                let scale: f64 = (0..x.nrows()).map(|i| coupling[i] * tau[[i, c]]).sum();
+                for ja in 0..pr {
+                    let va = prior_entry(c, ja);
+                    let hrow = &mut h[ja * p..(ja + 1) * p];
+                    for jb in ja..pr {
+                        hrow[jb] -= scale * va * prior_entry(c, jb);
+                    }
+                    for (&gb, &g) in idx.iter().zip(gradient_sums.row(c)) {
+                        hrow[gb] -= va * g;
+                    }
+                }
+            }
+            for (i, mut row) in scaled_gbar.outer_iter_mut().enumerate() {
+                let root = coupling[i].sqrt();
+                for ja in 0..pr {
+                    row[ja] = root
+                        * (0..k)
+                            .map(|c| tau[[i, c]] * prior_entry(c, ja))
+                            .sum::<f64>();
+                }
+            }
+            w.sum()
+        } else {
+            self.add_rows_one_by_one(
+                terms,
+                &indices,
+                x,
+                w,
+                tau,
+                coupling,
+                log_responsibilities,
+                &prior,
+                &mut h,
+                &mut scaled_gbar,
+            )
+        };
+        // + Σ_i c_i ḡ_i ḡ_iᵀ.
+        let covariance = scaled_gbar.t().dot(&scaled_gbar);
+        for a in 0..p {
+            for b in a..p {
+                h[a * p + b] += covariance[[a, b]];
+            }
+        }
+        // Σ_i Σ_k W_ik ∇² log π_k = −(Σ W) (diag π − π πᵀ) over the logits.
+        for ja in 0..pr {
+            for jb in ja..pr {
+                let cov = indicator(ja == jb) * prior[ja + 1] - prior[ja + 1] * prior[jb + 1];
+                h[ja * p + jb] -= total_w * cov;
+            }
+        }
+        for a in 0..p {
+            for b in a..p {
+                let v = h[a * p + b];
+                hessian[[a, b]] += v;
+                if b != a {
+                    hessian[[b, a]] += v;
+                }
+            }
+        }
+    }
+
+    /// The row-by-row assembly of `Σ_i [Σ_k W_ik H_ik − c_i Σ_k τ_ik g_ik g_ikᵀ]` into the upper
+    /// triangle `h`, and of the rows `√c_i ḡ_i` into `scaled_gbar`, from each row's
+    /// [`LocalTerms::local_derivatives`]; returns `Σ_i Σ_k W_ik`.
+    #[allow(clippy::too_many_arguments)]
+    fn add_rows_one_by_one(
+        &self,
+        terms: &mut dyn LocalTerms,
+        indices: &[Vec<usize>],
+        x: ArrayView2<'_, f64>,
+        w: ArrayView2<'_, f64>,
+        tau: ArrayView2<'_, f64>,
+        coupling: ArrayView1<'_, f64>,
+        log_responsibilities: &[f64],
+        prior: &Array1<f64>,
+        h: &mut [f64],
+        scaled_gbar: &mut Array2<f64>,
+    ) -> f64 {
+        let (k, p, pr) = (self.n_classes, self.dim(), self.prior_len());
+        let q = indices[0].len();
+        let prior_entry = |c: usize, j: usize| log_prior_derivative(prior, c, j);
+        // Workspace, once per call.
+        let mut local_grad = vec![0.0; k * q];
+        let mut local_hess = vec![0.0; q * q];
+        let mut gbar = vec![0.0; p];
         let mut total_w = 0.0;
 
         for (i, row) in x.outer_iter().enumerate() {
@@ -91,16 +230,12 @@ impl Parametrisation {
                 if scale == 0.0 {
                     continue;
                 }
-                let prior_entry = |j: usize| -> f64 {
-                    // ∂ log π_c / ∂a_j for j = 1 … K − 1, stored at j − 1.
-                    indicator(j + 1 == c) - prior[j + 1]
-                };
                 for ja in 0..pr {
-                    let va = prior_entry(ja);
+                    let va = prior_entry(c, ja);
                     gbar[ja] += tc * va;
                     let hrow = &mut h[ja * p..(ja + 1) * p];
                     for jb in ja..pr {
-                        hrow[jb] -= scale * va * prior_entry(jb);
+                        hrow[jb] -= scale * va * prior_entry(c, jb);
                     }
                     for (&gb, &g) in idx.iter().zip(grad.iter()) {
                         hrow[gb] -= scale * va * g;
@@ -118,27 +253,101 @@ impl Parametrisation {
                 *out = root * g;
             }
         }
-        // + Σ_i c_i ḡ_i ḡ_iᵀ.
-        let covariance = scaled_gbar.t().dot(&scaled_gbar);
-        for a in 0..p {
-            for b in a..p {
-                h[a * p + b] += covariance[[a, b]];
-            }
+        total_w
+    }
+}
+
+/// `∂ log π_c / ∂a_{j+1} = 1{j + 1 = c} − π_{j+1}`, the prior logits' entry `j` of every
+/// class score `g_ic` (`prior` holds `π`).
+fn log_prior_derivative(prior: &Array1<f64>, c: usize, j: usize) -> f64 {
+    indicator(j + 1 == c) - prior[j + 1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::family::{Family, Priors};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A family's local terms without their bulk path: the assembly goes row by row.
+    struct RowByRow<'a>(Box<dyn LocalTerms + 'a>);
+
+    impl LocalTerms for RowByRow<'_> {
+        fn class_indices(&self, c: usize) -> Vec<usize> {
+            self.0.class_indices(c)
         }
-        // Σ_i Σ_k W_ik ∇² log π_k = −(Σ W) (diag π − π πᵀ) over the logits.
-        for ja in 0..pr {
-            for jb in ja..pr {
-                let cov = indicator(ja == jb) * prior[ja + 1] - prior[ja + 1] * prior[jb + 1];
-                h[ja * p + jb] -= total_w * cov;
-            }
+
+        fn local_derivatives(
+            &mut self,
+            c: usize,
+            i: usize,
+            row: &[f64],
+            log_responsibilities: &[f64],
+            grad: &mut [f64],
+            hess: &mut [f64],
+        ) {
+            self.0
+                .local_derivatives(c, i, row, log_responsibilities, grad, hess);
         }
-        for a in 0..p {
-            for b in a..p {
-                let v = h[a * p + b];
-                hessian[[a, b]] += v;
-                if b != a {
-                    hessian[[b, a]] += v;
-                }
+    }
+
+    /// Balls2's bulk class blocks give the Hessian the row-by-row assembly gives, to rounding,
+    /// for any weights, posteriors, couplings and responsibilities (the assembly is an identity
+    /// in them), with and without a variance floor and with fixed or estimated priors.
+    #[test]
+    fn balls2_class_blocks_in_bulk_are_the_row_by_row_sum() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for (k, d, floor, priors) in [
+            (2, 3, 0.0, Priors::Estimated),
+            (3, 2, 0.05, Priors::Estimated),
+            (4, 4, 0.02, Priors::Fixed),
+        ] {
+            let n = 23;
+            let param = Parametrisation::new(Family::Balls2, k, d)
+                .unwrap()
+                .with_priors(priors)
+                .with_variance_floor(floor)
+                .unwrap();
+            let p = param.dim();
+            let theta = Array1::from_shape_fn(p, |_| rng.random_range(-1.0..1.0));
+            let x = Array2::from_shape_fn((n, d), |_| rng.random_range(-2.0..2.0));
+            let w = Array2::from_shape_fn((n, k), |_| rng.random_range(-1.0..1.0));
+            let tau = Array2::from_shape_fn((n, k), |_| rng.random_range(0.0..1.0));
+            let coupling = Array1::from_shape_fn(n, |_| rng.random_range(0.0..2.0));
+            let log_rho: Vec<f64> = (0..param.log_responsibilities_len(n))
+                .map(|_| rng.random_range(0.01_f64..1.0).ln())
+                .collect();
+            let th = theta.to_vec();
+            let hessian_by = |bulk: bool| {
+                let terms = param
+                    .densities()
+                    .local_terms(param.shape(), &th[param.prior_len()..]);
+                let mut terms: Box<dyn LocalTerms> = if bulk {
+                    terms
+                } else {
+                    Box::new(RowByRow(terms))
+                };
+                let mut h = Array2::zeros((p, p));
+                param.assemble_hessian(
+                    &mut *terms,
+                    theta.view(),
+                    x.view(),
+                    w.view(),
+                    tau.view(),
+                    coupling.view(),
+                    &log_rho,
+                    h.view_mut(),
+                );
+                h
+            };
+            let (bulk, rows) = (hessian_by(true), hessian_by(false));
+            let scale = rows.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+            for ((ij, a), b) in bulk.indexed_iter().zip(rows.iter()) {
+                assert!(
+                    (a - b).abs() <= 1e-12 * scale,
+                    "K = {k}, d = {d}, floor {floor}, {priors:?}: entry {ij:?}: {a} in bulk, {b} row by row"
+                );
             }
         }
     }

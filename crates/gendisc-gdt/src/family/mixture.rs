@@ -3,13 +3,16 @@
 //! `ω_k = softmax(0, c_k)` and component variances `σ²_km = v₀ + e^{−2ℓ_km}` above the floor
 //! `v₀` (`e^{−2ℓ_km}` without one).
 
-use ndarray::{s, Array1, Array2, ArrayView2, ArrayView3, ArrayViewMut1};
+use ndarray::linalg::general_mat_mul;
+use ndarray::{
+    s, Array1, Array2, ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2,
+};
 
 use gendisc_core::numerics::log_sum_exp;
 use gendisc_core::{Convergence, Result};
 use gendisc_generative::Balls2;
 
-use super::density::{indicator, ClassDensities, LocalTerms, Shape};
+use super::density::{indicator, ClassBlocks, ClassDensities, LocalTerms, Shape};
 use crate::model::{class_priors_of, fit_maybe_weighted, require_em_converged, TrainingSet};
 use crate::params::GdtValidParams;
 
@@ -384,5 +387,106 @@ impl LocalTerms for MixtureTerms<'_> {
                 hess[a * q + b] -= grad[a] * grad[b];
             }
         }
+    }
+
+    /// With `u_m` and `ρ_m` as in [`Self::local_derivatives`], `W H − a g gᵀ` is the sparse
+    /// part `W Σ_m ρ_m (∇² log ω_m + ∇² log N_m)` plus `Σ_m (W ρ_m) u_m u_mᵀ − (W + a) g gᵀ`:
+    /// three rank-one terms per row, which one weighted product `Vᵀ D V` sums over the rows,
+    /// `V` holding `u_1`, `u_2` and `g` of every row. The sparse part has `2d + 1` entries per
+    /// component and the mixing logit's diagonal; the rows are summed directly there.
+    fn class_blocks(
+        &mut self,
+        x: ArrayView2<'_, f64>,
+        w: ArrayView2<'_, f64>,
+        tau: ArrayView2<'_, f64>,
+        coupling: ArrayView1<'_, f64>,
+        log_responsibilities: &[f64],
+        mut scaled_gradients: ArrayViewMut2<'_, f64>,
+    ) -> Option<ClassBlocks> {
+        let (n, d) = x.dim();
+        let k = self.shape.n_classes;
+        let q = SphericalMixture::block_len(self.shape);
+        let mut blocks = vec![Array2::<f64>::zeros((q, q)); k];
+        let mut gradient_sums = Array2::<f64>::zeros((k, q));
+        let terms = COMPONENTS + 1;
+        // V (rows u_1, u_2, g of each row in turn) and D V, row-major. The u_m rows are zero off
+        // their component's support, which every class writes at the same places.
+        let mut v = Array2::<f64>::zeros((terms * n, q));
+        let mut dv = Array2::<f64>::zeros((terms * n, q));
+        let mut sparse = vec![0.0; q * q];
+        for (c, block) in blocks.iter_mut().enumerate() {
+            sparse.fill(0.0);
+            let params = &self.params[c * q..(c + 1) * q];
+            let (constants, [w1, w2]) = self.classes[c];
+            let mut gradient_sum = vec![0.0; q];
+            let v_rows = v.as_slice_mut().expect("standard layout");
+            let dv_rows = dv.as_slice_mut().expect("standard layout");
+            for (i, row) in x.outer_iter().enumerate() {
+                let row = row.as_slice().expect("standard layout rows");
+                let (wc, tc, ci) = (w[[i, c]], tau[[i, c]], coupling[i]);
+                let at = (i * k + c) * COMPONENTS;
+                let (v_i, g) =
+                    v_rows[terms * i * q..terms * (i + 1) * q].split_at_mut(COMPONENTS * q);
+                let dv_i = &mut dv_rows[terms * i * q..terms * (i + 1) * q];
+                g.fill(0.0);
+                for m in 0..COMPONENTS {
+                    let resp = log_responsibilities[at + m].exp();
+                    let (prec, phi) = (constants[m].precision, constants[m].phi);
+                    let mean = &params[1 + m * d..1 + (m + 1) * d];
+                    let ls = 1 + COMPONENTS * d + m;
+                    let weight = wc * resp;
+                    let um = &mut v_i[m * q..(m + 1) * q];
+                    um[0] = indicator(m == 1) - w2;
+                    let mut sq = 0.0;
+                    for j in 0..d {
+                        let dj = row[j] - mean[j];
+                        sq += dj * dj;
+                        let mj = 1 + m * d + j;
+                        um[mj] = prec * dj;
+                        sparse[mj * q + mj] -= weight * prec;
+                        sparse[mj * q + ls] += weight * 2.0 * prec * dj * phi;
+                    }
+                    um[ls] = (d as f64 - prec * sq) * phi;
+                    sparse[ls * q + ls] -= weight
+                        * (2.0 * prec * sq * phi * phi
+                            + 2.0 * phi * (1.0 - phi) * (d as f64 - prec * sq));
+                    sparse[0] -= weight * w1 * w2;
+                    for ((gb, o), &u) in g
+                        .iter_mut()
+                        .zip(&mut dv_i[m * q..(m + 1) * q])
+                        .zip(um.iter())
+                    {
+                        *gb += resp * u;
+                        *o = weight * u;
+                    }
+                }
+                let scale = ci * tc;
+                let root = ci.sqrt() * tc;
+                let g_weight = -(wc + scale);
+                let mut scaled_row = scaled_gradients.row_mut(i);
+                let scaled = &mut scaled_row
+                    .as_slice_mut()
+                    .expect("rows of a standard-layout matrix")[c * q..(c + 1) * q];
+                for (((&gb, o), sum), out) in g
+                    .iter()
+                    .zip(&mut dv_i[COMPONENTS * q..])
+                    .zip(gradient_sum.iter_mut())
+                    .zip(scaled.iter_mut())
+                {
+                    *o = g_weight * gb;
+                    *sum += scale * gb;
+                    *out = root * gb;
+                }
+            }
+            for (o, &sum) in gradient_sums.row_mut(c).iter_mut().zip(&gradient_sum) {
+                *o = sum;
+            }
+            block.assign(&ArrayView2::from_shape((q, q), &sparse).expect("q × q"));
+            general_mat_mul(1.0, &v.t(), &dv, 1.0, block);
+        }
+        Some(ClassBlocks {
+            blocks,
+            gradient_sums,
+        })
     }
 }
