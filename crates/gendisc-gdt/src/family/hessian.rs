@@ -294,7 +294,9 @@ mod tests {
 
     /// Balls2's bulk class blocks give the Hessian the row-by-row assembly gives, to rounding,
     /// for any weights, posteriors, couplings and responsibilities (the assembly is an identity
-    /// in them), with and without a variance floor and with fixed or estimated priors.
+    /// in them), with and without a variance floor and with fixed or estimated priors. Both take
+    /// the components' derivatives from one function, which the finite-difference property test
+    /// checks; this test checks the two assemblies.
     #[test]
     fn balls2_class_blocks_in_bulk_are_the_row_by_row_sum() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);

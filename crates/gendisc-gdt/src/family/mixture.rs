@@ -242,6 +242,45 @@ impl ClassDensities for SphericalMixture {
     }
 }
 
+/// Component `m`'s part of a row's local derivatives over its class block `params`: writes
+/// `u_m`, the gradient of `log ω_m + log N_m` (`∂/∂c = 1{m = 2} − ω_2`, `∂/∂μ = ρ δ`,
+/// `∂/∂ℓ = φ (d − ρ‖δ‖²)` with `ρ` the precision and `δ = x − μ_m`), on its support in `um`, and
+/// adds `weight` times its second derivatives — the sparse part `∂² log ω_m / ∂c² = −ω_1 ω_2`,
+/// `∂²/∂μ² = −ρ I`, `∂²/∂μ ∂ℓ = 2φρ δ`, `∂²/∂ℓ² = −2φ² ρ‖δ‖² − 2φ (1 − φ)(d − ρ‖δ‖²)` — to the
+/// upper triangle of `hess` (`q × q`, row-major).
+#[allow(clippy::too_many_arguments)]
+fn component_derivatives(
+    m: usize,
+    row: &[f64],
+    params: &[f64],
+    scale: ComponentScale,
+    [w1, w2]: [f64; COMPONENTS],
+    weight: f64,
+    um: &mut [f64],
+    hess: &mut [f64],
+) {
+    let (d, q) = (row.len(), um.len());
+    let (prec, phi) = (scale.precision, scale.phi);
+    let mean = &params[1 + m * d..1 + (m + 1) * d];
+    let ls = 1 + COMPONENTS * d + m;
+    um[0] = indicator(m == 1) - w2;
+    let mut sq = 0.0;
+    for j in 0..d {
+        let dj = row[j] - mean[j];
+        sq += dj * dj;
+        let mj = 1 + m * d + j;
+        um[mj] = prec * dj;
+        hess[mj * q + mj] -= weight * prec;
+        hess[mj * q + ls] += weight * 2.0 * prec * dj * phi;
+    }
+    um[ls] = (d as f64 - prec * sq) * phi;
+    // ∂/∂ℓ [φ (d − ρ q)] with ∂φ/∂ℓ = −2φ(1 − φ) and ∂ρ/∂ℓ = 2φρ; without a floor (φ = 1) the
+    // second term is exactly 0.
+    hess[ls * q + ls] -=
+        weight * (2.0 * prec * sq * phi * phi + 2.0 * phi * (1.0 - phi) * (d as f64 - prec * sq));
+    hess[0] -= weight * w1 * w2;
+}
+
 /// `log ω = log softmax(0, c)`.
 fn mixing_log_weights(c: f64) -> [f64; COMPONENTS] {
     let norm = log_sum_exp(&[0.0, c]);
@@ -327,9 +366,9 @@ impl LocalTerms for MixtureTerms<'_> {
 
     /// With `u_m` the gradient of `log ω_m + log N_m` over the class block and `ρ_m` the
     /// responsibilities: `∇ log f = Σ_m ρ_m u_m` and `∇² log f = Σ_m ρ_m (∇² log ω_m +
-    /// ∇² log N_m) + Σ_m ρ_m u_m u_mᵀ − (∇ log f)(∇ log f)ᵀ`, where
-    /// `∂² log ω_m / ∂c² = −ω_1 ω_2`, `∂/∂ℓ = φ (d − ρ‖δ‖²)`, `∂²/∂μ ∂ℓ = 2φρ δ` and
-    /// `∂²/∂ℓ² = −2φ² ρ‖δ‖² − 2φ (1 − φ)(d − ρ‖δ‖²)`.
+    /// ∇² log N_m) + Σ_m ρ_m u_m u_mᵀ − (∇ log f)(∇ log f)ᵀ`, the components' terms from
+    /// [`component_derivatives`]. Balls2's Hessian is assembled by [`Self::class_blocks`]; this
+    /// row-by-row form is the reference the tests hold it to.
     fn local_derivatives(
         &mut self,
         c: usize,
@@ -339,38 +378,19 @@ impl LocalTerms for MixtureTerms<'_> {
         grad: &mut [f64],
         hess: &mut [f64],
     ) {
-        let d = row.len();
         let q = grad.len();
         hess.fill(0.0);
         let params = &self.params[c * q..(c + 1) * q];
         let at = (i * self.shape.n_classes + c) * COMPONENTS;
         let log_rho = &log_responsibilities[at..at + COMPONENTS];
-        let (constants, [w1, w2]) = self.classes[c];
+        let (constants, weights) = self.classes[c];
         let u = &mut self.u;
         grad.fill(0.0);
         for m in 0..COMPONENTS {
             let resp = log_rho[m].exp();
-            let (prec, phi) = (constants[m].precision, constants[m].phi);
-            let mean = &params[1 + m * d..1 + (m + 1) * d];
             let um = &mut u[m * q..(m + 1) * q];
             let support = &self.supports[m];
-            um[0] = indicator(m == 1) - w2;
-            let ls = 1 + COMPONENTS * d + m;
-            let mut sq = 0.0;
-            for j in 0..d {
-                let dj = row[j] - mean[j];
-                sq += dj * dj;
-                let mj = 1 + m * d + j;
-                um[mj] = prec * dj;
-                hess[mj * q + mj] -= resp * prec;
-                hess[mj * q + ls] += resp * 2.0 * prec * dj * phi;
-            }
-            um[ls] = (d as f64 - prec * sq) * phi;
-            // ∂/∂ℓ [φ (d − ρ q)] with ∂φ/∂ℓ = −2φ(1 − φ) and ∂ρ/∂ℓ = 2φρ; without a floor
-            // (φ = 1) the second term is exactly 0.
-            hess[ls * q + ls] -= resp * 2.0 * prec * sq * phi * phi
-                + resp * 2.0 * phi * (1.0 - phi) * (d as f64 - prec * sq);
-            hess[0] -= resp * w1 * w2;
+            component_derivatives(m, row, params, constants[m], weights, resp, um, hess);
             // ρ_m u_m u_mᵀ where u_m is not zero: the mixing logit, μ_m and ℓ_m.
             for (at, &a) in support.iter().enumerate() {
                 let va = resp * um[a];
@@ -403,7 +423,7 @@ impl LocalTerms for MixtureTerms<'_> {
         log_responsibilities: &[f64],
         mut scaled_gradients: ArrayViewMut2<'_, f64>,
     ) -> Option<ClassBlocks> {
-        let (n, d) = x.dim();
+        let n = x.nrows();
         let k = self.shape.n_classes;
         let q = SphericalMixture::block_len(self.shape);
         let mut blocks = vec![Array2::<f64>::zeros((q, q)); k];
@@ -417,8 +437,8 @@ impl LocalTerms for MixtureTerms<'_> {
         for (c, block) in blocks.iter_mut().enumerate() {
             sparse.fill(0.0);
             let params = &self.params[c * q..(c + 1) * q];
-            let (constants, [w1, w2]) = self.classes[c];
-            let mut gradient_sum = vec![0.0; q];
+            let (constants, weights) = self.classes[c];
+            let mut gradient_sum = gradient_sums.row_mut(c);
             let v_rows = v.as_slice_mut().expect("standard layout");
             let dv_rows = dv.as_slice_mut().expect("standard layout");
             for (i, row) in x.outer_iter().enumerate() {
@@ -431,26 +451,18 @@ impl LocalTerms for MixtureTerms<'_> {
                 g.fill(0.0);
                 for m in 0..COMPONENTS {
                     let resp = log_responsibilities[at + m].exp();
-                    let (prec, phi) = (constants[m].precision, constants[m].phi);
-                    let mean = &params[1 + m * d..1 + (m + 1) * d];
-                    let ls = 1 + COMPONENTS * d + m;
                     let weight = wc * resp;
                     let um = &mut v_i[m * q..(m + 1) * q];
-                    um[0] = indicator(m == 1) - w2;
-                    let mut sq = 0.0;
-                    for j in 0..d {
-                        let dj = row[j] - mean[j];
-                        sq += dj * dj;
-                        let mj = 1 + m * d + j;
-                        um[mj] = prec * dj;
-                        sparse[mj * q + mj] -= weight * prec;
-                        sparse[mj * q + ls] += weight * 2.0 * prec * dj * phi;
-                    }
-                    um[ls] = (d as f64 - prec * sq) * phi;
-                    sparse[ls * q + ls] -= weight
-                        * (2.0 * prec * sq * phi * phi
-                            + 2.0 * phi * (1.0 - phi) * (d as f64 - prec * sq));
-                    sparse[0] -= weight * w1 * w2;
+                    component_derivatives(
+                        m,
+                        row,
+                        params,
+                        constants[m],
+                        weights,
+                        weight,
+                        um,
+                        &mut sparse,
+                    );
                     for ((gb, o), &u) in g
                         .iter_mut()
                         .zip(&mut dv_i[m * q..(m + 1) * q])
@@ -477,9 +489,6 @@ impl LocalTerms for MixtureTerms<'_> {
                     *sum += scale * gb;
                     *out = root * gb;
                 }
-            }
-            for (o, &sum) in gradient_sums.row_mut(c).iter_mut().zip(&gradient_sum) {
-                *o = sum;
             }
             block.assign(&ArrayView2::from_shape((q, q), &sparse).expect("q × q"));
             general_mat_mul(1.0, &v.t(), &dv, 1.0, block);
