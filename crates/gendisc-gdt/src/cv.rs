@@ -26,8 +26,9 @@ use gendisc_core::{
 use gendisc_data::cv::{check_selection, in_which_fit, path_curve, Folds};
 pub use gendisc_data::cv::{score, CvCriterion, SelectionRule};
 
+use crate::existence::KnownSeparation;
 use crate::family::Family;
-use crate::model::{check_gdt_parts, Gdt};
+use crate::model::{check_gdt_parts, known_separation, Gdt};
 use crate::params::{check_lambda, validate, GdtParams, GdtValidParams};
 
 /// The grid of Table 1: `λ ∈ {1, 0.75, 0.5, 0.25, 0}`.
@@ -228,6 +229,43 @@ impl GdtCvValidParams {
         y: ArrayView1<'_, usize>,
         sample_weight: Option<ArrayView1<'_, f64>>,
     ) -> Result<CvSelection> {
+        self.select_impl(x, y, sample_weight, None)
+    }
+
+    /// [`Self::select`] for a caller that has already fitted `λ = 0` on the same rows with the
+    /// same settings (`discriminative`, e.g. the end of a path it reports): where that fit
+    /// carries a certificate that no finite maximiser exists, each fold checks it on its own
+    /// rows before solving a linear program of its own (see [`crate::existence`]). The
+    /// selection is the one [`Self::select`] makes: a certificate is only used where it is
+    /// verified on the fold, so another model costs time, never correctness.
+    pub fn select_reusing(
+        &self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: Option<ArrayView1<'_, f64>>,
+        discriminative: &Gdt,
+    ) -> Result<CvSelection> {
+        let known = discriminative
+            .report()
+            .separation
+            .clone()
+            .map(|certificate| KnownSeparation {
+                certificate,
+                scale: discriminative.scale(),
+                family: discriminative.family(),
+                floored: discriminative.parametrisation().variance_floor() > 0.0,
+            });
+        self.select_impl(x, y, sample_weight, Some(known))
+    }
+
+    /// `known`: `None` to compute the rows' certificate here, `Some` for the caller's.
+    fn select_impl(
+        &self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: Option<ArrayView1<'_, f64>>,
+        known: Option<Option<KnownSeparation>>,
+    ) -> Result<CvSelection> {
         gendisc_core::validate::check_training_matrix(x)?;
         if y.len() != x.nrows() {
             return Err(Error::shape_mismatch(
@@ -245,6 +283,21 @@ impl GdtCvValidParams {
         self.criterion.check_classes(k)?;
         let grid = self.grid();
         let folds = self.folds();
+        // Every fold's rows are a subset of these: a certificate that they are separated
+        // usually holds on each fold too, and checking it costs far less than a fold's own
+        // linear program. Where it cannot be computed, the folds decide alone (and report why).
+        let known = match known {
+            _ if !(gdt.certify_discriminative_end && grid.contains(&0.0)) => None,
+            Some(known) => known,
+            None => known_separation(
+                &gdt,
+                x.view(),
+                y.view(),
+                sample_weight.as_ref().map(|w| w.view()),
+            )
+            .ok()
+            .flatten(),
+        };
         let curve = path_curve(y, folds, grid.len(), |r, f, fold| {
             let xt = x.select(ndarray::Axis(0), &fold.train);
             let yt = y.select(ndarray::Axis(0), &fold.train);
@@ -253,7 +306,13 @@ impl GdtCvValidParams {
             let yv = y.select(ndarray::Axis(0), &fold.test);
             let wv = sample_weight.map(|w| w.select(ndarray::Axis(0), &fold.test));
             let path = gdt
-                .fit_path(&grid, xt.view(), yt.view(), wt.as_ref().map(|w| w.view()))
+                .fit_path_knowing(
+                    &grid,
+                    xt.view(),
+                    yt.view(),
+                    wt.as_ref().map(|w| w.view()),
+                    known.as_ref(),
+                )
                 .map_err(|e| in_which_fit(e, &folds.describe(r, f)))?;
             path.iter()
                 .map(|model| {

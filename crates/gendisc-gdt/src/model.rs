@@ -17,7 +17,7 @@ use gendisc_optim::{Method, Minimizer, Objective, Solution, Status, TwiceDiffere
 
 use crate::discriminative_end::induced_start;
 
-use crate::existence::{balls2_separation, separation, Separation};
+use crate::existence::{balls2_separation, separation, KnownSeparation, Separation};
 use crate::family::{check_variance_floor, Family, Parametrisation, Priors};
 use crate::objective::{CountingIndefinite, GdtObjective};
 use crate::params::{GdtParams, GdtValidParams};
@@ -716,13 +716,17 @@ fn require_converged<'t>(
 
 /// Maximises `L_λ` from `start` (the generative fit or a warm start); with
 /// `require_convergence`, a fit that stops without converging is an error.
+///
+/// `known`, a separation certificate of a superset of the rows, is tried at `λ = 0` before a
+/// linear program of their own ([`KnownSeparation`]).
 pub(crate) fn optimise<'t>(
     p: &GdtValidParams,
     t: &'t TrainingSet<'t>,
     start: ArrayView1<'_, f64>,
     start_converged: bool,
+    known: Option<&KnownSeparation>,
 ) -> Result<Gdt> {
-    let model = optimise_unchecked(p, t, start, start_converged)?;
+    let model = optimise_unchecked(p, t, start, start_converged, known)?;
     if p.require_convergence {
         require_converged(p, t, &model.report)?;
     }
@@ -734,6 +738,7 @@ fn optimise_unchecked<'t>(
     t: &'t TrainingSet<'t>,
     start: ArrayView1<'_, f64>,
     start_converged: bool,
+    known: Option<&KnownSeparation>,
 ) -> Result<Gdt> {
     let objective = GdtObjective::new(t, p.lambda);
     let at_start = |status, gradient_tolerance, separation| {
@@ -774,14 +779,7 @@ fn optimise_unchecked<'t>(
     let mut from = start.to_owned();
     let mut induced: Option<Solution> = None;
     if p.lambda == 0.0 && p.certify_discriminative_end {
-        let (family, k) = (t.param.family(), t.param.n_classes());
-        let certificate = if family == Family::Balls2 {
-            let floored = t.param.variance_floor() > 0.0;
-            balls2_separation(k, t.x.view(), t.y, t.w, floored)?
-        } else {
-            separation(family, k, t.x.view(), t.y, t.w)?
-        };
-        if let Some(certificate) = certificate {
+        if let Some(certificate) = certificate_at_zero(t, known)? {
             return Ok(Gdt {
                 param: t.param,
                 theta: start.to_owned(),
@@ -824,6 +822,46 @@ fn optimise_unchecked<'t>(
             separation: None,
         },
     })
+}
+
+/// The certificate that `L_disc` on `t` has no finite maximiser, where one is found: `known`
+/// carried to these rows if it holds there, else the family's linear program
+/// ([`separation`], or [`balls2_separation`] for Balls2).
+fn certificate_at_zero(
+    t: &TrainingSet<'_>,
+    known: Option<&KnownSeparation>,
+) -> Result<Option<Separation>> {
+    let (family, k) = (t.param.family(), t.param.n_classes());
+    let floored = t.param.variance_floor() > 0.0;
+    if let Some(carried) =
+        known.and_then(|known| known.carry((family, floored), t.x.view(), t.scale, t.y, t.w))
+    {
+        return Ok(Some(carried));
+    }
+    if family == Family::Balls2 {
+        balls2_separation(k, t.x.view(), t.y, t.w, floored)
+    } else {
+        separation(family, k, t.x.view(), t.y, t.w)
+    }
+}
+
+/// The separation certificate of the rows `(x, y)` at `λ = 0` under `p`, with their unit, for
+/// fits on subsets of them (cross-validation's folds); `None` where none is found.
+pub(crate) fn known_separation<'a>(
+    p: &GdtValidParams,
+    x: ArrayView2<'a, f64>,
+    y: ArrayView1<'a, usize>,
+    sample_weight: Option<ArrayView1<'a, f64>>,
+) -> Result<Option<KnownSeparation>> {
+    let t = TrainingSet::new(p, x, y, sample_weight)?;
+    Ok(
+        certificate_at_zero(&t, None)?.map(|certificate| KnownSeparation {
+            certificate,
+            scale: t.scale,
+            family: t.param.family(),
+            floored: t.param.variance_floor() > 0.0,
+        }),
+    )
 }
 
 /// For `λ > 0`, an error where `L_gen` has no maximum: the shared diagonal on a column that is
@@ -884,7 +922,7 @@ impl GdtValidParams {
     ) -> Result<Gdt> {
         let t = TrainingSet::new(self, x.view(), y.view(), w.map(|w| w.reborrow()))?;
         let (start, converged) = t.param.generative_start(self, &t)?;
-        optimise(self, &t, start.view(), converged)
+        optimise(self, &t, start.view(), converged, None)
     }
 
     /// Fits from the parameters of `start` (a model of the same family, classes and features,
@@ -930,7 +968,7 @@ impl GdtValidParams {
                 ),
             ));
         }
-        optimise(self, &t, start.theta(), start.report.start_converged)
+        optimise(self, &t, start.theta(), start.report.start_converged, None)
     }
 
     /// Fits every `λ` of `lambdas` (each in `[0, 1]`, in the given order), the first from the
@@ -946,6 +984,19 @@ impl GdtValidParams {
         x: ArrayView2<'_, f64>,
         y: ArrayView1<'_, usize>,
         sample_weight: Option<ArrayView1<'_, f64>>,
+    ) -> Result<Vec<Gdt>> {
+        self.fit_path_knowing(lambdas, x, y, sample_weight, None)
+    }
+
+    /// [`Self::fit_path`] on a subset of rows whose superset's separation certificate, if any,
+    /// is `known` ([`KnownSeparation`]).
+    pub(crate) fn fit_path_knowing(
+        &self,
+        lambdas: &[f64],
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        sample_weight: Option<ArrayView1<'_, f64>>,
+        known: Option<&KnownSeparation>,
     ) -> Result<Vec<Gdt>> {
         if lambdas.is_empty() {
             return Err(Error::Empty {
@@ -969,7 +1020,7 @@ impl GdtValidParams {
                 ..self.clone()
             };
             let from = models.last().map_or(start.view(), |m| m.theta());
-            models.push(optimise(&p, &t, from, converged)?);
+            models.push(optimise(&p, &t, from, converged, known)?);
         }
         Ok(models)
     }

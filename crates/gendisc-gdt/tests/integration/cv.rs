@@ -71,3 +71,62 @@ fn the_refit_equals_the_path_fit_at_the_chosen_lambda() {
     let wrong = pred.iter().zip(y.iter()).filter(|(p, t)| p != t).count();
     assert_eq!(err, wrong as f64 / 60.0);
 }
+
+#[test]
+fn reusing_the_paths_certificate_selects_as_the_folds_would_alone() {
+    use ndarray::{Array1, Array2};
+    use rand::Rng;
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    // Separated classes (no maximiser at λ = 0, on the rows and on every fold) and
+    // overlapping ones (a maximiser on the rows).
+    let (overlapping, labels) = BouchardTriggsSimulation::GaussianIdentity.sample(200, &mut rng);
+    let n = 40;
+    let y = Array1::from_shape_fn(n, |i| i % 2);
+    let separated = Array2::from_shape_fn((n, overlapping.ncols()), |(i, _)| {
+        3.0 * y[i] as f64 + rng.random::<f64>()
+    });
+    let path = |family: Family, x: &Array2<f64>, y: &Array1<usize>, grid: &[f64]| {
+        Gdt::params(family)
+            .n_classes(2)
+            .check()
+            .unwrap()
+            .fit_path(grid, x.view(), y.view(), None)
+            .unwrap()
+    };
+    // The log loss tells a fold's λ = 0 fit from the λ = 0.25 fit it starts from, which a
+    // fold without a maximiser returns.
+    let params = |family| {
+        GdtCv::params(family)
+            .n_folds(4)
+            .seed(1)
+            .criterion(CvCriterion::LogLoss)
+            .check()
+            .unwrap()
+    };
+    let grid = params(Family::Lda).grid();
+    // A λ = 0 fit with a certificate that does not hold on the overlapping rows' folds.
+    let foreign = path(Family::Lda, &separated, &y, &grid).pop().unwrap();
+    assert!(foreign.report().separation.is_some());
+    for (x, y, family, certified) in [
+        (&separated, &y, Family::Lda, true),
+        (&separated, &y, Family::Balls2, true),
+        (&overlapping, &labels, Family::Lda, false),
+        (&overlapping, &labels, Family::Qda, false),
+    ] {
+        let params = params(family);
+        let discriminative = path(family, x, y, &grid).pop().unwrap();
+        assert_eq!(discriminative.lambda(), 0.0);
+        assert_eq!(
+            discriminative.report().separation.is_some(),
+            certified,
+            "{family}"
+        );
+        let alone = params.select(x.view(), y.view(), None).unwrap();
+        for lent in [&discriminative, &foreign] {
+            let reusing = params
+                .select_reusing(x.view(), y.view(), None, lent)
+                .unwrap();
+            assert_eq!(alone, reusing, "{family}");
+        }
+    }
+}

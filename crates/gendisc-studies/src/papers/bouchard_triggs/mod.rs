@@ -1070,14 +1070,20 @@ impl Study for Table1Study {
                 continue;
             }
             // GDT-CV: λ̂ by k-fold CV on the training rows; the path fit at λ̂ is the refit
-            // (the same warm-started path from λ = 1 down to λ̂).
-            let selection = GdtCv::params(family)
+            // (the same warm-started path from λ = 1 down to λ̂). The path's λ = 0 fit, on the
+            // same rows, lends the folds its certificate where it has one.
+            let cv = GdtCv::params(family)
                 .gdt(gdt)
                 .n_folds(self.settings.cv_folds)
                 .seed(cv_seed)
                 .criterion(criterion.clone())
-                .check()?
-                .select(x_train.view(), y_train.view(), None)?;
+                .check()?;
+            let selection = match path.iter().find(|model| model.lambda() == 0.0) {
+                Some(discriminative) => {
+                    cv.select_reusing(x_train.view(), y_train.view(), None, discriminative)?
+                }
+                None => cv.select(x_train.view(), y_train.view(), None)?,
+            };
             let chosen = TABLE1_GRID
                 .iter()
                 .position(|&l| l == selection.lambda)
