@@ -83,43 +83,62 @@ pub fn binary_logistic_loss_sum(
             y_true.len(),
         ));
     }
+    // Rows go in chunks: the first pass checks them and takes every exponential, the second
+    // adds in row order. Apart, the exponentials run in a loop with nothing else live across
+    // the call, and the sums see the same terms in the same order as one pass would.
+    const CHUNK: usize = 256;
+    let mut t = [0.0_f64; CHUNK];
+    let mut tau = [0.0_f64; CHUNK];
     let mut linear = CompensatedSum::default();
     let mut log1p = Log1pSum::new();
-    for (row, (&eta, &label)) in log_odds.iter().zip(y_true.iter()).enumerate() {
-        if eta.is_nan() {
-            return Err(Error::NonFinite {
-                what: "log_odds".into(),
-                row,
-                column: 0,
-                value: eta,
-            });
-        }
-        // The row's loss is log(1 + exp(t)).
-        let t = match label {
-            0 => eta,
-            1 => -eta,
-            _ => {
+    let log_odds = log_odds.as_standard_layout();
+    let y_true = y_true.as_standard_layout();
+    let (log_odds, y_true) = (
+        log_odds.as_slice().expect("standard layout"),
+        y_true.as_slice().expect("standard layout"),
+    );
+    for (chunk, (log_odds, y_true)) in log_odds.chunks(CHUNK).zip(y_true.chunks(CHUNK)).enumerate()
+    {
+        let len = log_odds.len();
+        for (j, (&eta, &label)) in log_odds.iter().zip(y_true).enumerate() {
+            let row = chunk * CHUNK + j;
+            if eta.is_nan() {
+                return Err(Error::NonFinite {
+                    what: "log_odds".into(),
+                    row,
+                    column: 0,
+                    value: eta,
+                });
+            }
+            if label > 1 {
                 return Err(Error::LabelOutOfRange {
                     row,
                     label,
                     n_classes: 2,
-                })
+                });
             }
-        };
-        // The tails as `log1pexp` takes them (Mächler 2012): `t` itself above 33.3,
-        // `exp(t)` at or below −37.
-        if t > 33.3 {
-            linear.add(t);
-            continue;
+            // The row's loss is log(1 + exp(t)), t = η for class 0 and −η for class 1: the
+            // label flips the sign bit, without a branch on the labels' random order.
+            t[j] = f64::from_bits(eta.to_bits() ^ ((label as u64) << 63));
         }
-        if t <= -37.0 {
-            linear.add(t.exp());
-            continue;
+        for (tau, &t) in tau.iter_mut().zip(&t[..len]) {
+            // exp(t) itself where t ≤ −37 < 0.
+            *tau = (-t.abs()).exp();
         }
-        if t > 0.0 {
-            linear.add(t);
+        for (&t, &tau) in t[..len].iter().zip(&tau[..len]) {
+            // The tails as `log1pexp` takes them (Mächler 2012): `t` itself above 33.3,
+            // `exp(t)` at or below −37.
+            if t > 33.3 {
+                linear.add(t);
+            } else if t <= -37.0 {
+                linear.add(tau);
+            } else {
+                // max(t, 0) without a branch on the sign of t, which follows the classifier's
+                // errors: adding +0 leaves the compensated sum as it was, bit for bit.
+                linear.add(t.max(0.0));
+                log1p.add(tau);
+            }
         }
-        log1p.add((-t.abs()).exp());
     }
     linear.add(log1p.value());
     Ok(linear.value())
@@ -837,7 +856,7 @@ mod proba_tests {
 #[cfg(test)]
 mod log_odds_tests {
     use super::*;
-    use gendisc_core::numerics::log1pexp;
+    use gendisc_core::numerics::{log1pexp, Log1pSum};
     use ndarray::{array, Array2};
     use proptest::prelude::*;
 
@@ -854,6 +873,56 @@ mod log_odds_tests {
             binary_logistic_loss_sum(array![1].view(), array![f64::INFINITY].view()).unwrap(),
             0.0
         );
+    }
+
+    /// The loss summed one row at a time, every branch taken as it comes: the formulation
+    /// the chunked passes must reproduce bit for bit.
+    fn one_row_at_a_time(y: &[usize], eta: &[f64]) -> f64 {
+        let mut linear = CompensatedSum::default();
+        let mut log1p = Log1pSum::new();
+        for (&eta, &label) in eta.iter().zip(y) {
+            let t = if label == 1 { -eta } else { eta };
+            if t > 33.3 {
+                linear.add(t);
+                continue;
+            }
+            if t <= -37.0 {
+                linear.add(t.exp());
+                continue;
+            }
+            if t > 0.0 {
+                linear.add(t);
+            }
+            log1p.add((-t.abs()).exp());
+        }
+        linear.add(log1p.value());
+        linear.value()
+    }
+
+    #[test]
+    fn errors_name_their_row_across_chunks() {
+        let mut eta = vec![0.5; 700];
+        let mut y = vec![1; 700];
+        y[612] = 3;
+        assert!(matches!(
+            binary_logistic_loss_sum(
+                ndarray::ArrayView1::from(&y),
+                ndarray::ArrayView1::from(&eta)
+            ),
+            Err(Error::LabelOutOfRange {
+                row: 612,
+                label: 3,
+                ..
+            })
+        ));
+        eta[300] = f64::NAN;
+        assert!(matches!(
+            binary_logistic_loss_sum(
+                ndarray::ArrayView1::from(&y),
+                ndarray::ArrayView1::from(&eta)
+            ),
+            Err(Error::NonFinite { row: 300, .. })
+        ));
     }
 
     proptest! {
@@ -874,6 +943,26 @@ mod log_odds_tests {
             let expected = logistic_loss_sum(ndarray::ArrayView1::from(&y), log_proba.view()).unwrap();
             let got = binary_logistic_loss_sum(ndarray::ArrayView1::from(&y), ndarray::ArrayView1::from(&eta)).unwrap();
             prop_assert!((got - expected).abs() <= 2e-12 * expected, "{got} vs {expected}");
+        }
+
+        #[test]
+        /// The chunked passes give the bits of the one-pass sum, over several chunks, with both
+        /// tails, and from strided views.
+        fn log_odds_loss_is_the_one_pass_sum_bit_for_bit(
+            rows in prop::collection::vec(
+                (prop_oneof![-60.0f64..60.0, -40.0f64..-35.0, 30.0f64..36.0, -1e-3f64..1e-3], 0usize..2),
+                1..900,
+            )
+        ) {
+            let eta: Vec<f64> = rows.iter().map(|r| r.0).collect();
+            let y: Vec<usize> = rows.iter().map(|r| r.1).collect();
+            let expected = one_row_at_a_time(&y, &eta);
+            let got = binary_logistic_loss_sum(ndarray::ArrayView1::from(&y), ndarray::ArrayView1::from(&eta)).unwrap();
+            prop_assert_eq!(got.to_bits(), expected.to_bits());
+            let table = Array2::from_shape_fn((rows.len(), 2), |(i, k)| if k == 0 { eta[i] } else { -1.0 });
+            let labels = Array2::from_shape_fn((rows.len(), 2), |(i, _)| y[i]);
+            let strided = binary_logistic_loss_sum(labels.column(1), table.column(0)).unwrap();
+            prop_assert_eq!(strided.to_bits(), expected.to_bits());
         }
     }
 }
