@@ -227,6 +227,29 @@ mod tests {
     }
 
     proptest! {
+        /// The pure backend's factor is linfa-linalg's, bit for bit, on every size around the
+        /// width of its side-by-side sums; and so is its refusal of an indefinite matrix.
+        #[test]
+        fn cholesky_is_linfas_bit_for_bit(
+            n in 1usize..40,
+            entries in proptest::collection::vec(-3.0f64..3.0, 1600),
+            shift in -2.0f64..0.5,
+        ) {
+            use linfa_linalg::cholesky::Cholesky as _;
+            let bits = |m: &Array2<f64>| m.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            let a = spd_from(&entries[..n * n], n);
+            let ours = pure::cholesky_lower(a.view()).unwrap();
+            prop_assert_eq!(bits(&ours), bits(&a.cholesky().unwrap()));
+            // Shifted by a multiple of the largest diagonal entry: indefinite for most draws.
+            let largest = a.diag().fold(0.0_f64, |m, &d| m.max(d));
+            let shifted = &a - &(Array2::<f64>::eye(n) * (1.0 + shift) * largest);
+            match (pure::cholesky_lower(shifted.view()), shifted.cholesky()) {
+                (Ok(ours), Ok(linfa)) => prop_assert_eq!(bits(&ours), bits(&linfa)),
+                (Err(ours), Err(linfa)) => prop_assert_eq!(ours, linfa.to_string()),
+                (ours, linfa) => prop_assert!(false, "{ours:?} vs {linfa:?}"),
+            }
+        }
+
         /// The vector solve of the pure backend is the two triangular solves, bit for bit.
         #[test]
         fn vector_solve_is_the_triangular_solves_bit_for_bit(
