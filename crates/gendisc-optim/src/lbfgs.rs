@@ -41,6 +41,7 @@
 use ndarray::{Array1, Array2, ArrayView1, Zip};
 use serde::{Deserialize, Serialize};
 
+use gendisc_core::numerics::{combine_dot_lanes, contiguous_dot, dot_lanes_len, DOT_LANES};
 use gendisc_core::{Error, Result};
 
 use crate::first_order::{check_tolerances, check_wolfe, DEFAULT_VALUE_TOLERANCE, MAX_RESTARTS};
@@ -381,7 +382,7 @@ impl CorrectionPairs {
         let d = d.as_slice_mut().expect("a new vector is contiguous");
         let len = self.len;
         let newest = self.row(0);
-        let mut dot = unrolled_dot(pair(s, newest), d);
+        let mut dot = contiguous_dot(pair(s, newest), d);
         for age in 0..len {
             let row = self.row(age);
             let a = self.rho[row] * dot;
@@ -390,7 +391,7 @@ impl CorrectionPairs {
             dot = add_scaled_then_dot(d, -a, pair(y, row), next, Sign::Keep);
         }
         let (s_new, y_new) = (pair(s, newest), pair(y, newest));
-        let gamma = unrolled_dot(s_new, y_new) / unrolled_dot(y_new, y_new);
+        let gamma = contiguous_dot(s_new, y_new) / contiguous_dot(y_new, y_new);
         dot = scale_then_dot(d, gamma, pair(y, self.row(len - 1)));
         for age in (0..len).rev() {
             let row = self.row(age);
@@ -430,35 +431,9 @@ enum Sign {
     Negate,
 }
 
-/// `xᵀy` summed as ndarray's dot product of two contiguous vectors sums it: eight running sums
-/// over the leading multiple of eight entries, combined in pairs, then the rest in order.
-fn unrolled_dot(x: &[f64], y: &[f64]) -> f64 {
-    let split = x.len() - x.len() % 8;
-    let mut p = [0.0_f64; 8];
-    for (xs, ys) in x[..split].chunks_exact(8).zip(y[..split].chunks_exact(8)) {
-        for lane in 0..8 {
-            p[lane] += xs[lane] * ys[lane];
-        }
-    }
-    let mut sum = combine(p);
-    for (a, b) in x[split..].iter().zip(&y[split..]) {
-        sum += a * b;
-    }
-    sum
-}
-
-/// The eight running sums of [`unrolled_dot`] combined as ndarray combines them.
-fn combine(p: [f64; 8]) -> f64 {
-    let mut sum = 0.0;
-    sum += p[0] + p[4];
-    sum += p[1] + p[5];
-    sum += p[2] + p[6];
-    sum += p[3] + p[7];
-    sum
-}
-
-/// `d ← d + α x` (negated with [`Sign::Negate`]), then `nextᵀ d` by [`unrolled_dot`] (0 without
-/// `next`), in one pass: the bits of ndarray's `scaled_add`, `mapv_inplace(−v)` and `dot`.
+/// `d ← d + α x` (negated with [`Sign::Negate`]), then `nextᵀ d` by [`contiguous_dot`]'s sums
+/// (0 without `next`), in one pass: the bits of ndarray's `scaled_add`, `mapv_inplace(−v)` and
+/// `dot`.
 fn add_scaled_then_dot(
     d: &mut [f64],
     alpha: f64,
@@ -476,19 +451,19 @@ fn add_scaled_then_dot(
         }
         return 0.0;
     };
-    let split = d.len() - d.len() % 8;
-    let mut p = [0.0_f64; 8];
+    let split = dot_lanes_len(d.len());
+    let mut p = [0.0_f64; DOT_LANES];
     for ((ds, xs), ns) in d[..split]
-        .chunks_exact_mut(8)
-        .zip(x[..split].chunks_exact(8))
-        .zip(next[..split].chunks_exact(8))
+        .chunks_exact_mut(DOT_LANES)
+        .zip(x[..split].chunks_exact(DOT_LANES))
+        .zip(next[..split].chunks_exact(DOT_LANES))
     {
-        for lane in 0..8 {
+        for lane in 0..DOT_LANES {
             update(&mut ds[lane], xs[lane]);
             p[lane] += ns[lane] * ds[lane];
         }
     }
-    let mut sum = combine(p);
+    let mut sum = combine_dot_lanes(p);
     for ((d, &x), &n) in d[split..].iter_mut().zip(&x[split..]).zip(&next[split..]) {
         update(d, x);
         sum += n * *d;
@@ -496,20 +471,21 @@ fn add_scaled_then_dot(
     sum
 }
 
-/// `d ← γ d`, then `nextᵀ d` by [`unrolled_dot`], in one pass: the bits of `d *= γ` and `dot`.
+/// `d ← γ d`, then `nextᵀ d` by [`contiguous_dot`]'s sums, in one pass: the bits of `d *= γ`
+/// and `dot`.
 fn scale_then_dot(d: &mut [f64], gamma: f64, next: &[f64]) -> f64 {
-    let split = d.len() - d.len() % 8;
-    let mut p = [0.0_f64; 8];
+    let split = dot_lanes_len(d.len());
+    let mut p = [0.0_f64; DOT_LANES];
     for (ds, ns) in d[..split]
-        .chunks_exact_mut(8)
-        .zip(next[..split].chunks_exact(8))
+        .chunks_exact_mut(DOT_LANES)
+        .zip(next[..split].chunks_exact(DOT_LANES))
     {
-        for lane in 0..8 {
+        for lane in 0..DOT_LANES {
             ds[lane] *= gamma;
             p[lane] += ns[lane] * ds[lane];
         }
     }
-    let mut sum = combine(p);
+    let mut sum = combine_dot_lanes(p);
     for (d, &n) in d[split..].iter_mut().zip(&next[split..]) {
         *d *= gamma;
         sum += n * *d;

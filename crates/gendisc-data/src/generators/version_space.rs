@@ -13,6 +13,7 @@
 //! distribution is the uniform one; the walk starts at a separating hyperplane scaled into the
 //! ball and runs a fixed number of steps.
 
+use gendisc_core::numerics::contiguous_dot;
 use gendisc_core::{Error, Result};
 use ndarray::{Array1, ArrayView1, ArrayView2};
 use rand::{Rng, RngCore};
@@ -68,7 +69,7 @@ fn hit_and_run(
         let (w, b) = (&theta[..d], theta[d]);
         let out = out.as_slice_mut().expect("a new vector is contiguous");
         for (i, (o, &sign)) in out.iter_mut().zip(&signs).enumerate() {
-            *o = sign * (row_dot(&rows[i * d..(i + 1) * d], w) + b);
+            *o = sign * (contiguous_dot(&rows[i * d..(i + 1) * d], w) + b);
         }
     };
     let norm = start.dot(&start).sqrt();
@@ -118,30 +119,6 @@ fn hit_and_run(
         margin.scaled_add(t, &change);
     }
     Ok(theta)
-}
-
-/// `xᵀw` summed as ndarray's dot product of two contiguous vectors sums it (eight running sums
-/// over the leading multiple of eight entries, combined in pairs, then the rest in order), so
-/// the walk's margins are the bits they were when it called ndarray per row, without a view
-/// and a layout check per row and step.
-fn row_dot(x: &[f64], w: &[f64]) -> f64 {
-    let split = x.len() - x.len() % 8;
-    let (head, tail) = (x[..split].chunks_exact(8), &x[split..]);
-    let mut p = [0.0_f64; 8];
-    for (xs, ws) in head.zip(w[..split].chunks_exact(8)) {
-        for lane in 0..8 {
-            p[lane] += xs[lane] * ws[lane];
-        }
-    }
-    let mut sum = 0.0;
-    sum += p[0] + p[4];
-    sum += p[1] + p[5];
-    sum += p[2] + p[6];
-    sum += p[3] + p[7];
-    for (&x, &w) in tail.iter().zip(&w[split..]) {
-        sum += x * w;
-    }
-    sum
 }
 
 /// A separating hyperplane `(w, b)` found by the perceptron (Rosenblatt's rule, cycling over
@@ -233,19 +210,6 @@ mod tests {
         assert!((inner as i64 - 2000).abs() < 130, "{inner}");
         // The angle's standard deviation is 45/√3 ≈ 26°: the mean's is 0.41°.
         assert!((sum / draws as f64).abs() < 1.7, "{}", sum / draws as f64);
-    }
-
-    #[test]
-    fn row_dot_is_ndarrays_dot_bit_for_bit() {
-        let mut rng = ChaCha8Rng::seed_from_u64(11);
-        for len in 0..40 {
-            let x: Array1<f64> = (0..len).map(|_| rng.random::<f64>() - 0.5).collect();
-            let w: Array1<f64> = (0..len)
-                .map(|_| 1e3 * (rng.random::<f64>() - 0.5))
-                .collect();
-            let ours = row_dot(x.as_slice().unwrap(), w.as_slice().unwrap());
-            assert_eq!(ours.to_bits(), x.dot(&w).to_bits(), "length {len}");
-        }
     }
 
     #[test]
