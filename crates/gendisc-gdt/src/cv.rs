@@ -229,7 +229,7 @@ impl GdtCvValidParams {
         y: ArrayView1<'_, usize>,
         sample_weight: Option<ArrayView1<'_, f64>>,
     ) -> Result<CvSelection> {
-        self.select_impl(x, y, sample_weight, None)
+        self.select_impl(x, y, sample_weight, Certificate::FindHere)
     }
 
     /// [`Self::select`] for a caller that has already fitted `λ = 0` on the same rows with the
@@ -255,16 +255,15 @@ impl GdtCvValidParams {
                 family: discriminative.family(),
                 floored: discriminative.parametrisation().variance_floor() > 0.0,
             });
-        self.select_impl(x, y, sample_weight, Some(known))
+        self.select_impl(x, y, sample_weight, Certificate::Given(known))
     }
 
-    /// `known`: `None` to compute the rows' certificate here, `Some` for the caller's.
     fn select_impl(
         &self,
         x: ArrayView2<'_, f64>,
         y: ArrayView1<'_, usize>,
         sample_weight: Option<ArrayView1<'_, f64>>,
-        known: Option<Option<KnownSeparation>>,
+        certificate: Certificate,
     ) -> Result<CvSelection> {
         gendisc_core::validate::check_training_matrix(x)?;
         if y.len() != x.nrows() {
@@ -286,10 +285,10 @@ impl GdtCvValidParams {
         // Every fold's rows are a subset of these: a certificate that they are separated
         // usually holds on each fold too, and checking it costs far less than a fold's own
         // linear program. Where it cannot be computed, the folds decide alone (and report why).
-        let known = match known {
+        let known = match certificate {
             _ if !(gdt.certify_discriminative_end && grid.contains(&0.0)) => None,
-            Some(known) => known,
-            None => known_separation(
+            Certificate::Given(known) => known,
+            Certificate::FindHere => known_separation(
                 &gdt,
                 x.view(),
                 y.view(),
@@ -357,6 +356,15 @@ impl GdtCvValidParams {
             .expect("the path contains λ̂");
         Ok(GdtCv { model, selection })
     }
+}
+
+/// Where [`GdtCvValidParams::select`]'s folds take the certificate of the whole training set
+/// that they check before their own linear programs.
+enum Certificate {
+    /// From a linear program on the whole set, solved first.
+    FindHere,
+    /// From the caller's `λ = 0` fit on the whole set (`None`: it has none).
+    Given(Option<KnownSeparation>),
 }
 
 /// GDT with `λ` chosen by cross-validation: the refitted model and the selection.

@@ -281,7 +281,7 @@ impl Workspace {
 }
 
 /// The last `m` correction pairs `(sᵢ, yᵢ)` with `ρᵢ = 1 / sᵢᵀyᵢ`, in a ring.
-#[derive(Clone)]
+#[cfg_attr(test, derive(Clone))]
 struct CorrectionPairs {
     /// `sᵢ`, one row each.
     s: Array2<f64>,
@@ -366,62 +366,53 @@ impl CorrectionPairs {
     ///
     /// Each step of a loop updates `d` and the next step starts with a dot product of the
     /// updated `d`: on vectors of thousands of coefficients both are bound by memory, so each
-    /// update is fused with the next dot product in one pass ([`add_scaled_then_dot`]), with
-    /// the bits of [`Self::direction_unfused`], which runs where a vector is not contiguous.
-    fn direction<'a>(&'a mut self, g: &Array1<f64>, d: &mut Array1<f64>) {
-        if self.is_empty() || self.s.as_slice().is_none() || self.y.as_slice().is_none() {
-            return self.direction_unfused(g, d);
-        }
+    /// update is fused with the next dot product in one pass ([`add_scaled_then_dot`]), every
+    /// sum in the order of ndarray's dot product, so that `d` has the bits of the recursion
+    /// written one vector operation at a time (the tests hold it to that form).
+    fn direction(&mut self, g: &Array1<f64>, d: &mut Array1<f64>) {
         d.assign(g);
-        let n = d.len();
-        let (s, y) = (
-            self.s.as_slice().expect("checked"),
-            self.y.as_slice().expect("checked"),
-        );
-        let pair = |m: &'a [f64], row: usize| -> &'a [f64] { &m[row * n..(row + 1) * n] };
         let d = d.as_slice_mut().expect("a new vector is contiguous");
+        if self.is_empty() {
+            for v in d.iter_mut() {
+                *v = -*v;
+            }
+            return;
+        }
+        let n = d.len();
+        let s = self
+            .s
+            .as_slice()
+            .expect("the pairs are stored in standard layout");
+        let y = self
+            .y
+            .as_slice()
+            .expect("the pairs are stored in standard layout");
         let len = self.len;
         let newest = self.row(0);
-        let mut dot = contiguous_dot(pair(s, newest), d);
+        let mut dot = contiguous_dot(pair(s, n, newest), d);
         for age in 0..len {
             let row = self.row(age);
             let a = self.rho[row] * dot;
             self.alpha[row] = a;
-            let next = (age + 1 < len).then(|| pair(s, self.row(age + 1)));
-            dot = add_scaled_then_dot(d, -a, pair(y, row), next, Sign::Keep);
+            let next = (age + 1 < len).then(|| pair(s, n, self.row(age + 1)));
+            dot = add_scaled_then_dot(d, -a, pair(y, n, row), next, Sign::Keep);
         }
-        let (s_new, y_new) = (pair(s, newest), pair(y, newest));
+        let (s_new, y_new) = (pair(s, n, newest), pair(y, n, newest));
         let gamma = contiguous_dot(s_new, y_new) / contiguous_dot(y_new, y_new);
-        dot = scale_then_dot(d, gamma, pair(y, self.row(len - 1)));
+        dot = scale_then_dot(d, gamma, pair(y, n, self.row(len - 1)));
         for age in (0..len).rev() {
             let row = self.row(age);
             let b = self.rho[row] * dot;
-            let next = (age > 0).then(|| pair(y, self.row(age - 1)));
+            let next = (age > 0).then(|| pair(y, n, self.row(age - 1)));
             let sign = if age == 0 { Sign::Negate } else { Sign::Keep };
-            dot = add_scaled_then_dot(d, self.alpha[row] - b, pair(s, row), next, sign);
+            dot = add_scaled_then_dot(d, self.alpha[row] - b, pair(s, n, row), next, sign);
         }
     }
+}
 
-    /// [`Self::direction`] one vector operation at a time.
-    fn direction_unfused(&mut self, g: &Array1<f64>, d: &mut Array1<f64>) {
-        d.assign(g);
-        for age in 0..self.len {
-            let row = self.row(age);
-            let a = self.rho[row] * self.s.row(row).dot(d);
-            self.alpha[row] = a;
-            d.scaled_add(-a, &self.y.row(row));
-        }
-        if !self.is_empty() {
-            let (s, y) = (self.s.row(self.newest), self.y.row(self.newest));
-            *d *= s.dot(&y) / y.dot(&y);
-        }
-        for age in (0..self.len).rev() {
-            let row = self.row(age);
-            let b = self.rho[row] * self.y.row(row).dot(d);
-            d.scaled_add(self.alpha[row] - b, &self.s.row(row));
-        }
-        d.mapv_inplace(|v| -v);
-    }
+/// Row `row` of a row-major matrix of rows of length `n`.
+fn pair(m: &[f64], n: usize, row: usize) -> &[f64] {
+    &m[row * n..(row + 1) * n]
 }
 
 /// Whether [`add_scaled_then_dot`] negates the updated vector as it writes it.
@@ -692,6 +683,28 @@ mod tests {
     use ndarray::{array, ArrayViewMut1};
     use std::cell::Cell;
 
+    /// The two-loop recursion one ndarray vector operation at a time: the form
+    /// [`CorrectionPairs::direction`] fuses, bit for bit.
+    fn direction_unfused(pairs: &mut CorrectionPairs, g: &Array1<f64>, d: &mut Array1<f64>) {
+        d.assign(g);
+        for age in 0..pairs.len {
+            let row = pairs.row(age);
+            let a = pairs.rho[row] * pairs.s.row(row).dot(d);
+            pairs.alpha[row] = a;
+            d.scaled_add(-a, &pairs.y.row(row));
+        }
+        if !pairs.is_empty() {
+            let (s, y) = (pairs.s.row(pairs.newest), pairs.y.row(pairs.newest));
+            *d *= s.dot(&y) / y.dot(&y);
+        }
+        for age in (0..pairs.len).rev() {
+            let row = pairs.row(age);
+            let b = pairs.rho[row] * pairs.y.row(row).dot(d);
+            d.scaled_add(pairs.alpha[row] - b, &pairs.s.row(row));
+        }
+        d.mapv_inplace(|v| -v);
+    }
+
     #[test]
     fn the_fused_two_loop_recursion_is_the_unfused_one_bit_for_bit() {
         // A deterministic stream of values of mixed signs and magnitudes.
@@ -720,7 +733,7 @@ mod tests {
                     let (mut fused, mut unfused) = (Array1::zeros(n), Array1::zeros(n));
                     pairs.direction(&gradient, &mut fused);
                     let mut again = pairs.clone();
-                    again.direction_unfused(&gradient, &mut unfused);
+                    direction_unfused(&mut again, &gradient, &mut unfused);
                     let bits = |v: &Array1<f64>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                     assert_eq!(
                         bits(&fused),

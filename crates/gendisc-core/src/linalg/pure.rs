@@ -25,10 +25,10 @@ const SIDE_BY_SIDE_FROM: usize = 16;
 /// Entry `l_jk` is `(a_jk − Σ_{i<k} l_ki l_ji) / l_kk`, its sum taken in order of `i`, and the
 /// pivot `a_jj − Σ_{k<j} l_jk²` in order of `k`. Along a row each entry waits for the one
 /// before it (the last term of its sum), a chain of additions and a division that linfa, one
-/// row at a time, runs at the processor's latency. Rows `j₀ … j₀ + 3` need only the rows above
-/// `j₀` for their first `j₀` entries, so those entries are computed for the four rows side by
-/// side, four independent chains each in linfa's order; the rest of the four rows follows one
-/// row at a time.
+/// row at a time, runs at the processor's latency. The [`ROWS`] rows from `j₀` on need only
+/// the rows above `j₀` for their first `j₀` entries, so those entries are computed for all of
+/// them side by side, independent chains each in linfa's order; the rest of those rows follows
+/// one row at a time.
 pub(super) fn cholesky_lower(a: ArrayView2<'_, f64>) -> Result<Array2<f64>, String> {
     let n = a.nrows();
     if n < SIDE_BY_SIDE_FROM {
