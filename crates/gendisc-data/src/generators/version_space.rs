@@ -13,9 +13,9 @@
 //! distribution is the uniform one; the walk starts at a separating hyperplane scaled into the
 //! ball and runs a fixed number of steps.
 
-use gendisc_core::numerics::contiguous_dot;
+use gendisc_core::numerics::{combine_dot_lanes, contiguous_dot, dot_lanes_len, DOT_LANES};
 use gendisc_core::{Error, Result};
-use ndarray::{Array1, ArrayView1, ArrayView2};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::{Rng, RngCore};
 use rand_distr::StandardNormal;
 
@@ -41,7 +41,14 @@ pub fn random_separator<R: Rng + ?Sized>(
     hit_and_run(x, y, start, steps, &mut rng)
 }
 
-/// [`random_separator`]'s walk.
+/// How many steps the walk draws at a time. A step's direction and the uniform draw that places
+/// it on its chord do not depend on where the walk is, so they are drawn ahead, in the order
+/// the steps take them from the generator; the margins' changes along the batch's directions
+/// then come from one pass over the rows ([`changes_of_margins`]).
+const BATCH: usize = 2;
+
+/// [`random_separator`]'s walk. A step whose chord is empty — which happens only by round-off,
+/// the walk being strictly inside the body — is skipped, and its draws are spent.
 fn hit_and_run(
     x: ArrayView2<'_, f64>,
     y: ArrayView1<'_, usize>,
@@ -63,62 +70,171 @@ fn hit_and_run(
     let signs: Vec<f64> = y.iter().map(|&c| if c == 1 { 1.0 } else { -1.0 }).collect();
     let rows = x.as_standard_layout();
     let rows = rows.as_slice().expect("standard layout");
-    // Signed margins of the rows for a direction: s_i (x_iᵀ w + b).
-    let margins = |theta: &Array1<f64>, out: &mut Array1<f64>| {
-        let theta = theta.as_slice().expect("a new vector is contiguous");
-        let (w, b) = (&theta[..d], theta[d]);
-        let out = out.as_slice_mut().expect("a new vector is contiguous");
-        for (i, (o, &sign)) in out.iter_mut().zip(&signs).enumerate() {
-            *o = sign * (contiguous_dot(&rows[i * d..(i + 1) * d], w) + b);
-        }
-    };
     let norm = start.dot(&start).sqrt();
     let mut theta = start.to_owned();
     if norm > 0.0 {
         theta /= 2.0 * norm;
     }
     let mut margin = Array1::zeros(n);
-    margins(&theta, &mut margin);
+    signed_margins(
+        rows,
+        &signs,
+        theta.as_slice().expect("a new vector is contiguous"),
+        margin.as_slice_mut().expect("a new vector is contiguous"),
+    );
     if let Some(row) = margin.iter().position(|&c| c.is_nan() || c <= 0.0) {
         return Err(Error::invalid_parameter(
             "start",
             format!("the starting hyperplane does not classify training row {row} correctly"),
         ));
     }
-    let mut direction = Array1::zeros(d + 1);
-    let mut change = Array1::zeros(n);
-    for _ in 0..steps {
-        direction.mapv_inplace(|_| rng.sample::<f64, _>(StandardNormal));
-        let length = direction.dot(&direction).sqrt();
-        if length.is_nan() || length <= 0.0 {
-            continue;
+    let mut directions = Array2::zeros((BATCH, d + 1));
+    let mut positions = [None; BATCH];
+    let mut changes = Array2::zeros((BATCH, n));
+    let mut taken = 0;
+    while taken < steps {
+        let batch = BATCH.min(steps - taken);
+        for (mut direction, position) in directions.outer_iter_mut().zip(&mut positions).take(batch)
+        {
+            direction.mapv_inplace(|_| rng.sample::<f64, _>(StandardNormal));
+            let length = direction.dot(&direction).sqrt();
+            *position = if length.is_nan() || length <= 0.0 {
+                None
+            } else {
+                direction /= length;
+                Some(rng.random::<f64>())
+            };
         }
-        direction /= length;
-        margins(&direction, &mut change);
-        // The ball: ‖θ + t d‖² < 1, i.e. t² + 2 (θ·d) t + ‖θ‖² − 1 < 0.
-        let half_b = theta.dot(&direction);
-        let c = theta.dot(&theta) - 1.0;
-        let root = (half_b * half_b - c).max(0.0).sqrt();
-        let (mut lo, mut hi) = (-half_b - root, -half_b + root);
-        // Each row: c_i + t g_i > 0. The bound is taken for every row and kept by the sign of
-        // g_i without a branch: the signs of a random direction's changes are a coin toss.
-        for (&c_i, &g_i) in margin.iter().zip(&change) {
-            let bound = -c_i / g_i;
-            lo = if g_i > 0.0 { lo.max(bound) } else { lo };
-            hi = if g_i < 0.0 { hi.min(bound) } else { hi };
+        changes_of_margins(
+            rows,
+            &signs,
+            directions.as_slice().expect("a new matrix is contiguous"),
+            changes.as_slice_mut().expect("a new matrix is contiguous"),
+        );
+        for ((direction, change), position) in directions
+            .outer_iter()
+            .zip(changes.outer_iter())
+            .zip(&positions)
+            .take(batch)
+        {
+            let Some(position) = *position else {
+                continue;
+            };
+            // The ball: ‖θ + t d‖² < 1, i.e. t² + 2 (θ·d) t + ‖θ‖² − 1 < 0.
+            let half_b = theta.dot(&direction);
+            let c = theta.dot(&theta) - 1.0;
+            let root = (half_b * half_b - c).max(0.0).sqrt();
+            let (lo, hi) = chord(
+                (-half_b - root, -half_b + root),
+                margin.as_slice().expect("a new vector is contiguous"),
+                change
+                    .as_slice()
+                    .expect("a row of a new matrix is contiguous"),
+            );
+            // Also skips a NaN bound.
+            if lo.partial_cmp(&hi) != Some(std::cmp::Ordering::Less) {
+                continue;
+            }
+            let t = lo + (hi - lo) * position;
+            if !(t > lo && t < hi) {
+                continue;
+            }
+            theta.scaled_add(t, &direction);
+            margin.scaled_add(t, &change);
         }
-        // Also skips a NaN bound.
-        if lo.partial_cmp(&hi) != Some(std::cmp::Ordering::Less) {
-            continue;
-        }
-        let t = lo + (hi - lo) * rng.random::<f64>();
-        if !(t > lo && t < hi) {
-            continue;
-        }
-        theta.scaled_add(t, &direction);
-        margin.scaled_add(t, &change);
+        taken += batch;
     }
     Ok(theta)
+}
+
+/// The chord `(lo, hi)` of the line `θ + t d` inside the body, from its chord `ball` inside
+/// the ball, the margins `c_i` at `θ` and their changes `g_i` along `d`: every row keeps
+/// `c_i + t g_i > 0`, a lower bound `−c_i / g_i` on `t` where `g_i > 0` and an upper one where
+/// `g_i < 0`. A NaN bound is ignored.
+///
+/// The bounds are kept without a branch (the signs of a random direction's changes are a coin
+/// toss), in [`CHORD_LANES`] running extremes that the processor computes side by side; a
+/// maximum is exact, so the lanes give the bounds a single pass would.
+fn chord(ball: (f64, f64), margin: &[f64], change: &[f64]) -> (f64, f64) {
+    let mut lo = [ball.0; CHORD_LANES];
+    let mut hi = [ball.1; CHORD_LANES];
+    let split = margin.len() - margin.len() % CHORD_LANES;
+    for (cs, gs) in margin[..split]
+        .chunks_exact(CHORD_LANES)
+        .zip(change[..split].chunks_exact(CHORD_LANES))
+    {
+        for lane in 0..CHORD_LANES {
+            let bound = -cs[lane] / gs[lane];
+            lo[lane] = if gs[lane] > 0.0 {
+                lo[lane].max(bound)
+            } else {
+                lo[lane]
+            };
+            hi[lane] = if gs[lane] < 0.0 {
+                hi[lane].min(bound)
+            } else {
+                hi[lane]
+            };
+        }
+    }
+    for (&c_i, &g_i) in margin[split..].iter().zip(&change[split..]) {
+        let bound = -c_i / g_i;
+        lo[0] = if g_i > 0.0 { lo[0].max(bound) } else { lo[0] };
+        hi[0] = if g_i < 0.0 { hi[0].min(bound) } else { hi[0] };
+    }
+    (
+        lo[1..].iter().fold(lo[0], |m, &v| m.max(v)),
+        hi[1..].iter().fold(hi[0], |m, &v| m.min(v)),
+    )
+}
+
+/// The running extremes of [`chord`].
+const CHORD_LANES: usize = 4;
+
+/// The signed margins `s_i (x_iᵀw + b)` of the rows (`x` row-major, `d` columns) for one
+/// hyperplane `θ = (w, b)`.
+fn signed_margins(rows: &[f64], signs: &[f64], theta: &[f64], out: &mut [f64]) {
+    let d = theta.len() - 1;
+    let (w, b) = (&theta[..d], theta[d]);
+    for (i, (o, &sign)) in out.iter_mut().zip(signs).enumerate() {
+        *o = sign * (contiguous_dot(&rows[i * d..(i + 1) * d], w) + b);
+    }
+}
+
+/// The signed margins of the rows for [`BATCH`] hyperplanes at once (`directions` row-major,
+/// one `(w, b)` per row; `changes` row-major, one row of margins per direction), each summed
+/// as [`signed_margins`] sums it — in [`contiguous_dot`]'s order — so that a margin is the
+/// same bits whichever way it is computed. One pass over the rows serves every direction, and
+/// the directions' running sums are independent chains of additions, which the processor
+/// overlaps.
+fn changes_of_margins(rows: &[f64], signs: &[f64], directions: &[f64], changes: &mut [f64]) {
+    let stride = directions.len() / BATCH;
+    let d = stride - 1;
+    let n = signs.len();
+    let split = dot_lanes_len(d);
+    for (i, &sign) in signs.iter().enumerate() {
+        let row = &rows[i * d..(i + 1) * d];
+        let mut lanes = [[0.0_f64; DOT_LANES]; BATCH];
+        for (start, xs) in (0..split)
+            .step_by(DOT_LANES)
+            .zip(row[..split].chunks_exact(DOT_LANES))
+        {
+            for (k, sums) in lanes.iter_mut().enumerate() {
+                let ws = &directions[k * stride + start..][..DOT_LANES];
+                for lane in 0..DOT_LANES {
+                    sums[lane] += xs[lane] * ws[lane];
+                }
+            }
+        }
+        for (k, sums) in lanes.into_iter().enumerate() {
+            let theta = &directions[k * stride..(k + 1) * stride];
+            let mut sum = combine_dot_lanes(sums);
+            for (a, b) in row[split..].iter().zip(&theta[split..d]) {
+                sum += a * b;
+            }
+            changes[k * n + i] = sign * (sum + theta[d]);
+        }
+    }
 }
 
 /// A separating hyperplane `(w, b)` found by the perceptron (Rosenblatt's rule, cycling over
@@ -185,6 +301,94 @@ mod tests {
         )
         .unwrap();
         assert_eq!(theta, again);
+    }
+
+    /// The walk one step at a time, each direction drawn, its margins' changes summed and
+    /// its chord found before the next is drawn: what the batched walk must equal bit for bit.
+    fn stepwise_walk(
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        start: ArrayView1<'_, f64>,
+        steps: usize,
+        rng: &mut ChaCha8Rng,
+    ) -> Array1<f64> {
+        let d = x.ncols();
+        let margins = |theta: &Array1<f64>| {
+            Array1::from_iter(x.outer_iter().zip(y).map(|(row, &c)| {
+                let sign = if c == 1 { 1.0 } else { -1.0 };
+                sign * (row.dot(&theta.slice(ndarray::s![..d])) + theta[d])
+            }))
+        };
+        let mut theta = &start / (2.0 * start.dot(&start).sqrt());
+        let mut margin = margins(&theta);
+        for _ in 0..steps {
+            let mut direction =
+                Array1::from_iter((0..=d).map(|_| rng.sample::<f64, _>(StandardNormal)));
+            direction /= direction.dot(&direction).sqrt();
+            let change = margins(&direction);
+            let half_b = theta.dot(&direction);
+            let root = (half_b * half_b - (theta.dot(&theta) - 1.0))
+                .max(0.0)
+                .sqrt();
+            let (mut lo, mut hi) = (-half_b - root, -half_b + root);
+            for (&c_i, &g_i) in margin.iter().zip(&change) {
+                if g_i > 0.0 {
+                    lo = lo.max(-c_i / g_i);
+                } else if g_i < 0.0 {
+                    hi = hi.min(-c_i / g_i);
+                }
+            }
+            let t = lo + (hi - lo) * rng.random::<f64>();
+            theta.scaled_add(t, &direction);
+            margin.scaled_add(t, &change);
+        }
+        theta
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_batched_walk_is_the_stepwise_walk_bit_for_bit(
+            rows in 1usize..40,
+            columns in 0usize..21,
+            steps in 0usize..9,
+            seed in 0u64..1000,
+        ) {
+            // Labels by the sign of a fixed hyperplane, so that it starts the walk.
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let x = Array2::from_shape_fn((rows, columns), |_| rng.random::<f64>() * 4.0 - 2.0);
+            let start = Array1::from_shape_fn(columns + 1, |j| 1.0 - 0.3 * j as f64);
+            let y = Array1::from_iter(x.outer_iter().map(|row| {
+                let eta = row.dot(&start.slice(ndarray::s![..columns])) + start[columns];
+                usize::from(eta > 0.0)
+            }));
+            let (x, y) = {
+                // Rows on the hyperplane itself would not be separated: drop them.
+                let keep: Vec<usize> = (0..rows)
+                    .filter(|&i| {
+                        (x.row(i).dot(&start.slice(ndarray::s![..columns])) + start[columns]).abs()
+                            > 1e-9
+                    })
+                    .collect();
+                (x.select(ndarray::Axis(0), &keep), y.select(ndarray::Axis(0), &keep))
+            };
+            let batched = random_separator(
+                x.view(),
+                y.view(),
+                start.view(),
+                steps,
+                &mut ChaCha8Rng::seed_from_u64(seed + 1),
+            )
+            .unwrap();
+            let stepwise = stepwise_walk(
+                x.view(),
+                y.view(),
+                start.view(),
+                steps,
+                &mut ChaCha8Rng::seed_from_u64(seed + 1),
+            );
+            let bits = |v: &Array1<f64>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            proptest::prop_assert_eq!(bits(&batched), bits(&stepwise));
+        }
     }
 
     #[test]
