@@ -73,19 +73,55 @@ pub const PROBABILITY_SUM_TOLERANCE: f64 = 1e-12;
 /// left as is and the normaliser (`-∞`, `+∞` or NaN) is returned, so callers can detect it
 /// ([`normalise_log_weights`] gives those rows their meaning).
 pub fn log_softmax_in_place(mut row: ArrayViewMut1<'_, f64>) -> f64 {
-    let mut max = f64::NEG_INFINITY;
-    for &v in row.iter() {
-        if v.is_nan() {
-            return f64::NAN;
-        }
-        max = max.max(v);
-    }
-    if !max.is_finite() {
-        return max;
-    }
+    let max = match finite_max(row.view()) {
+        Ok(max) => max,
+        Err(normaliser) => return normaliser,
+    };
     let log_sum = row.iter().map(|&v| shifted_exp(v, max)).sum::<f64>().ln();
     row.mapv_inplace(|v| (v - max) - log_sum);
     max + log_sum
+}
+
+/// Replaces a row of log-weights by its softmax in place, `exp(a_i − m) / Σ_j exp(a_j − m)`
+/// with `m = max_j a_j`, and returns the log normaliser `m + log Σ_j exp(a_j − m)` — the same
+/// bits [`log_softmax_in_place`] and [`log_sum_exp`] return for the row.
+///
+/// The probabilities are the normaliser's own exponentials divided by their sum, so a row of
+/// `K` weights costs `K − 1` exponentials (the largest is `exp(0) = 1`), where exponentiating
+/// the log-softmax costs `2K − 1`; and a small probability keeps its relative accuracy, where
+/// `exp((a_k − m) − log s)` loses about `ε |a_k − m|` of it to the rounding of the exponent.
+///
+/// A row without a finite normaliser (entirely `-∞`, or holding a `+∞` or a NaN) is left as
+/// is, and the normaliser (`-∞`, `+∞` or NaN) is returned, as [`log_softmax_in_place`] does.
+pub fn softmax_in_place(mut row: ArrayViewMut1<'_, f64>) -> f64 {
+    let max = match finite_max(row.view()) {
+        Ok(max) => max,
+        Err(normaliser) => return normaliser,
+    };
+    let mut sum = 0.0;
+    for v in row.iter_mut() {
+        *v = shifted_exp(*v, max);
+        sum += *v;
+    }
+    row.mapv_inplace(|e| e / sum);
+    max + sum.ln()
+}
+
+/// The largest entry of a row, or the row's normaliser when it has no finite one: NaN for a
+/// row holding a NaN, else its non-finite maximum (`-∞` for an empty row or one of `-∞`s).
+fn finite_max(row: ArrayView1<'_, f64>) -> Result<f64, f64> {
+    let mut max = f64::NEG_INFINITY;
+    for &v in row.iter() {
+        if v.is_nan() {
+            return Err(f64::NAN);
+        }
+        max = max.max(v);
+    }
+    if max.is_finite() {
+        Ok(max)
+    } else {
+        Err(max)
+    }
 }
 
 /// A power of two within a factor 2 of `v` (`v` finite and `≥ 1`; `log2` may round up near
@@ -518,6 +554,26 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
+    fn softmax_leaves_a_row_without_a_finite_normaliser_as_it_was() {
+        let ninf = f64::NEG_INFINITY;
+        for (row, normaliser) in [
+            (array![ninf, ninf], ninf),
+            (array![1.0, f64::INFINITY], f64::INFINITY),
+            (array![f64::NAN, 0.0], f64::NAN),
+        ] {
+            let mut p = row.clone();
+            let got = softmax_in_place(p.view_mut());
+            assert_eq!(got.to_bits(), normaliser.to_bits(), "{row}");
+            let same = p.iter().zip(&row).all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(same, "{row} became {p}");
+        }
+        // The largest weight's exponential is exactly 1, so a lone finite weight is 1.
+        let mut p = array![ninf, 3.0, ninf];
+        assert_eq!(softmax_in_place(p.view_mut()), 3.0);
+        assert_eq!(p, array![0.0, 1.0, 0.0]);
+    }
+
+    #[test]
     fn contiguous_dot_is_ndarrays_dot_bit_for_bit() {
         for len in 0..50 {
             let x = Array1::from_iter((0..len).map(|i| ((i * 7919) as f64).sin() * 1e3));
@@ -771,6 +827,27 @@ mod tests {
                 prop_assert!((total - 1.0).abs() < 1e-12);
                 prop_assert!(row.iter().all(|v| *v <= 0.0));
             }
+        }
+
+        /// The softmax returns the log-softmax's normaliser bit for bit, and probabilities
+        /// within a few ulps of the log-softmax's exponentials (closer for small ones, whose
+        /// log-softmax rounds its exponent), summing to 1.
+        #[test]
+        fn softmax_is_the_exponentiated_log_softmax(
+            row in prop::collection::vec(-800.0f64..800.0, 1..7),
+        ) {
+            let mut p = Array1::from(row.clone());
+            let mut log_p = Array1::from(row);
+            let normaliser = softmax_in_place(p.view_mut());
+            let log_normaliser = log_softmax_in_place(log_p.view_mut());
+            prop_assert_eq!(normaliser.to_bits(), log_normaliser.to_bits());
+            for (&p_k, &l_k) in p.iter().zip(&log_p) {
+                let from_log = l_k.exp();
+                let tolerance = 4.0 * f64::EPSILON * (1.0 + l_k.abs()) * from_log;
+                prop_assert!((p_k - from_log).abs() <= tolerance.max(f64::MIN_POSITIVE),
+                    "{p_k} vs exp({l_k}) = {from_log}");
+            }
+            prop_assert!((p.sum() - 1.0).abs() <= 8.0 * f64::EPSILON);
         }
 
         /// Rows of any magnitude, with entries close together or far apart, sum to 1.

@@ -448,8 +448,8 @@ impl Parametrisation {
     }
 
     /// `log f_k(x_i)` for every row and class, written into `out` (`n × K`, standard
-    /// layout). For [`Family::Balls2`], `log_responsibilities` (when given, `n × K × 2`
-    /// row-major) receives each component's `log ρ_ikm` as well, for
+    /// layout). For [`Family::Balls2`], `responsibilities` (when given, `n × K × 2`
+    /// row-major) receives each component's `ρ_ikm` as well, for
     /// [`Self::add_weighted_gradient`] at the same `θ`; other families ignore it. `x` and `θ`
     /// must have been validated by the caller.
     pub(crate) fn class_log_density_into(
@@ -457,7 +457,7 @@ impl Parametrisation {
         theta: ArrayView1<'_, f64>,
         x: ArrayView2<'_, f64>,
         out: &mut Array2<f64>,
-        log_responsibilities: Option<&mut [f64]>,
+        responsibilities: Option<&mut [f64]>,
     ) {
         let xs = x.as_standard_layout();
         let th = theta.as_standard_layout();
@@ -467,20 +467,20 @@ impl Parametrisation {
             &th[self.prior_len()..],
             xs.as_slice().expect("standard layout"),
             out.as_slice_mut().expect("standard layout"),
-            log_responsibilities,
+            responsibilities,
         );
     }
 
     /// `log p(x_i, k) = log π_k + log f_k(x_i)` into `out` (`n × K`, standard layout), and
-    /// Balls2's log responsibilities as [`Self::class_log_density_into`] writes them.
+    /// Balls2's responsibilities as [`Self::class_log_density_into`] writes them.
     pub(crate) fn log_joint_into(
         &self,
         theta: ArrayView1<'_, f64>,
         x: ArrayView2<'_, f64>,
         out: &mut Array2<f64>,
-        log_responsibilities: Option<&mut [f64]>,
+        responsibilities: Option<&mut [f64]>,
     ) {
-        self.class_log_density_into(theta, x, out, log_responsibilities);
+        self.class_log_density_into(theta, x, out, responsibilities);
         let log_prior = self.log_prior(theta);
         *out += &log_prior.view().insert_axis(Axis(0));
     }
@@ -500,7 +500,7 @@ impl Parametrisation {
     }
 
     /// Adds `Σ_i Σ_k W_ik ∇_θ log p_θ(x_i, k)` to `gradient` (see the
-    /// [module documentation](self)). For [`Family::Balls2`], `log_responsibilities` are those
+    /// [module documentation](self)). For [`Family::Balls2`], `responsibilities` are those
     /// [`Self::class_log_density_into`] left at this `θ` and `x`, or `None` to compute them
     /// here. Inputs must have been validated by the caller.
     pub(crate) fn add_weighted_gradient(
@@ -508,7 +508,7 @@ impl Parametrisation {
         theta: ArrayView1<'_, f64>,
         x: ArrayView2<'_, f64>,
         w: ArrayView2<'_, f64>,
-        log_responsibilities: Option<&[f64]>,
+        responsibilities: Option<&[f64]>,
         mut gradient: ArrayViewMut1<'_, f64>,
     ) {
         let k = self.n_classes;
@@ -537,15 +537,15 @@ impl Parametrisation {
             &th[pr..],
             xs.as_slice().expect("standard layout"),
             ws,
-            log_responsibilities,
+            responsibilities,
             gradient.slice_mut(s![pr..]),
         );
     }
 
-    /// The length of Balls2's log responsibilities for `n` rows: `n × K × 2`; 0 for the other
+    /// The length of Balls2's responsibilities for `n` rows: `n × K × 2`; 0 for the other
     /// families, which have none.
-    pub(crate) fn log_responsibilities_len(&self, n: usize) -> usize {
-        self.densities().log_responsibilities_len(self.shape(), n)
+    pub(crate) fn responsibilities_len(&self, n: usize) -> usize {
+        self.densities().responsibilities_len(self.shape(), n)
     }
 
     /// `Σ_i Σ_k W_ik ∇_θ log p_θ(x_i, k)` as a new vector (see the

@@ -17,7 +17,7 @@ use std::cell::{Cell, RefCell};
 use ndarray::{Array1, Array2, ArrayView1, ArrayViewMut1, ArrayViewMut2, Axis, CowArray, Ix2};
 
 use gendisc_core::linalg::Cholesky;
-use gendisc_core::numerics::log_softmax_in_place;
+use gendisc_core::numerics::softmax_in_place;
 use gendisc_optim::{Objective, TwiceDifferentiable};
 
 use crate::family::Parametrisation;
@@ -37,15 +37,15 @@ pub struct GdtObjective<'a> {
     prior: Option<&'a PrecisionPrior>,
     /// `n × K` workspace of [`Objective::value`]: the joint, then the GDT weights `W`.
     work: RefCell<Array2<f64>>,
-    /// Balls2's log responsibilities `log ρ_ikm` of [`Objective::value`] (`n × K × 2`; empty
+    /// Balls2's responsibilities `ρ_ikm` of [`Objective::value`] (`n × K × 2`; empty
     /// for the other families).
-    log_responsibilities: RefCell<Vec<f64>>,
+    responsibilities: RefCell<Vec<f64>>,
     /// The gradient's workspace, which the Hessian at the same `θ` then reads.
     at_last_gradient: RefCell<HessianInputs>,
 }
 
 /// The per-row quantities the Hessian needs besides `x`: the posteriors `τ`, the weights `W`
-/// of eq. (8) and Balls2's log responsibilities, all at `theta`.
+/// of eq. (8) and Balls2's responsibilities, all at `theta`.
 ///
 /// A trust-region or Newton step evaluates the gradient at a point and then the Hessian at the
 /// same point: keeping these from the gradient spares the Hessian a second pass over the rows
@@ -56,7 +56,7 @@ struct HessianInputs {
     theta: Vec<f64>,
     tau: Array2<f64>,
     w: Array2<f64>,
-    log_responsibilities: Vec<f64>,
+    responsibilities: Vec<f64>,
 }
 
 impl HessianInputs {
@@ -66,7 +66,7 @@ impl HessianInputs {
             theta: Vec::new(),
             tau: Array2::zeros((n, param.n_classes())),
             w: Array2::zeros((n, param.n_classes())),
-            log_responsibilities: vec![0.0; param.log_responsibilities_len(n)],
+            responsibilities: vec![0.0; param.responsibilities_len(n)],
         }
     }
 
@@ -101,10 +101,7 @@ impl<'a> GdtObjective<'a> {
             lambda,
             prior: t.prior.as_ref(),
             work: RefCell::new(Array2::zeros((x.nrows(), param.n_classes()))),
-            log_responsibilities: RefCell::new(vec![
-                0.0;
-                param.log_responsibilities_len(x.nrows())
-            ]),
+            responsibilities: RefCell::new(vec![0.0; param.responsibilities_len(x.nrows())]),
             at_last_gradient: RefCell::new(HessianInputs::zeros(&param, x.nrows())),
         }
     }
@@ -113,31 +110,33 @@ impl<'a> GdtObjective<'a> {
         self.weights.map_or(1.0, |w| w[i])
     }
 
-    /// Fills the workspace with `W` (and Balls2's log responsibilities, and `τ` when asked)
+    /// Fills the workspace with `W` (and Balls2's responsibilities, and `τ` when asked)
     /// and returns `f(θ)`.
     fn value_and_weights(
         &self,
         theta: ArrayView1<'_, f64>,
         work: &mut Array2<f64>,
-        log_responsibilities: &mut [f64],
+        responsibilities: &mut [f64],
         mut tau: Option<&mut Array2<f64>>,
     ) -> f64 {
         self.param
-            .log_joint_into(theta, self.x.view(), work, Some(log_responsibilities));
+            .log_joint_into(theta, self.x.view(), work, Some(responsibilities));
         let discount = 1.0 - self.lambda;
         let mut total = 0.0;
         for (i, mut row) in work.axis_iter_mut(Axis(0)).enumerate() {
             let s = self.weight(i);
             let yi = self.y[i];
             let joint_y = row[yi];
-            let log_marginal = log_softmax_in_place(row.view_mut());
+            let log_marginal = softmax_in_place(row.view_mut());
             if s != 0.0 {
                 total += s * (joint_y - discount * log_marginal);
             }
-            // row now holds log τ_ik.
+            // The row now holds τ_ik; without a finite normaliser it is left as it was, and
+            // its exponentials stand in (the value is not finite, or the row has no weight).
+            let normalised = log_marginal.is_finite();
             for (k, v) in row.iter_mut().enumerate() {
                 let indicator = if k == yi { 1.0 } else { 0.0 };
-                let tau_ik = v.exp();
+                let tau_ik = if normalised { *v } else { v.exp() };
                 if let Some(tau) = tau.as_deref_mut() {
                     tau[[i, k]] = tau_ik;
                 }
@@ -159,7 +158,7 @@ impl<'a> GdtObjective<'a> {
         self.value_and_weights(
             theta,
             &mut inputs.w,
-            &mut inputs.log_responsibilities,
+            &mut inputs.responsibilities,
             Some(&mut inputs.tau),
         );
         inputs.theta.extend(theta.iter());
@@ -180,8 +179,8 @@ impl Objective for GdtObjective<'_> {
 
     fn value(&self, theta: ArrayView1<'_, f64>) -> f64 {
         let mut work = self.work.borrow_mut();
-        let mut log_rho = self.log_responsibilities.borrow_mut();
-        self.value_and_weights(theta, &mut work, &mut log_rho, None)
+        let mut rho = self.responsibilities.borrow_mut();
+        self.value_and_weights(theta, &mut work, &mut rho, None)
     }
 
     fn value_and_gradient(
@@ -196,7 +195,7 @@ impl Objective for GdtObjective<'_> {
         let value = self.value_and_weights(
             theta,
             &mut kept.w,
-            &mut kept.log_responsibilities,
+            &mut kept.responsibilities,
             Some(&mut kept.tau),
         );
         gradient.fill(0.0);
@@ -209,7 +208,7 @@ impl Objective for GdtObjective<'_> {
             theta,
             self.x.view(),
             kept.w.view(),
-            Some(&kept.log_responsibilities),
+            Some(&kept.responsibilities),
             gradient.view_mut(),
         );
         gradient.mapv_inplace(|g| -g / self.total_weight);
@@ -248,7 +247,7 @@ impl TwiceDifferentiable for GdtObjective<'_> {
             inputs.w.view(),
             inputs.tau.view(),
             coupling.view(),
-            &inputs.log_responsibilities,
+            &inputs.responsibilities,
             hessian.view_mut(),
         );
         hessian.mapv_inplace(|h| -h / self.total_weight);

@@ -56,24 +56,24 @@ pub(crate) trait ClassDensities: Sync {
     }
 
     /// `log f_k(x_i)` for every row and class into `out` (`n × K`, row-major). A mixture also
-    /// writes its components' log responsibilities into `log_responsibilities` when given.
+    /// writes its components' responsibilities into `responsibilities` when given.
     fn log_densities_into(
         &self,
         shape: Shape,
         params: &[f64],
         xs: &[f64],
         out: &mut [f64],
-        log_responsibilities: Option<&mut [f64]>,
+        responsibilities: Option<&mut [f64]>,
     );
 
-    /// The length of the log responsibilities [`Self::log_densities_into`] writes for `n`
+    /// The length of the responsibilities [`Self::log_densities_into`] writes for `n`
     /// rows: 0 for a family without mixture components.
-    fn log_responsibilities_len(&self, _shape: Shape, _n: usize) -> usize {
+    fn responsibilities_len(&self, _shape: Shape, _n: usize) -> usize {
         0
     }
 
     /// Adds `Σ_i Σ_k W_ik ∇_ϑ log f_k(x_i)` to `gradient` (length [`Self::len`]). A mixture
-    /// reads the log responsibilities [`Self::log_densities_into`] left at this `ϑ` and `x`,
+    /// reads the responsibilities [`Self::log_densities_into`] left at this `ϑ` and `x`,
     /// or computes them when `None`.
     fn add_weighted_gradient(
         &self,
@@ -81,7 +81,7 @@ pub(crate) trait ClassDensities: Sync {
         params: &[f64],
         xs: &[f64],
         ws: &[f64],
-        log_responsibilities: Option<&[f64]>,
+        responsibilities: Option<&[f64]>,
         gradient: ArrayViewMut1<'_, f64>,
     );
 
@@ -180,14 +180,14 @@ pub(crate) trait LocalTerms {
     /// The gradient (`grad`, length `q`) and Hessian (`hess`, `q × q` row-major; only its
     /// upper triangle `b ≥ a` is read, and a family may leave the rest unwritten) of
     /// `log f_c(x_i)` over class `c`'s parameters in their local order. `row` is `x_i`;
-    /// `log_responsibilities` are those [`ClassDensities::log_densities_into`] wrote for every
+    /// `responsibilities` are those [`ClassDensities::log_densities_into`] wrote for every
     /// row (empty for a family without mixture components).
     fn local_derivatives(
         &mut self,
         c: usize,
         i: usize,
         row: &[f64],
-        log_responsibilities: &[f64],
+        responsibilities: &[f64],
         grad: &mut [f64],
         hess: &mut [f64],
     );
@@ -205,7 +205,7 @@ pub(crate) trait LocalTerms {
         _w: ArrayView2<'_, f64>,
         _tau: ArrayView2<'_, f64>,
         _coupling: ArrayView1<'_, f64>,
-        _log_responsibilities: &[f64],
+        _responsibilities: &[f64],
         _scaled_gradients: ArrayViewMut2<'_, f64>,
     ) -> Option<ClassBlocks> {
         None

@@ -43,7 +43,7 @@ impl ClassDensities for SharedDiagonalCovariance {
         params: &[f64],
         xs: &[f64],
         out: &mut [f64],
-        _log_responsibilities: Option<&mut [f64]>,
+        _responsibilities: Option<&mut [f64]>,
     ) {
         let po = gaussian::precision_offset(shape);
         let log_scale = &params[po..po + shape.n_features];
@@ -61,7 +61,7 @@ impl ClassDensities for SharedDiagonalCovariance {
         params: &[f64],
         xs: &[f64],
         ws: &[f64],
-        _log_responsibilities: Option<&[f64]>,
+        _responsibilities: Option<&[f64]>,
         mut gradient: ArrayViewMut1<'_, f64>,
     ) {
         let (k, d) = (shape.n_classes, shape.n_features);
@@ -200,7 +200,7 @@ impl LocalTerms for DiagonalTerms<'_> {
         c: usize,
         _i: usize,
         row: &[f64],
-        _log_responsibilities: &[f64],
+        _responsibilities: &[f64],
         grad: &mut [f64],
         hess: &mut [f64],
     ) {

@@ -216,7 +216,7 @@ impl ClassDensities for FullCovariance {
         params: &[f64],
         xs: &[f64],
         out: &mut [f64],
-        _log_responsibilities: Option<&mut [f64]>,
+        _responsibilities: Option<&mut [f64]>,
     ) {
         let factors = self.decode_factors(shape, params);
         if shape.n_features >= BLOCKED_FROM_FEATURES {
@@ -232,7 +232,7 @@ impl ClassDensities for FullCovariance {
         params: &[f64],
         xs: &[f64],
         ws: &[f64],
-        _log_responsibilities: Option<&[f64]>,
+        _responsibilities: Option<&[f64]>,
         mut gradient: ArrayViewMut1<'_, f64>,
     ) {
         let (k, d) = (shape.n_classes, shape.n_features);
@@ -596,7 +596,7 @@ impl LocalTerms for FullTerms<'_> {
         c: usize,
         _i: usize,
         row: &[f64],
-        _log_responsibilities: &[f64],
+        _responsibilities: &[f64],
         grad: &mut [f64],
         hess: &mut [f64],
     ) {

@@ -37,7 +37,7 @@ use super::Parametrisation;
 impl Parametrisation {
     /// Adds `Σ_i [Σ_k W_ik H_ik − c_i (Σ_k τ_ik g_ik g_ikᵀ − ḡ_i ḡ_iᵀ)]` (the
     /// [module documentation](self)) to `hessian` (`p × p`). `w` and `tau` are `n × K`, `coupling`
-    /// holds `c_i`; `log_responsibilities` are a mixture's `log ρ_ikm` at `θ` as
+    /// holds `c_i`; `responsibilities` are a mixture's `ρ_ikm` at `θ` as
     /// [`Self::class_log_density_into`] writes them (empty for the other families).
     /// Inputs must have been validated by the caller.
     #[allow(clippy::too_many_arguments)]
@@ -48,7 +48,7 @@ impl Parametrisation {
         w: ArrayView2<'_, f64>,
         tau: ArrayView2<'_, f64>,
         coupling: ArrayView1<'_, f64>,
-        log_responsibilities: &[f64],
+        responsibilities: &[f64],
         hessian: ArrayViewMut2<'_, f64>,
     ) {
         let th = theta.as_standard_layout();
@@ -63,7 +63,7 @@ impl Parametrisation {
             w,
             tau,
             coupling,
-            log_responsibilities,
+            responsibilities,
             hessian,
         );
     }
@@ -79,7 +79,7 @@ impl Parametrisation {
         w: ArrayView2<'_, f64>,
         tau: ArrayView2<'_, f64>,
         coupling: ArrayView1<'_, f64>,
-        log_responsibilities: &[f64],
+        responsibilities: &[f64],
         mut hessian: ArrayViewMut2<'_, f64>,
     ) {
         let (k, p) = (self.n_classes, self.dim());
@@ -104,7 +104,7 @@ impl Parametrisation {
             w,
             tau,
             coupling,
-            log_responsibilities,
+            responsibilities,
             scaled_gbar.slice_mut(s![.., pr..]),
         ) {
             // W_ic H_ic − c_i τ_ic g_ic g_icᵀ summed over rows, class by class; the logit rows
@@ -147,7 +147,7 @@ impl Parametrisation {
                 w,
                 tau,
                 coupling,
-                log_responsibilities,
+                responsibilities,
                 &prior,
                 &mut h,
                 &mut scaled_gbar,
@@ -190,7 +190,7 @@ impl Parametrisation {
         w: ArrayView2<'_, f64>,
         tau: ArrayView2<'_, f64>,
         coupling: ArrayView1<'_, f64>,
-        log_responsibilities: &[f64],
+        responsibilities: &[f64],
         prior: &Array1<f64>,
         h: &mut [f64],
         scaled_gbar: &mut Array2<f64>,
@@ -214,7 +214,7 @@ impl Parametrisation {
             for c in 0..k {
                 let idx = &indices[c];
                 let grad = &mut local_grad[c * q..(c + 1) * q];
-                terms.local_derivatives(c, i, row, log_responsibilities, grad, &mut local_hess);
+                terms.local_derivatives(c, i, row, responsibilities, grad, &mut local_hess);
                 let (wc, tc) = (wi[c], ti[c]);
                 total_w += wc;
                 // W_ic H_ic − c_i τ_ic g_ic g_icᵀ over the class block, and the logit rows of
@@ -283,12 +283,12 @@ mod tests {
             c: usize,
             i: usize,
             row: &[f64],
-            log_responsibilities: &[f64],
+            responsibilities: &[f64],
             grad: &mut [f64],
             hess: &mut [f64],
         ) {
             self.0
-                .local_derivatives(c, i, row, log_responsibilities, grad, hess);
+                .local_derivatives(c, i, row, responsibilities, grad, hess);
         }
     }
 
@@ -317,8 +317,8 @@ mod tests {
             let w = Array2::from_shape_fn((n, k), |_| rng.random_range(-1.0..1.0));
             let tau = Array2::from_shape_fn((n, k), |_| rng.random_range(0.0..1.0));
             let coupling = Array1::from_shape_fn(n, |_| rng.random_range(0.0..2.0));
-            let log_rho: Vec<f64> = (0..param.log_responsibilities_len(n))
-                .map(|_| rng.random_range(0.01_f64..1.0).ln())
+            let rho: Vec<f64> = (0..param.responsibilities_len(n))
+                .map(|_| rng.random_range(0.01_f64..1.0))
                 .collect();
             let th = theta.to_vec();
             let hessian_by = |bulk: bool| {
@@ -338,7 +338,7 @@ mod tests {
                     w.view(),
                     tau.view(),
                     coupling.view(),
-                    &log_rho,
+                    &rho,
                     h.view_mut(),
                 );
                 h

@@ -8,7 +8,7 @@ use ndarray::{
     s, Array1, Array2, ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2,
 };
 
-use gendisc_core::numerics::log_sum_exp;
+use gendisc_core::numerics::{log_sum_exp, softmax_in_place};
 use gendisc_core::{Convergence, Result};
 use gendisc_generative::Balls2;
 
@@ -61,13 +61,13 @@ impl SphericalMixture {
         }
     }
 
-    /// The log responsibilities `log ρ_ikm` at `ϑ` for the rows `xs`.
-    fn log_responsibilities(&self, shape: Shape, params: &[f64], xs: &[f64]) -> Vec<f64> {
+    /// The responsibilities `ρ_ikm` at `ϑ` for the rows `xs`.
+    fn responsibilities(&self, shape: Shape, params: &[f64], xs: &[f64]) -> Vec<f64> {
         let n = xs.len() / shape.n_features;
-        let mut log_rho = vec![0.0; self.log_responsibilities_len(shape, n)];
+        let mut rho = vec![0.0; self.responsibilities_len(shape, n)];
         let mut density = vec![0.0; n * shape.n_classes];
-        self.log_densities_into(shape, params, xs, &mut density, Some(&mut log_rho));
-        log_rho
+        self.log_densities_into(shape, params, xs, &mut density, Some(&mut rho));
+        rho
     }
 }
 
@@ -82,7 +82,7 @@ impl ClassDensities for SphericalMixture {
         params: &[f64],
         xs: &[f64],
         out: &mut [f64],
-        mut log_responsibilities: Option<&mut [f64]>,
+        mut responsibilities: Option<&mut [f64]>,
     ) {
         let (k, d, bs) = (shape.n_classes, shape.n_features, Self::block_len(shape));
         let half_d_ln_2pi = shape.half_d_ln_2pi();
@@ -91,19 +91,28 @@ impl ClassDensities for SphericalMixture {
             let constants = component_constants(block, d, half_d_ln_2pi, shape.variance_floor);
             for (i, row) in xs.chunks_exact(d).enumerate() {
                 let lb = component_logs(block, &constants, row);
-                let norm = log_sum_exp(&lb);
+                let Some(rho) = responsibilities.as_deref_mut() else {
+                    out[i * k + c] = log_sum_exp(&lb);
+                    continue;
+                };
+                // The responsibilities are the normaliser's exponentials over their sum; a
+                // normaliser that is not finite leaves them to exp(log ρ), NaN or 0.
+                let mut weights = lb;
+                let norm = softmax_in_place(ArrayViewMut1::from(&mut weights[..]));
                 out[i * k + c] = norm;
-                if let Some(log_rho) = log_responsibilities.as_deref_mut() {
-                    let at = (i * k + c) * COMPONENTS;
-                    for (r, l) in log_rho[at..at + COMPONENTS].iter_mut().zip(lb) {
-                        *r = l - norm;
-                    }
+                let at = (i * k + c) * COMPONENTS;
+                for ((r, l), weight) in rho[at..at + COMPONENTS].iter_mut().zip(lb).zip(weights) {
+                    *r = if norm.is_finite() {
+                        weight
+                    } else {
+                        (l - norm).exp()
+                    };
                 }
             }
         }
     }
 
-    fn log_responsibilities_len(&self, shape: Shape, n: usize) -> usize {
+    fn responsibilities_len(&self, shape: Shape, n: usize) -> usize {
         n * shape.n_classes * COMPONENTS
     }
 
@@ -116,14 +125,14 @@ impl ClassDensities for SphericalMixture {
         params: &[f64],
         xs: &[f64],
         ws: &[f64],
-        log_responsibilities: Option<&[f64]>,
+        responsibilities: Option<&[f64]>,
         mut gradient: ArrayViewMut1<'_, f64>,
     ) {
         let computed;
-        let log_responsibilities = match log_responsibilities {
+        let responsibilities = match responsibilities {
             Some(given) => given,
             None => {
-                computed = self.log_responsibilities(shape, params, xs);
+                computed = self.responsibilities(shape, params, xs);
                 &computed
             }
         };
@@ -145,8 +154,7 @@ impl ClassDensities for SphericalMixture {
                     continue;
                 }
                 let at = (i * k + c) * COMPONENTS;
-                let rho: [f64; COMPONENTS] =
-                    std::array::from_fn(|m| log_responsibilities[at + m].exp());
+                let rho: [f64; COMPONENTS] = std::array::from_fn(|m| responsibilities[at + m]);
                 for m in 0..COMPONENTS {
                     let wm = wi * rho[m];
                     s0[m] += wm;
@@ -374,7 +382,7 @@ impl LocalTerms for MixtureTerms<'_> {
         c: usize,
         i: usize,
         row: &[f64],
-        log_responsibilities: &[f64],
+        responsibilities: &[f64],
         grad: &mut [f64],
         hess: &mut [f64],
     ) {
@@ -382,12 +390,12 @@ impl LocalTerms for MixtureTerms<'_> {
         hess.fill(0.0);
         let params = &self.params[c * q..(c + 1) * q];
         let at = (i * self.shape.n_classes + c) * COMPONENTS;
-        let log_rho = &log_responsibilities[at..at + COMPONENTS];
+        let rho = &responsibilities[at..at + COMPONENTS];
         let (constants, weights) = self.classes[c];
         let u = &mut self.u;
         grad.fill(0.0);
         for m in 0..COMPONENTS {
-            let resp = log_rho[m].exp();
+            let resp = rho[m];
             let um = &mut u[m * q..(m + 1) * q];
             let support = &self.supports[m];
             component_derivatives(m, row, params, constants[m], weights, resp, um, hess);
@@ -420,7 +428,7 @@ impl LocalTerms for MixtureTerms<'_> {
         w: ArrayView2<'_, f64>,
         tau: ArrayView2<'_, f64>,
         coupling: ArrayView1<'_, f64>,
-        log_responsibilities: &[f64],
+        responsibilities: &[f64],
         mut scaled_gradients: ArrayViewMut2<'_, f64>,
     ) -> Option<ClassBlocks> {
         let n = x.nrows();
@@ -450,7 +458,7 @@ impl LocalTerms for MixtureTerms<'_> {
                 let dv_i = &mut dv_rows[terms * i * q..terms * (i + 1) * q];
                 g.fill(0.0);
                 for m in 0..COMPONENTS {
-                    let resp = log_responsibilities[at + m].exp();
+                    let resp = responsibilities[at + m];
                     let weight = wc * resp;
                     let um = &mut v_i[m * q..(m + 1) * q];
                     component_derivatives(

@@ -26,7 +26,7 @@ impl ClassDensities for SphericalCovariance {
         params: &[f64],
         xs: &[f64],
         out: &mut [f64],
-        _log_responsibilities: Option<&mut [f64]>,
+        _responsibilities: Option<&mut [f64]>,
     ) {
         let po = gaussian::precision_offset(shape);
         gaussian::log_densities_into(shape, params, xs, out, |c, diff| {
@@ -42,7 +42,7 @@ impl ClassDensities for SphericalCovariance {
         params: &[f64],
         xs: &[f64],
         ws: &[f64],
-        _log_responsibilities: Option<&[f64]>,
+        _responsibilities: Option<&[f64]>,
         mut gradient: ArrayViewMut1<'_, f64>,
     ) {
         let (k, d) = (shape.n_classes, shape.n_features);
@@ -178,7 +178,7 @@ impl LocalTerms for SphericalTerms<'_> {
         c: usize,
         _i: usize,
         row: &[f64],
-        _log_responsibilities: &[f64],
+        _responsibilities: &[f64],
         grad: &mut [f64],
         hess: &mut [f64],
     ) {
