@@ -418,10 +418,19 @@ impl LocalTerms for MixtureTerms<'_> {
     }
 
     /// With `u_m` and `ρ_m` as in [`Self::local_derivatives`], `W H − a g gᵀ` is the sparse
-    /// part `W Σ_m ρ_m (∇² log ω_m + ∇² log N_m)` plus `Σ_m (W ρ_m) u_m u_mᵀ − (W + a) g gᵀ`:
-    /// three rank-one terms per row, which one weighted product `Vᵀ D V` sums over the rows,
-    /// `V` holding `u_1`, `u_2` and `g` of every row. The sparse part has `2d + 1` entries per
-    /// component and the mixing logit's diagonal; the rows are summed directly there.
+    /// part `W Σ_m ρ_m (∇² log ω_m + ∇² log N_m)` plus `Σ_m (W ρ_m) u_m u_mᵀ − (W + a) g gᵀ`.
+    /// Since `g = ρ_1 u_1 + ρ_2 u_2`, the rank-one terms are
+    ///
+    /// ```text
+    /// α u_1 u_1ᵀ + β u_2 u_2ᵀ + γ (u_1 u_2ᵀ + u_2 u_1ᵀ),
+    /// α = W ρ_1 − (W + a) ρ_1²,  β = W ρ_2 − (W + a) ρ_2²,  γ = −(W + a) ρ_1 ρ_2,
+    /// ```
+    ///
+    /// and each `u_m` lives on its component's support (`d + 2` of the block's `2d + 3`
+    /// entries): three weighted products `Ũ_1ᵀ A Ũ_1`, `Ũ_2ᵀ B Ũ_2` and `Ũ_1ᵀ Γ Ũ_2` of the
+    /// supports' columns `Ũ_m` sum them over the rows, a quarter of the arithmetic of one
+    /// product over whole blocks. The sparse part has `2d + 1` entries per component and the
+    /// mixing logit's diagonal; the rows are summed directly there.
     fn class_blocks(
         &mut self,
         x: ArrayView2<'_, f64>,
@@ -434,72 +443,94 @@ impl LocalTerms for MixtureTerms<'_> {
         let n = x.nrows();
         let k = self.shape.n_classes;
         let q = SphericalMixture::block_len(self.shape);
+        let support_len = self.supports[0].len();
         let mut blocks = vec![Array2::<f64>::zeros((q, q)); k];
         let mut gradient_sums = Array2::<f64>::zeros((k, q));
-        let terms = COMPONENTS + 1;
-        // V (rows u_1, u_2, g of each row in turn) and D V, row-major. The u_m rows are zero off
-        // their component's support, which every class writes at the same places.
-        let mut v = Array2::<f64>::zeros((terms * n, q));
-        let mut dv = Array2::<f64>::zeros((terms * n, q));
+        // Ũ_1, Ũ_2 and the weighted A Ũ_1, B Ũ_2, Γ Ũ_2, row-major, one row per training row.
+        let mut u_tilde = [vec![0.0; n * support_len], vec![0.0; n * support_len]];
+        let mut weighted = [
+            vec![0.0; n * support_len],
+            vec![0.0; n * support_len],
+            vec![0.0; n * support_len],
+        ];
+        let mut products = [
+            Array2::<f64>::zeros((support_len, support_len)),
+            Array2::<f64>::zeros((support_len, support_len)),
+            Array2::<f64>::zeros((support_len, support_len)),
+        ];
         let mut sparse = vec![0.0; q * q];
+        let mut g = vec![0.0; q];
         for (c, block) in blocks.iter_mut().enumerate() {
             sparse.fill(0.0);
             let params = &self.params[c * q..(c + 1) * q];
             let (constants, weights) = self.classes[c];
             let mut gradient_sum = gradient_sums.row_mut(c);
-            let v_rows = v.as_slice_mut().expect("standard layout");
-            let dv_rows = dv.as_slice_mut().expect("standard layout");
             for (i, row) in x.outer_iter().enumerate() {
                 let row = row.as_slice().expect("standard layout rows");
                 let (wc, tc, ci) = (w[[i, c]], tau[[i, c]], coupling[i]);
                 let at = (i * k + c) * COMPONENTS;
-                let (v_i, g) =
-                    v_rows[terms * i * q..terms * (i + 1) * q].split_at_mut(COMPONENTS * q);
-                let dv_i = &mut dv_rows[terms * i * q..terms * (i + 1) * q];
+                let rho: [f64; COMPONENTS] = std::array::from_fn(|m| responsibilities[at + m]);
+                let this_row = i * support_len..(i + 1) * support_len;
                 g.fill(0.0);
-                for m in 0..COMPONENTS {
-                    let resp = responsibilities[at + m];
-                    let weight = wc * resp;
-                    let um = &mut v_i[m * q..(m + 1) * q];
+                for (m, (support, u_m)) in self.supports.iter().zip(&mut u_tilde).enumerate() {
+                    let um = &mut self.u[m * q..(m + 1) * q];
                     component_derivatives(
                         m,
                         row,
                         params,
                         constants[m],
                         weights,
-                        weight,
+                        wc * rho[m],
                         um,
                         &mut sparse,
                     );
-                    for ((gb, o), &u) in g
-                        .iter_mut()
-                        .zip(&mut dv_i[m * q..(m + 1) * q])
-                        .zip(um.iter())
-                    {
-                        *gb += resp * u;
-                        *o = weight * u;
+                    for (&a, out) in support.iter().zip(&mut u_m[this_row.clone()]) {
+                        *out = um[a];
+                        g[a] += rho[m] * um[a];
                     }
                 }
                 let scale = ci * tc;
                 let root = ci.sqrt() * tc;
                 let g_weight = -(wc + scale);
+                let alpha = wc * rho[0] + g_weight * rho[0] * rho[0];
+                let beta = wc * rho[1] + g_weight * rho[1] * rho[1];
+                let gamma = g_weight * rho[0] * rho[1];
+                let [w_alpha, w_beta, w_gamma] = &mut weighted;
+                for ((((&u1, &u2), a), b), y) in u_tilde[0][this_row.clone()]
+                    .iter()
+                    .zip(&u_tilde[1][this_row.clone()])
+                    .zip(&mut w_alpha[this_row.clone()])
+                    .zip(&mut w_beta[this_row.clone()])
+                    .zip(&mut w_gamma[this_row])
+                {
+                    *a = alpha * u1;
+                    *b = beta * u2;
+                    *y = gamma * u2;
+                }
                 let mut scaled_row = scaled_gradients.row_mut(i);
                 let scaled = &mut scaled_row
                     .as_slice_mut()
                     .expect("rows of a standard-layout matrix")[c * q..(c + 1) * q];
-                for (((&gb, o), sum), out) in g
-                    .iter()
-                    .zip(&mut dv_i[COMPONENTS * q..])
-                    .zip(gradient_sum.iter_mut())
-                    .zip(scaled.iter_mut())
-                {
-                    *o = g_weight * gb;
+                for ((&gb, sum), out) in g.iter().zip(gradient_sum.iter_mut()).zip(scaled) {
                     *sum += scale * gb;
                     *out = root * gb;
                 }
             }
+            let view = |v| ArrayView2::from_shape((n, support_len), v).expect("n × (d + 2)");
+            let (u1, u2) = (view(&u_tilde[0][..]), view(&u_tilde[1][..]));
+            general_mat_mul(1.0, &u1.t(), &view(&weighted[0][..]), 0.0, &mut products[0]);
+            general_mat_mul(1.0, &u2.t(), &view(&weighted[1][..]), 0.0, &mut products[1]);
+            general_mat_mul(1.0, &u1.t(), &view(&weighted[2][..]), 0.0, &mut products[2]);
             block.assign(&ArrayView2::from_shape((q, q), &sparse).expect("q × q"));
-            general_mat_mul(1.0, &v.t(), &dv, 1.0, block);
+            let [s1, s2] = &self.supports;
+            for (t, (&a1, &a2)) in s1.iter().zip(s2).enumerate() {
+                for (t2, (&b1, &b2)) in s1.iter().zip(s2).enumerate() {
+                    block[[a1, b1]] += products[0][[t, t2]];
+                    block[[a2, b2]] += products[1][[t, t2]];
+                    block[[a1, b2]] += products[2][[t, t2]];
+                    block[[b2, a1]] += products[2][[t, t2]];
+                }
+            }
         }
         Some(ClassBlocks {
             blocks,

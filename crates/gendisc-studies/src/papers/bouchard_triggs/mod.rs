@@ -533,15 +533,17 @@ impl Study for Figure1Study {
     }
 
     fn fingerprint(&self) -> String {
-        // v7: the test log loss is gendisc_metrics' (one exponential per row, compensated
+        // v8: GDT's posteriors and Balls2's responsibilities come from their normalisers'
+        // exponentials (gradients and Hessians move in their last bits); v7: the test log loss
+        // is gendisc_metrics' (one exponential per row, compensated
         // sums), within about 1e-12 of v6's; v6: the induced fit at λ = 0 is solved to a
         // tighter tolerance (v5: GDT's default optimiser is trust-region Newton to the gradient
         // criterion, and λ = 0 is decided by a separation certificate); cells of earlier code
         // differ.
         match &self.source {
-            InputSource::Seed => fingerprint(&(STUDY_ID, "figure1 v7", &self.settings)),
+            InputSource::Seed => fingerprint(&(STUDY_ID, "figure1 v8", &self.settings)),
             InputSource::Files { digest } => {
-                fingerprint(&(STUDY_ID, "figure1 v7", &self.settings, "inputs", digest))
+                fingerprint(&(STUDY_ID, "figure1 v8", &self.settings, "inputs", digest))
             }
         }
     }
@@ -939,7 +941,10 @@ impl Study for Table1Study {
 
     fn fingerprint(&self) -> String {
         let shapes: Vec<(usize, usize)> = self.datasets.iter().map(|d| d.x.dim()).collect();
-        // v8: Balls2's Hessian is summed by class in matrix products (its Newton fits move in
+        // v9: GDT's posteriors and Balls2's responsibilities come from their normalisers'
+        // exponentials, and Balls2's Hessian products run on the components' supports (every
+        // fit moves in its last bits, those at an iteration cap further); v8: Balls2's Hessian
+        // is summed by class in matrix products (its Newton fits move in
         // the last bits, and those at the iteration cap further); v7: the paper's conjugate
         // gradient beside the estimator (its rows added); v6: the
         // induced fit at λ = 0 is solved to a tighter tolerance (v5: Balls2's EM starts
@@ -947,10 +952,10 @@ impl Study for Table1Study {
         // trust-region Newton by default, λ = 0 decided by a separation certificate); cells of
         // earlier code differ.
         match &self.source {
-            InputSource::Seed => fingerprint(&(STUDY_ID, "table1 v8", &self.settings, shapes)),
+            InputSource::Seed => fingerprint(&(STUDY_ID, "table1 v9", &self.settings, shapes)),
             InputSource::Files { digest } => fingerprint(&(
                 STUDY_ID,
-                "table1 v8",
+                "table1 v9",
                 &self.settings,
                 shapes,
                 "inputs",
