@@ -13,7 +13,7 @@
 //! distribution is the uniform one; the walk starts at a separating hyperplane scaled into the
 //! ball and runs a fixed number of steps.
 
-use gendisc_core::numerics::{combine_dot_lanes, contiguous_dot, dot_lanes_len, DOT_LANES};
+use gendisc_core::numerics::{combine_dot_lanes, dot_lanes_len, DOT_LANES};
 use gendisc_core::{Error, Result};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use rand::{Rng, RngCore};
@@ -44,7 +44,7 @@ pub fn random_separator<R: Rng + ?Sized>(
 /// How many steps the walk draws at a time. A step's direction and the uniform draw that places
 /// it on its chord do not depend on where the walk is, so they are drawn ahead, in the order
 /// the steps take them from the generator; the margins' changes along the batch's directions
-/// then come from one pass over the rows ([`changes_of_margins`]).
+/// then come from one pass over the rows ([`signed_margins`]).
 const BATCH: usize = 2;
 
 /// [`random_separator`]'s walk. A step whose chord is empty — which happens only by round-off,
@@ -76,7 +76,7 @@ fn hit_and_run(
         theta /= 2.0 * norm;
     }
     let mut margin = Array1::zeros(n);
-    signed_margins(
+    signed_margins::<1>(
         rows,
         &signs,
         theta.as_slice().expect("a new vector is contiguous"),
@@ -105,7 +105,8 @@ fn hit_and_run(
                 Some(rng.random::<f64>())
             };
         }
-        changes_of_margins(
+        // The margins' changes along each direction are its own signed margins.
+        signed_margins::<BATCH>(
             rows,
             &signs,
             directions.as_slice().expect("a new matrix is contiguous"),
@@ -191,48 +192,42 @@ fn chord(ball: (f64, f64), margin: &[f64], change: &[f64]) -> (f64, f64) {
 /// The running extremes of [`chord`].
 const CHORD_LANES: usize = 4;
 
-/// The signed margins `s_i (x_iᵀw + b)` of the rows (`x` row-major, `d` columns) for one
-/// hyperplane `θ = (w, b)`.
-fn signed_margins(rows: &[f64], signs: &[f64], theta: &[f64], out: &mut [f64]) {
-    let d = theta.len() - 1;
-    let (w, b) = (&theta[..d], theta[d]);
-    for (i, (o, &sign)) in out.iter_mut().zip(signs).enumerate() {
-        *o = sign * (contiguous_dot(&rows[i * d..(i + 1) * d], w) + b);
-    }
-}
-
-/// The signed margins of the rows for [`BATCH`] hyperplanes at once (`directions` row-major,
-/// one `(w, b)` per row; `changes` row-major, one row of margins per direction), each summed
-/// as [`signed_margins`] sums it — in [`contiguous_dot`]'s order — so that a margin is the
-/// same bits whichever way it is computed. One pass over the rows serves every direction, and
-/// the directions' running sums are independent chains of additions, which the processor
-/// overlaps.
-fn changes_of_margins(rows: &[f64], signs: &[f64], directions: &[f64], changes: &mut [f64]) {
-    let stride = directions.len() / BATCH;
+/// The signed margins `s_i (x_iᵀw + b)` of the rows (`x` row-major, `d` columns) for `K`
+/// hyperplanes at once (`hyperplanes` row-major, one `(w, b)` per row; `margins` row-major, one
+/// row of margins per hyperplane), each dot product summed in [`gendisc_core::numerics::contiguous_dot`]'s order. One
+/// pass over the rows serves every hyperplane, and their running sums are independent chains of
+/// additions, which the processor overlaps.
+fn signed_margins<const K: usize>(
+    rows: &[f64],
+    signs: &[f64],
+    hyperplanes: &[f64],
+    margins: &mut [f64],
+) {
+    let stride = hyperplanes.len() / K;
     let d = stride - 1;
     let n = signs.len();
     let split = dot_lanes_len(d);
     for (i, &sign) in signs.iter().enumerate() {
         let row = &rows[i * d..(i + 1) * d];
-        let mut lanes = [[0.0_f64; DOT_LANES]; BATCH];
+        let mut lanes = [[0.0_f64; DOT_LANES]; K];
         for (start, xs) in (0..split)
             .step_by(DOT_LANES)
             .zip(row[..split].chunks_exact(DOT_LANES))
         {
             for (k, sums) in lanes.iter_mut().enumerate() {
-                let ws = &directions[k * stride + start..][..DOT_LANES];
+                let ws = &hyperplanes[k * stride + start..][..DOT_LANES];
                 for lane in 0..DOT_LANES {
                     sums[lane] += xs[lane] * ws[lane];
                 }
             }
         }
         for (k, sums) in lanes.into_iter().enumerate() {
-            let theta = &directions[k * stride..(k + 1) * stride];
+            let theta = &hyperplanes[k * stride..(k + 1) * stride];
             let mut sum = combine_dot_lanes(sums);
             for (a, b) in row[split..].iter().zip(&theta[split..d]) {
                 sum += a * b;
             }
-            changes[k * n + i] = sign * (sum + theta[d]);
+            margins[k * n + i] = sign * (sum + theta[d]);
         }
     }
 }

@@ -428,9 +428,9 @@ impl LocalTerms for MixtureTerms<'_> {
     ///
     /// and each `u_m` lives on its component's support (`d + 2` of the block's `2d + 3`
     /// entries): three weighted products `Ũ_1ᵀ A Ũ_1`, `Ũ_2ᵀ B Ũ_2` and `Ũ_1ᵀ Γ Ũ_2` of the
-    /// supports' columns `Ũ_m` sum them over the rows, a quarter of the arithmetic of one
-    /// product over whole blocks. The sparse part has `2d + 1` entries per component and the
-    /// mixing logit's diagonal; the rows are summed directly there.
+    /// supports' columns `Ũ_m` sum them over the rows, between a quarter and a third of the
+    /// arithmetic of one product over whole blocks. The sparse part has `2d + 1` entries per
+    /// component and the mixing logit's diagonal; the rows are summed directly there.
     fn class_blocks(
         &mut self,
         x: ArrayView2<'_, f64>,
