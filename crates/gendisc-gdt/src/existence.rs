@@ -33,8 +33,8 @@
 //! **Balls2.** Its class densities are mixtures, so its log-odds are not linear in any fixed
 //! features, `L_disc` is not concave, and no linear program decides in general whether it has
 //! a maximiser: on overlapping classes it may (identical rows of both classes, say, make any
-//! model whose classes agree there a maximiser) or may not. Two sufficient conditions prove
-//! that it has none, [`balls2_separation`]:
+//! model whose classes agree there a maximiser) or may not. Three sufficient conditions prove
+//! that it has none, two before the fit ([`balls2_separation`]) and one where it stops:
 //!
 //! * **Without a variance floor:** complete separation in Balls1's induced features
 //!   `(1, x, ‖x‖²)`. A Balls2 model whose two components of each class coincide is a Balls1
@@ -44,6 +44,18 @@
 //!   variance `σ²` above the floor and means `o ± t v` has log-odds
 //!   `(2t/σ²)(vᵀx − vᵀo) + log(π₁/π₀)`, any hyperplane for a suitable `o` and `v`, scaled by `t`
 //!   without the priors or the variances moving, so again `L_disc → 0` as `t → ∞`.
+//! * **Without a variance floor, at a point:** a `θ` at which every row is nearer to its own
+//!   class than to any other in the sense of the sharpest component,
+//!   `D_{y_i}(x_i) < D_k(x_i)` for every `k ≠ y_i` with `D_k(x) = min_m ‖x − μ_km‖² / (2σ²_km)`
+//!   ([`balls2_component_separation`]). Multiplying every precision by `t` leaves the means,
+//!   mixing weights and priors where they are and gives
+//!   `log p_t(x, k) = (d/2) ln t − t D_k(x) + O(1)`, the `O(1)` bounded by the logarithms of the
+//!   class's weights and normalising constants: every log-odds `log p_t(x_i, y_i) / p_t(x_i, k)`
+//!   grows like `t (D_k(x_i) − D_{y_i}(x_i))`, so `L_disc → 0` as `t → ∞`, which no finite `θ`
+//!   attains. The first two conditions are decided before the fit; this one is checked where
+//!   the fit stops, and catches the fits that follow that ray: their gradient vanishes with
+//!   `L_disc`, so that they can meet the gradient criterion on the way to a supremum at
+//!   infinity.
 //!
 //! **Subsets.** A direction that separates a set of rows separates every subset that keeps one
 //! of its strictly growing margins (complete separation, every subset). Cross-validation fits
@@ -55,8 +67,8 @@
 //!
 //! The linear program certifies complete separation only when the direction it finds separates
 //! every row strictly; quasi-complete separation proves nothing for Balls2, whose richer
-//! log-odds may do better than the sub-family's limit at a finite `θ`. Where neither condition
-//! holds the fit runs, and its report says whether it met the gradient criterion. For `λ > 0`
+//! log-odds may do better than the sub-family's limit at a finite `θ`. Where no condition holds,
+//! the fit's report says whether it met the gradient criterion. For `λ > 0`
 //! without a floor `L_gen` itself is unbounded (a component shrinking onto one row, the
 //! classical degeneracy of mixture likelihoods): such a fit is a local maximiser at best, and
 //! [`crate::GdtParams::variance_floor`] bounds it.
@@ -67,7 +79,7 @@ use serde::{Deserialize, Serialize};
 use gendisc_core::Result;
 use gendisc_optim::{Affine, Socp, SocpSettings};
 
-use crate::family::Family;
+use crate::family::{Family, Parametrisation};
 
 /// A margin change `a` counts as "not decreasing" when `a ≥ −MARGIN_TOLERANCE · max |a|`.
 const MARGIN_TOLERANCE: f64 = 1e-6;
@@ -95,6 +107,22 @@ pub struct Separation {
     /// with a variance floor; see [`balls2_separation`]); `None` for the fitted family's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sub_family: Option<Family>,
+}
+
+/// A certificate that Balls2's conditional likelihood without a variance floor has no finite
+/// maximiser, found at the parameters `θ` a fit stopped at (see the
+/// [module documentation](self)): there, every row of positive weight is strictly nearer to its
+/// own class than to any other, `D_{y_i}(x_i) < D_k(x_i)` for `k ≠ y_i`, and sharpening every
+/// component without moving it drives `L_disc` to its supremum 0.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComponentSeparation {
+    /// The rows of positive weight, every one of them separated.
+    pub rows: usize,
+    /// The smallest gap `min_{k ≠ y_i} D_k(x_i) − D_{y_i}(x_i)` over the rows, relative to the
+    /// larger of the two distances: in `(0, 1]`, 1 where a row sits on one of its own class's
+    /// means.
+    pub smallest_relative_gap: f64,
 }
 
 /// A [`Separation`] found on a set of rows, with the unit its induced features were computed in
@@ -319,6 +347,75 @@ pub fn balls2_separation(
             sub_family: Some(sub_family),
             ..certificate
         }))
+}
+
+/// Decides whether the Balls2 parameters `theta` of `param` (without a variance floor) separate
+/// the rows `(x, y)` of positive `weights` by their classes' sharpest components (see the
+/// [module documentation](self)): `Some(certificate)` that the conditional likelihood has no
+/// finite maximiser if every row is strictly nearer to its own class; `None` otherwise (which
+/// proves nothing), for the other families (which [`separation`] decides) and with a floor
+/// (which bounds the precisions).
+///
+/// A row counts as separated when its gap exceeds both `10⁻⁶` times the larger distance and a
+/// bound on the round-off of the two distances, so that no certificate rests on rounding.
+pub fn balls2_component_separation(
+    param: &Parametrisation,
+    theta: ArrayView1<'_, f64>,
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    weights: Option<ArrayView1<'_, f64>>,
+) -> Option<ComponentSeparation> {
+    if param.variance_floor() > 0.0 {
+        return None;
+    }
+    let means = param.balls2_means(theta).ok()??;
+    let variances = param.balls2_variances(theta).ok()??;
+    let (k, components, d) = means.dim();
+    if x.ncols() != d || y.len() != x.nrows() {
+        return None;
+    }
+    let round_off = 4.0 * (d as f64 + 2.0) * f64::EPSILON;
+    let mut distance = vec![(0.0_f64, 0.0_f64); k];
+    let (mut rows, mut smallest_relative_gap) = (0, f64::INFINITY);
+    for (i, row) in x.outer_iter().enumerate() {
+        if !weights.is_none_or(|w| w[i] > 0.0) {
+            continue;
+        }
+        let row_sq = row.dot(&row);
+        // Per class: the sharpest component's distance D_k, and a bound on the round-off of
+        // every component's, which bounds the minimum's.
+        for (class, slot) in distance.iter_mut().enumerate() {
+            *slot = (f64::INFINITY, 0.0);
+            for m in 0..components {
+                let mean = means.slice(ndarray::s![class, m, ..]);
+                let sq: f64 = row.iter().zip(mean).map(|(a, b)| (a - b) * (a - b)).sum();
+                let scale = 0.5 / variances[[class, m]];
+                let (dm, rm) = (scale * sq, round_off * scale * (row_sq + mean.dot(&mean)));
+                if !(dm.is_finite() && rm.is_finite()) {
+                    return None;
+                }
+                *slot = (slot.0.min(dm), slot.1.max(rm));
+            }
+        }
+        let own = y[i];
+        let (own_distance, own_round_off) = distance[own];
+        for (rival, &(rival_distance, rival_round_off)) in distance.iter().enumerate() {
+            if rival == own {
+                continue;
+            }
+            let gap = rival_distance - own_distance;
+            let larger = own_distance.max(rival_distance);
+            if !(gap > MARGIN_TOLERANCE * larger && gap > own_round_off + rival_round_off) {
+                return None;
+            }
+            smallest_relative_gap = smallest_relative_gap.min(gap / larger);
+        }
+        rows += 1;
+    }
+    (rows > 0).then_some(ComponentSeparation {
+        rows,
+        smallest_relative_gap,
+    })
 }
 
 /// Checks a candidate direction on the margins it implies: a certificate when no margin
@@ -640,5 +737,73 @@ mod tests {
             .unwrap()
             .expect("separated");
         assert_eq!(s.margins, 6);
+    }
+
+    /// Balls2's `θ` on one feature and two classes (priors estimated, logit 0): per class the
+    /// mixing logit 0, the means `μ_k1, μ_k2` and the log-scales `ℓ_k1, ℓ_k2`.
+    fn balls2_theta(means: [[f64; 2]; 2], log_scales: [[f64; 2]; 2]) -> Array1<f64> {
+        let mut theta = vec![0.0];
+        for (mu, ell) in means.iter().zip(&log_scales) {
+            theta.extend([0.0, mu[0], mu[1], ell[0], ell[1]]);
+        }
+        Array1::from(theta)
+    }
+
+    #[test]
+    fn balls2_rows_nearest_their_own_components_are_certified_at_a_point() {
+        // Class 0 at both ends, class 1 in the middle: a component of each class on its rows.
+        let param = Parametrisation::new(Family::Balls2, 2, 1).unwrap();
+        let x = array![[-2.0], [-1.9], [2.0], [2.1], [0.0], [0.1]];
+        let y = array![0, 0, 0, 0, 1, 1];
+        let theta = balls2_theta([[-2.0, 2.0], [0.0, 0.05]], [[0.0, 0.0], [0.0, 0.0]]);
+        let c = balls2_component_separation(&param, theta.view(), x.view(), y.view(), None)
+            .expect("every row nearest its own class");
+        assert_eq!(c.rows, 6);
+        assert!(c.smallest_relative_gap > 0.0 && c.smallest_relative_gap <= 1.0);
+        // The rule weighs distances by precision: with a wide class-0 component at 0.3 and
+        // narrow class-1 ones, the row at 0.1, nearer in plain distance to class 1's mean at
+        // 0.05, is class 0's, and nothing is certified.
+        let wide = balls2_theta([[-2.0, 0.3], [0.0, 0.05]], [[0.0, -3.0], [3.0, 3.0]]);
+        assert_eq!(
+            balls2_component_separation(&param, wide.view(), x.view(), y.view(), None),
+            None
+        );
+        // Leaving out that row certifies the rest.
+        let w = array![1.0, 1.0, 1.0, 1.0, 1.0, 0.0];
+        let kept =
+            balls2_component_separation(&param, wide.view(), x.view(), y.view(), Some(w.view()));
+        assert_eq!(kept.map(|c| c.rows), Some(5));
+    }
+
+    #[test]
+    fn balls2_ties_and_floors_certify_nothing() {
+        let param = Parametrisation::new(Family::Balls2, 2, 1).unwrap();
+        // The row at 1 is as near to class 0's component at 0 as to class 1's at 2.
+        let x = array![[0.0], [1.0], [2.0]];
+        let y = array![0, 0, 1];
+        let theta = balls2_theta([[0.0, -5.0], [2.0, 5.0]], [[0.0, 0.0], [0.0, 0.0]]);
+        assert_eq!(
+            balls2_component_separation(&param, theta.view(), x.view(), y.view(), None),
+            None
+        );
+        // Without the tie every row is certified, but not with a floor, which bounds the
+        // precisions.
+        let y = array![0, 0, 1];
+        let x = array![[0.0], [0.9], [2.0]];
+        assert!(
+            balls2_component_separation(&param, theta.view(), x.view(), y.view(), None).is_some()
+        );
+        let floored = param.with_variance_floor(0.01).unwrap();
+        assert_eq!(
+            balls2_component_separation(&floored, theta.view(), x.view(), y.view(), None),
+            None
+        );
+        // Other families have no components.
+        let lda = Parametrisation::new(Family::Lda, 2, 1).unwrap();
+        let lda_theta = Array1::zeros(lda.dim());
+        assert_eq!(
+            balls2_component_separation(&lda, lda_theta.view(), x.view(), y.view(), None),
+            None
+        );
     }
 }

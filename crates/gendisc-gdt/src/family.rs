@@ -92,7 +92,7 @@ mod spherical;
 use std::fmt;
 use std::str::FromStr;
 
-use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, Axis};
+use ndarray::{s, Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayViewMut1, Axis};
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::numerics::log_sum_exp;
@@ -611,6 +611,17 @@ impl Parametrisation {
         Ok(self
             .densities()
             .component_variances(self.shape(), &th[self.prior_len()..]))
+    }
+
+    /// For Balls2, the component means `μ_km` (`K × 2 × d`) that `θ` encodes. `None` for the
+    /// other families.
+    pub fn balls2_means(&self, theta: ArrayView1<'_, f64>) -> Result<Option<Array3<f64>>> {
+        self.check_theta(theta)?;
+        let th = theta.as_standard_layout();
+        let th = th.as_slice().expect("contiguous");
+        Ok(self
+            .densities()
+            .component_means(self.shape(), &th[self.prior_len()..]))
     }
 
     /// The class means (`K × d`) and precision matrices `Λ_k` (one per class, `d × d`) that

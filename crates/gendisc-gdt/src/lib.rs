@@ -13,7 +13,7 @@ mod whitening;
 pub use cv::{
     CvCriterion, CvSelection, GdtCv, GdtCvParams, GdtCvValidParams, SelectionRule, TABLE1_GRID,
 };
-pub use existence::Separation;
+pub use existence::{ComponentSeparation, Separation};
 pub use family::{Family, Parametrisation, Priors};
 pub use gendisc_generative::CovarianceShrinkage;
 pub use gendisc_optim::Method;

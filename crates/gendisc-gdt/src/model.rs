@@ -17,7 +17,10 @@ use gendisc_optim::{Method, Minimizer, Objective, Solution, Status, TwiceDiffere
 
 use crate::discriminative_end::induced_start;
 
-use crate::existence::{balls2_separation, separation, KnownSeparation, Separation};
+use crate::existence::{
+    balls2_component_separation, balls2_separation, separation, ComponentSeparation,
+    KnownSeparation, Separation,
+};
 use crate::family::{check_variance_floor, Family, Parametrisation, Priors};
 use crate::objective::{CountingIndefinite, GdtObjective};
 use crate::params::{GdtParams, GdtValidParams};
@@ -31,12 +34,14 @@ pub struct GdtReport {
     /// The `λ` of the fit.
     pub lambda: f64,
     /// Why the optimiser stopped: [`Status::Converged`] when the gradient criterion holds
-    /// (also for the closed-form `λ = 1` fit), [`Status::NoFiniteMinimiser`] at `λ = 0` on
-    /// separated rows (see [`separation`](Self::separation)). The fit's own status, which
+    /// (also for the closed-form `λ = 1` fit), [`Status::NoFiniteMinimiser`] at `λ = 0` where
+    /// a certificate proves that no maximiser exists (see [`separation`](Self::separation) and
+    /// [`component_separation`](Self::component_separation)). The fit's own status, which
     /// also speaks for the generative start at `λ = 1`, is [`Convergence::status`].
     pub status: Status,
     /// Iterations of the optimiser (0 at `λ = 1`, where the generative fit is returned as it
-    /// is, and where no finite maximiser exists).
+    /// is, and where a [`separation`](Self::separation) certificate ended the fit before it
+    /// began).
     pub iterations: usize,
     /// Evaluations of the objective (0 in files written before they were counted).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -63,6 +68,13 @@ pub struct GdtReport {
     /// starting point, not an estimate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub separation: Option<Separation>,
+    /// For Balls2 without a variance floor at `λ = 0`, the certificate found where the
+    /// optimiser stopped that no finite maximiser exists: at the returned parameters every
+    /// training row is nearer to its own class's sharpest component than to any other's, so
+    /// that sharpening the components raises `L_disc` towards its supremum
+    /// ([`crate::existence`]). The parameters are then a point on that ray, not an estimate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub component_separation: Option<ComponentSeparation>,
 }
 
 /// Files written before evaluations were counted have none; writing them back adds none.
@@ -105,15 +117,30 @@ impl Convergence for GdtReport {
 
 impl GdtReport {
     /// True when the fit proved that no finite maximiser exists (at `λ = 0` on separated
-    /// rows).
+    /// rows; see [`separation`](Self::separation) and
+    /// [`component_separation`](Self::component_separation)).
     pub fn has_no_maximiser(&self) -> bool {
         self.status == Status::NoFiniteMinimiser
     }
 
     /// The report as a model file records it.
     pub fn summary(&self) -> FitSummary {
-        let status = match &self.separation {
-            Some(s) => format!(
+        let status = match (&self.separation, &self.component_separation) {
+            (_, Some(c)) => format!(
+                "{} at λ = {} after {} iterations: at the parameters reached, each of the {} \
+                 training rows is nearer to its own class's sharpest component than to any \
+                 other class's (smallest relative gap {:.3e}), so sharpening every component \
+                 raises the conditional likelihood towards its supremum, which no finite \
+                 parameters attain; the parameters are a point on that ray (objective \
+                 {:.6e})",
+                self.status,
+                self.lambda,
+                self.iterations,
+                c.rows,
+                c.smallest_relative_gap,
+                self.objective
+            ),
+            (Some(s), None) => format!(
                 "{} at λ = {}: the training rows are {} separated in the {} induced features \
                  ({} of {} margins grow along the certificate), so the conditional likelihood \
                  has no finite maximiser; the parameters are the starting point",
@@ -131,7 +158,7 @@ impl GdtReport {
                 s.strict_margins,
                 s.margins
             ),
-            None => format!(
+            (None, None) => format!(
                 "{} at λ = {} after {} iterations: gradient norm {:.3e}, objective {:.6e}",
                 self.status(),
                 self.lambda,
@@ -333,7 +360,7 @@ impl Gdt {
         let report = &self.report;
         if self.param.family() != Family::Balls2
             || report.lambda == 1.0
-            || report.separation.is_some()
+            || report.has_no_maximiser()
             || report.is_converged()
         {
             return None;
@@ -684,10 +711,16 @@ fn require_converged<'t>(
         return Err(Error::NotConverged {
             what: what(),
             iterations: 0,
-            detail: "no finite maximiser exists: the training rows are separated in the \
-                     family's induced features (the fit's report carries the certificate); \
-                     choose λ > 0"
-                .into(),
+            detail: format!(
+                "no finite maximiser exists: {} (the fit's report carries the certificate); \
+                 choose λ > 0",
+                if report.component_separation.is_some() {
+                    "at the parameters reached every training row is nearer to its own \
+                     class's sharpest Balls2 component than to any other class's"
+                } else {
+                    "the training rows are separated in the family's induced features"
+                }
+            ),
         });
     }
     if !report.status.is_converged() {
@@ -754,6 +787,7 @@ fn optimise_unchecked<'t>(
             start_converged,
             indefinite_hessians: 0,
             separation,
+            component_separation: None,
         }
     };
     if p.lambda == 1.0 {
@@ -805,13 +839,24 @@ fn optimise_unchecked<'t>(
         solution.report.evaluations += induced.report.evaluations;
     }
     let gradient_norm = solution.gradient_norm();
+    // A Balls2 fit without a floor can follow a ray along which L_disc rises to its supremum
+    // and meet the gradient criterion on the way (the gradient vanishes with L_disc): where it
+    // stopped, the certificate tells such a ray from a maximiser.
+    let component_separation = (p.lambda == 0.0 && p.certify_discriminative_end)
+        .then(|| balls2_component_separation(&t.param, solution.x.view(), t.x.view(), t.y, t.w))
+        .flatten();
+    let status = if component_separation.is_some() {
+        Status::NoFiniteMinimiser
+    } else {
+        solution.report.status
+    };
     Ok(Gdt {
         scale: t.scale,
         param: t.param,
         theta: solution.x,
         report: GdtReport {
             lambda: p.lambda,
-            status: solution.report.status,
+            status,
             iterations: solution.report.iterations,
             evaluations: solution.report.evaluations,
             objective: solution.report.value,
@@ -820,6 +865,7 @@ fn optimise_unchecked<'t>(
             start_converged,
             indefinite_hessians: counted.indefinite(),
             separation: None,
+            component_separation,
         },
     })
 }

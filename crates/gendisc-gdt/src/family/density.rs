@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2};
+use ndarray::{Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2};
 
 use gendisc_core::Result;
 
@@ -120,6 +120,11 @@ pub(crate) trait ClassDensities: Sync {
 
     /// A mixture's component variances (`K × components`); `None` for the Gaussian families.
     fn component_variances(&self, _shape: Shape, _params: &[f64]) -> Option<Array2<f64>> {
+        None
+    }
+
+    /// A mixture's component means (`K × components × d`); `None` for the Gaussian families.
+    fn component_means(&self, _shape: Shape, _params: &[f64]) -> Option<Array3<f64>> {
         None
     }
 

@@ -5,7 +5,7 @@
 
 use ndarray::linalg::general_mat_mul;
 use ndarray::{
-    s, Array1, Array2, ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2,
+    s, Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2,
 };
 
 use gendisc_core::numerics::{log_sum_exp, softmax_in_place};
@@ -246,6 +246,14 @@ impl ClassDensities for SphericalMixture {
                 let ls = params[c * bs + 1 + COMPONENTS * d + m];
                 1.0 / component_scale(ls, shape.variance_floor).1
             },
+        ))
+    }
+
+    fn component_means(&self, shape: Shape, params: &[f64]) -> Option<Array3<f64>> {
+        let (d, bs) = (shape.n_features, Self::block_len(shape));
+        Some(Array3::from_shape_fn(
+            (shape.n_classes, COMPONENTS, d),
+            |(c, m, j)| params[c * bs + 1 + m * d + j],
         ))
     }
 }

@@ -325,6 +325,110 @@ fn balls2_on_completely_separated_rows_is_certified_through_a_sub_family() {
     assert_ne!(floored.report().status, Status::NoFiniteMinimiser);
 }
 
+/// Four clusters in the XOR pattern: no line or circle separates the classes (Balls1 is not
+/// certified), but a component of each class on each of its clusters does.
+fn xor_clusters(n_per_cluster: usize, spread: f64, seed: u64) -> (Array2<f64>, Array1<usize>) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let centres = [[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]];
+    let x = Array2::from_shape_fn((4 * n_per_cluster, 2), |(i, j)| {
+        let z: f64 = StandardNormal.sample(&mut rng);
+        centres[i / n_per_cluster][j] + spread * z
+    });
+    let y = Array1::from_shape_fn(4 * n_per_cluster, |i| usize::from(i >= 2 * n_per_cluster));
+    (x, y)
+}
+
+#[test]
+fn balls2_following_a_ray_to_its_supremum_is_certified_where_it_stops() {
+    let (x, y) = xor_clusters(15, 0.2, 3);
+    let params = Gdt::params(Family::Balls2).lambda(0.0);
+    let model = params.clone().fit(x.view(), y.view()).unwrap();
+    let r = model.report();
+    assert!(r.separation.is_none(), "no sub-family separates XOR: {r:?}");
+    assert_eq!(r.status, Status::NoFiniteMinimiser, "{r:?}");
+    assert!(r.has_no_maximiser() && !r.is_converged());
+    let certificate = r.component_separation.as_ref().expect("a certificate");
+    assert_eq!(certificate.rows, 60);
+    assert!(model
+        .fit_summary()
+        .unwrap()
+        .status
+        .contains("nearer to its own class's sharpest component"));
+    assert!(params
+        .clone()
+        .require_convergence(true)
+        .fit(x.view(), y.view())
+        .is_err());
+    // The certificate's ray: every precision times t (each ℓ up by ½ ln t) lowers −L_disc / S
+    // towards 0 at every step.
+    let p = model.parametrisation();
+    let (k, d) = (p.n_classes(), p.n_features());
+    let block = 2 * d + 3;
+    let valid = params.clone().check().unwrap();
+    let objective_at = |t: f64| {
+        let mut theta = model.theta().to_owned();
+        for c in 0..k {
+            for m in 0..2 {
+                theta[k - 1 + c * block + 1 + 2 * d + m] += 0.5 * t.ln();
+            }
+        }
+        let variances = p.balls2_variances(theta.view()).unwrap().unwrap();
+        let expected = model.balls2_variances().unwrap() / (t * model.scale() * model.scale());
+        assert!((&variances - &expected)
+            .iter()
+            .all(|e| e.abs() <= 1e-12 * expected.sum()));
+        objective_and_gradient(&valid, theta.view(), x.view(), y.view(), None)
+            .unwrap()
+            .0
+    };
+    let values: Vec<f64> = [1.0, 2.0, 4.0, 8.0]
+        .iter()
+        .map(|&t| objective_at(t))
+        .collect();
+    assert!(
+        values.windows(2).all(|v| v[1] < v[0] || v[1] == 0.0) && values[0] > 0.0,
+        "{values:?}"
+    );
+    // With a variance floor the precisions are bounded: no such certificate.
+    let floored = params.variance_floor(0.01).fit(x.view(), y.view()).unwrap();
+    assert!(floored.report().component_separation.is_none());
+    assert_ne!(floored.report().status, Status::NoFiniteMinimiser);
+}
+
+/// UCI ionosphere (351 × 34): Balls2 at `λ = 0` without a floor had met the gradient criterion
+/// after 55 iterations at an objective of `1.6·10⁻⁹` and been reported converged, on its way
+/// to the supremum 0 at infinity.
+#[test]
+fn balls2_on_ionosphere_is_certified_where_it_stops() {
+    let Some((x, y)) = uci("uci/ionosphere/ionosphere.data") else {
+        return;
+    };
+    let model = Gdt::params(Family::Balls2)
+        .lambda(0.0)
+        .fit(x.view(), y.view())
+        .unwrap();
+    let r = model.report();
+    assert_eq!(r.status, Status::NoFiniteMinimiser, "{r:?}");
+    let certificate = r.component_separation.as_ref().expect("a certificate");
+    assert_eq!(certificate.rows, 351);
+}
+
+#[test]
+fn balls2_on_overlapping_classes_is_not_certified() {
+    // Wide clusters: the classes overlap, and the fit ends at a finite point.
+    let (x, y) = xor_clusters(15, 1.5, 4);
+    let model = Gdt::params(Family::Balls2)
+        .lambda(0.0)
+        .fit(x.view(), y.view())
+        .unwrap();
+    let r = model.report();
+    assert!(
+        r.component_separation.is_none() && r.separation.is_none(),
+        "{r:?}"
+    );
+    assert_ne!(r.status, Status::NoFiniteMinimiser);
+}
+
 /// UCI sonar (208 × 60): LDA (1,951 parameters) and QDA are L-BFGS's, on rows whose pooled
 /// covariance has a condition number of about 9·10⁴. On the rows as they are, L-BFGS ran LDA to
 /// its 2000-iteration cap at every λ; on whitened inputs every fit meets the criterion, judged in
