@@ -73,12 +73,20 @@ pub const PROBABILITY_SUM_TOLERANCE: f64 = 1e-12;
 /// left as is and the normaliser (`-∞`, `+∞` or NaN) is returned, so callers can detect it
 /// ([`normalise_log_weights`] gives those rows their meaning).
 pub fn log_softmax_in_place(mut row: ArrayViewMut1<'_, f64>) -> f64 {
-    let max = match finite_max(row.view()) {
+    on_contiguous(&mut row, log_softmax_slice_in_place)
+}
+
+/// [`log_softmax_in_place`] on a slice.
+#[inline]
+pub fn log_softmax_slice_in_place(row: &mut [f64]) -> f64 {
+    let max = match finite_max(row) {
         Ok(max) => max,
         Err(normaliser) => return normaliser,
     };
     let log_sum = row.iter().map(|&v| shifted_exp(v, max)).sum::<f64>().ln();
-    row.mapv_inplace(|v| (v - max) - log_sum);
+    for v in row.iter_mut() {
+        *v = (*v - max) - log_sum;
+    }
     max + log_sum
 }
 
@@ -94,7 +102,14 @@ pub fn log_softmax_in_place(mut row: ArrayViewMut1<'_, f64>) -> f64 {
 /// A row without a finite normaliser (entirely `-∞`, or holding a `+∞` or a NaN) is left as
 /// is, and the normaliser (`-∞`, `+∞` or NaN) is returned, as [`log_softmax_in_place`] does.
 pub fn softmax_in_place(mut row: ArrayViewMut1<'_, f64>) -> f64 {
-    let max = match finite_max(row.view()) {
+    on_contiguous(&mut row, softmax_slice_in_place)
+}
+
+/// [`softmax_in_place`] on a slice: what the per-row loops of the models call on rows of a
+/// few entries, where building a view and its iterators costs more than the arithmetic.
+#[inline]
+pub fn softmax_slice_in_place(row: &mut [f64]) -> f64 {
+    let max = match finite_max(row) {
         Ok(max) => max,
         Err(normaliser) => return normaliser,
     };
@@ -103,15 +118,30 @@ pub fn softmax_in_place(mut row: ArrayViewMut1<'_, f64>) -> f64 {
         *v = shifted_exp(*v, max);
         sum += *v;
     }
-    row.mapv_inplace(|e| e / sum);
+    for v in row.iter_mut() {
+        *v /= sum;
+    }
     max + sum.ln()
+}
+
+/// Applies `f` to the row as a slice: in place when it is contiguous, else on a copy written
+/// back (the same arithmetic in the same order, so the same bits either way).
+fn on_contiguous(row: &mut ArrayViewMut1<'_, f64>, f: impl FnOnce(&mut [f64]) -> f64) -> f64 {
+    if let Some(slice) = row.as_slice_mut() {
+        return f(slice);
+    }
+    let mut copy = row.to_vec();
+    let normaliser = f(&mut copy);
+    row.assign(&ArrayView1::from(&copy[..]));
+    normaliser
 }
 
 /// The largest entry of a row, or the row's normaliser when it has no finite one: NaN for a
 /// row holding a NaN, else its non-finite maximum (`-∞` for an empty row or one of `-∞`s).
-fn finite_max(row: ArrayView1<'_, f64>) -> Result<f64, f64> {
+#[inline]
+fn finite_max(row: &[f64]) -> Result<f64, f64> {
     let mut max = f64::NEG_INFINITY;
-    for &v in row.iter() {
+    for &v in row {
         if v.is_nan() {
             return Err(f64::NAN);
         }
@@ -848,6 +878,29 @@ mod tests {
                     "{p_k} vs exp({l_k}) = {from_log}");
             }
             prop_assert!((p.sum() - 1.0).abs() <= 8.0 * f64::EPSILON);
+        }
+
+        /// A strided row (a column of a matrix) gets the same bits as the same row held
+        /// contiguously, from both normalisations, including rows with no finite normaliser.
+        #[test]
+        fn strided_rows_normalise_as_contiguous_ones(
+            row in prop::collection::vec(
+                prop_oneof![8 => -800.0f64..800.0, 1 => Just(f64::NEG_INFINITY), 1 => Just(f64::NAN)],
+                0..7,
+            ),
+        ) {
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            for normalise in [softmax_in_place, log_softmax_in_place] {
+                let mut contiguous = row.clone();
+                let expected = normalise(ArrayViewMut1::from(&mut contiguous[..]));
+                let mut matrix = Array2::from_shape_fn((row.len(), 2), |(i, j)| {
+                    if j == 0 { row[i] } else { 7.0 }
+                });
+                let got = normalise(matrix.column_mut(0));
+                prop_assert_eq!(got.to_bits(), expected.to_bits());
+                prop_assert_eq!(bits(&matrix.column(0).to_vec()), bits(&contiguous));
+                prop_assert!(matrix.column(1).iter().all(|&v| v == 7.0));
+            }
         }
 
         /// Rows of any magnitude, with entries close together or far apart, sum to 1.

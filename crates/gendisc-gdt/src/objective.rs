@@ -17,7 +17,7 @@ use std::cell::{Cell, RefCell};
 use ndarray::{Array1, Array2, ArrayView1, ArrayViewMut1, ArrayViewMut2, Axis, CowArray, Ix2};
 
 use gendisc_core::linalg::Cholesky;
-use gendisc_core::numerics::softmax_in_place;
+use gendisc_core::numerics::softmax_slice_in_place;
 use gendisc_optim::{Objective, TwiceDifferentiable};
 
 use crate::family::Parametrisation;
@@ -127,7 +127,10 @@ impl<'a> GdtObjective<'a> {
             let s = self.weight(i);
             let yi = self.y[i];
             let joint_y = row[yi];
-            let log_marginal = softmax_in_place(row.view_mut());
+            let log_marginal = softmax_slice_in_place(
+                row.as_slice_mut()
+                    .expect("rows of a standard-layout matrix"),
+            );
             if s != 0.0 {
                 total += s * (joint_y - discount * log_marginal);
             }

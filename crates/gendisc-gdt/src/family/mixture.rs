@@ -8,7 +8,7 @@ use ndarray::{
     s, Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2,
 };
 
-use gendisc_core::numerics::{log_sum_exp, softmax_in_place};
+use gendisc_core::numerics::{log_sum_exp, softmax_slice_in_place};
 use gendisc_core::{Convergence, Result};
 use gendisc_generative::Balls2;
 
@@ -98,7 +98,7 @@ impl ClassDensities for SphericalMixture {
                 // The responsibilities are the normaliser's exponentials over their sum; a
                 // normaliser that is not finite leaves them to exp(log ρ), NaN or 0.
                 let mut weights = lb;
-                let norm = softmax_in_place(ArrayViewMut1::from(&mut weights[..]));
+                let norm = softmax_slice_in_place(&mut weights);
                 out[i * k + c] = norm;
                 let at = (i * k + c) * COMPONENTS;
                 for ((r, l), weight) in rho[at..at + COMPONENTS].iter_mut().zip(lb).zip(weights) {
