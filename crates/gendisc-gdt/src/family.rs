@@ -605,23 +605,34 @@ impl Parametrisation {
     /// `v₀ + e^{−2ℓ_km}` with a [variance floor](Self::with_variance_floor). `None` for the
     /// other families.
     pub fn balls2_variances(&self, theta: ArrayView1<'_, f64>) -> Result<Option<Array2<f64>>> {
-        self.check_theta(theta)?;
-        let th = theta.as_standard_layout();
-        let th = th.as_slice().expect("contiguous");
-        Ok(self
-            .densities()
-            .component_variances(self.shape(), &th[self.prior_len()..]))
+        self.read_densities(theta, |densities, shape, params| {
+            densities.component_variances(shape, params)
+        })
     }
 
     /// For Balls2, the component means `μ_km` (`K × 2 × d`) that `θ` encodes. `None` for the
     /// other families.
     pub fn balls2_means(&self, theta: ArrayView1<'_, f64>) -> Result<Option<Array3<f64>>> {
+        self.read_densities(theta, |densities, shape, params| {
+            densities.component_means(shape, params)
+        })
+    }
+
+    /// `read` of the class densities, their shape and their parameters `ϑ` (the part of `θ`
+    /// after the prior logits), once `θ` is checked.
+    fn read_densities<T>(
+        &self,
+        theta: ArrayView1<'_, f64>,
+        read: impl FnOnce(&dyn ClassDensities, Shape, &[f64]) -> T,
+    ) -> Result<T> {
         self.check_theta(theta)?;
         let th = theta.as_standard_layout();
         let th = th.as_slice().expect("contiguous");
-        Ok(self
-            .densities()
-            .component_means(self.shape(), &th[self.prior_len()..]))
+        Ok(read(
+            self.densities(),
+            self.shape(),
+            &th[self.prior_len()..],
+        ))
     }
 
     /// The class means (`K × d`) and precision matrices `Λ_k` (one per class, `d × d`) that
