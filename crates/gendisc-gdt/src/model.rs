@@ -710,7 +710,7 @@ fn require_converged<'t>(
     if report.has_no_maximiser() {
         return Err(Error::NotConverged {
             what: what(),
-            iterations: 0,
+            iterations: report.iterations,
             detail: format!(
                 "no finite maximiser exists: {} (the fit's report carries the certificate); \
                  choose λ > 0",

@@ -110,7 +110,10 @@ pub fn paper_conjugate_gradient_settings() -> ConjugateGradientSettings {
 /// ([`Status::Stalled`]); Balls2's EM start stops at `em_max_iterations`. At `λ = 0` a
 /// certificate decides first whether a finite maximiser exists ([`crate::existence`]); where
 /// the training rows are separated it does not, and the fit ends at once as
-/// [`Status::NoFiniteMinimiser`] with the certificate in its report. By default a fit that did
+/// [`Status::NoFiniteMinimiser`] with the certificate in its report; a Balls2 fit without a
+/// variance floor is also checked where it stops, and ends the same way where its parameters
+/// prove that it was following a ray to a supremum at infinity
+/// ([`GdtReport::component_separation`](crate::GdtReport::component_separation)). By default a fit that did
 /// not converge is still returned, and [`Gdt::report`](crate::Gdt::report) says so
 /// ([`is_converged`](gendisc_core::Convergence::is_converged) false); with
 /// `require_convergence(true)` it is an error instead.
@@ -352,7 +355,8 @@ impl GdtParams {
     /// With `true` (the estimator as it is defined) a fit on separated rows ends at once as
     /// [`Status::NoFiniteMinimiser`](gendisc_optim::Status::NoFiniteMinimiser) with the
     /// certificate in its report, and elsewhere the maximiser is found in the family's induced
-    /// coefficients (module documentation of [`crate::existence`]). With `false` the solver runs
+    /// coefficients (module documentation of [`crate::existence`]); a Balls2 fit without a
+    /// variance floor is also checked where it stops. With `false` the solver runs
     /// on `θ` from the start as at any other `λ`, as Bouchard & Triggs ran their conjugate
     /// gradient: on separated rows it then stops wherever its own rules stop it (the iteration
     /// cap, a stalled value), and its [report](crate::Gdt::report) says which. Only for
