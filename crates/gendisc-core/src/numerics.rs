@@ -22,19 +22,11 @@ pub fn log_sum_exp_view(values: ArrayView1<'_, f64>) -> f64 {
 }
 
 fn log_sum_exp_iter<I: Iterator<Item = f64> + Clone>(values: I) -> f64 {
-    let mut max = f64::NEG_INFINITY;
-    for v in values.clone() {
-        if v.is_nan() {
-            return f64::NAN;
-        }
-        if v > max {
-            max = v;
-        }
-    }
-    if !max.is_finite() {
-        // -∞: every term is exp(-∞) = 0; +∞: the sum is infinite.
-        return max;
-    }
+    // -∞: every term is exp(-∞) = 0; +∞: the sum is infinite.
+    let max = match finite_max(values.clone()) {
+        Ok(max) => max,
+        Err(normaliser) => return normaliser,
+    };
     let sum: f64 = values.map(|v| shifted_exp(v, max)).sum();
     max + sum.ln()
 }
@@ -79,7 +71,7 @@ pub fn log_softmax_in_place(mut row: ArrayViewMut1<'_, f64>) -> f64 {
 /// [`log_softmax_in_place`] on a slice.
 #[inline]
 pub fn log_softmax_slice_in_place(row: &mut [f64]) -> f64 {
-    let max = match finite_max(row) {
+    let max = match finite_max(row.iter().copied()) {
         Ok(max) => max,
         Err(normaliser) => return normaliser,
     };
@@ -109,7 +101,7 @@ pub fn softmax_in_place(mut row: ArrayViewMut1<'_, f64>) -> f64 {
 /// few entries, where building a view and its iterators costs more than the arithmetic.
 #[inline]
 pub fn softmax_slice_in_place(row: &mut [f64]) -> f64 {
-    let max = match finite_max(row) {
+    let max = match finite_max(row.iter().copied()) {
         Ok(max) => max,
         Err(normaliser) => return normaliser,
     };
@@ -139,9 +131,9 @@ fn on_contiguous(row: &mut ArrayViewMut1<'_, f64>, f: impl FnOnce(&mut [f64]) ->
 /// The largest entry of a row, or the row's normaliser when it has no finite one: NaN for a
 /// row holding a NaN, else its non-finite maximum (`-∞` for an empty row or one of `-∞`s).
 #[inline]
-fn finite_max(row: &[f64]) -> Result<f64, f64> {
+fn finite_max(row: impl IntoIterator<Item = f64>) -> Result<f64, f64> {
     let mut max = f64::NEG_INFINITY;
-    for &v in row {
+    for v in row {
         if v.is_nan() {
             return Err(f64::NAN);
         }

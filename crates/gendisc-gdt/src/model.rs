@@ -839,11 +839,8 @@ fn optimise_unchecked<'t>(
         solution.report.evaluations += induced.report.evaluations;
     }
     let gradient_norm = solution.gradient_norm();
-    // A Balls2 fit without a floor can follow a ray along which L_disc rises to its supremum
-    // and meet the gradient criterion on the way (the gradient vanishes with L_disc): where it
-    // stopped, the certificate tells such a ray from a maximiser.
     let component_separation = (p.lambda == 0.0 && p.certify_discriminative_end)
-        .then(|| balls2_component_separation(&t.param, solution.x.view(), t.x.view(), t.y, t.w))
+        .then(|| certificate_where_stopped(t, solution.x.view()))
         .flatten();
     let status = if component_separation.is_some() {
         Status::NoFiniteMinimiser
@@ -889,6 +886,20 @@ fn certificate_at_zero(
     } else {
         separation(family, k, t.x.view(), t.y, t.w)
     }
+}
+
+/// The certificate, at the parameters `theta` where a fit at `λ = 0` stopped, that `L_disc` on
+/// `t` has no finite maximiser: for Balls2 without a floor, which can follow a ray along which
+/// `L_disc` rises to its supremum and meet the gradient criterion on the way (the gradient
+/// vanishes with `L_disc`), [`balls2_component_separation`]; `None` for the other families,
+/// which [`certificate_at_zero`] decides before the fit.
+fn certificate_where_stopped(
+    t: &TrainingSet<'_>,
+    theta: ArrayView1<'_, f64>,
+) -> Option<ComponentSeparation> {
+    (t.param.family() == Family::Balls2)
+        .then(|| balls2_component_separation(&t.param, theta, t.x.view(), t.y, t.w))
+        .flatten()
 }
 
 /// The separation certificate of the rows `(x, y)` at `λ = 0` under `p`, with their unit, for

@@ -352,20 +352,11 @@ mod tests {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let x = Array2::from_shape_fn((rows, columns), |_| rng.random::<f64>() * 4.0 - 2.0);
             let start = Array1::from_shape_fn(columns + 1, |j| 1.0 - 0.3 * j as f64);
-            let y = Array1::from_iter(x.outer_iter().map(|row| {
-                let eta = row.dot(&start.slice(ndarray::s![..columns])) + start[columns];
-                usize::from(eta > 0.0)
-            }));
-            let (x, y) = {
-                // Rows on the hyperplane itself would not be separated: drop them.
-                let keep: Vec<usize> = (0..rows)
-                    .filter(|&i| {
-                        (x.row(i).dot(&start.slice(ndarray::s![..columns])) + start[columns]).abs()
-                            > 1e-9
-                    })
-                    .collect();
-                (x.select(ndarray::Axis(0), &keep), y.select(ndarray::Axis(0), &keep))
-            };
+            let eta = x.dot(&start.slice(ndarray::s![..columns])) + start[columns];
+            let y = eta.mapv(|e| usize::from(e > 0.0));
+            // Rows on the hyperplane itself would not be separated: drop them.
+            let keep: Vec<usize> = (0..rows).filter(|&i| eta[i].abs() > 1e-9).collect();
+            let (x, y) = (x.select(ndarray::Axis(0), &keep), y.select(ndarray::Axis(0), &keep));
             let batched = random_separator(
                 x.view(),
                 y.view(),
