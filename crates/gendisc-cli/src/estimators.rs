@@ -630,10 +630,10 @@ fn print_curve(curve: &CrossValidationCurve) -> Result<()> {
             .standard_errors
             .get(i)
             .map_or(String::new(), |e| format!(" ± {e:.4}"));
-        let mark = if value == curve.chosen {
-            "  ← chosen"
-        } else {
-            ""
+        let mark = match curve.excluded.get(i) {
+            _ if value == curve.chosen => "  ← chosen".to_owned(),
+            Some(Some(why)) => format!("  (not a candidate: {why})"),
+            _ => String::new(),
         };
         outln!("  {value:>12.6} {score:.4}{error}{mark}");
     }

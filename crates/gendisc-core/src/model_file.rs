@@ -132,6 +132,9 @@ pub struct CrossValidationCurve {
     pub rule: String,
     /// The chosen value.
     pub chosen: f64,
+    /// Why a grid value could not be chosen, one entry per grid value (`None` for a
+    /// candidate); empty when every value was one.
+    pub excluded: Vec<Option<String>>,
 }
 
 /// How an iterative fit ended, as recorded in a model file.

@@ -307,10 +307,19 @@ fn kept_in_training(split: Split, keep: &[bool]) -> Split {
 /// The index of the smallest score, ties (within `1e-12`) going to the earliest: the
 /// [`SelectionRule::MinimumScore`] choice.
 pub fn best_index(scores: &[f64]) -> usize {
-    scores
-        .iter()
-        .enumerate()
-        .fold(0, |b, (i, &s)| if s < scores[b] - 1e-12 { i } else { b })
+    best_candidate(scores, |_| true).unwrap_or(0)
+}
+
+/// The index of the smallest score among the candidates, ties (within `1e-12`) going to the
+/// earliest; `None` when there is no candidate.
+fn best_candidate(scores: &[f64], is_candidate: impl Fn(usize) -> bool) -> Option<usize> {
+    (0..scores.len())
+        .filter(|&i| is_candidate(i))
+        .fold(None, |best, i| match best {
+            Some(b) if scores[i] < scores[b] - 1e-12 => Some(i),
+            Some(b) => Some(b),
+            None => Some(i),
+        })
 }
 
 /// Which point of a path the cross-validated curve selects. The path is ordered so that its
@@ -349,7 +358,37 @@ impl SelectionRule {
     /// Errors: [`Error::ShapeMismatch`] when the one-SE rule has not one standard error per
     /// score.
     pub fn select(&self, scores: &[f64], standard_errors: &[f64]) -> Result<usize> {
-        let best = best_index(scores);
+        self.select_among(scores, standard_errors, &[])
+    }
+
+    /// [`Self::select`] restricted to the points whose entry of `candidates` is true — a point
+    /// is left out when some fold has no estimate there to score (a GDT fit at `λ = 0` on
+    /// separated rows has no finite maximiser). An empty `candidates` makes every point one.
+    ///
+    /// Errors: [`Error::ShapeMismatch`] when `candidates` (if given) or, for the one-SE rule,
+    /// `standard_errors` has not one entry per score; [`Error::Infeasible`] when no point is a
+    /// candidate.
+    pub fn select_among(
+        &self,
+        scores: &[f64],
+        standard_errors: &[f64],
+        candidates: &[bool],
+    ) -> Result<usize> {
+        if !candidates.is_empty() && candidates.len() != scores.len() {
+            return Err(Error::shape_mismatch(
+                "candidates vs scores of the cross-validated curve",
+                scores.len(),
+                candidates.len(),
+            ));
+        }
+        let is_candidate = |i: usize| candidates.get(i).copied().unwrap_or(true);
+        let best = best_candidate(scores, is_candidate).ok_or_else(|| Error::Infeasible {
+            what: "the choice on the cross-validated curve".into(),
+            detail: format!(
+                "none of its {} points has an estimate in every fold to score",
+                scores.len()
+            ),
+        })?;
         match self {
             SelectionRule::MinimumScore => Ok(best),
             SelectionRule::OneStandardError => {
@@ -361,7 +400,9 @@ impl SelectionRule {
                     ));
                 }
                 let bound = scores[best] + standard_errors[best] + 1e-12;
-                Ok(scores.iter().position(|&s| s <= bound).unwrap_or(best))
+                Ok((0..scores.len())
+                    .position(|i| is_candidate(i) && scores[i] <= bound)
+                    .unwrap_or(best))
             }
         }
     }
@@ -418,23 +459,45 @@ pub fn in_which_fit(error: Error, fit: &str) -> Error {
     }
 }
 
+/// A cross-validated selection as a model file stores it, for [`check_selection`].
+#[derive(Debug, Clone, Copy)]
+pub struct StoredSelection<'a> {
+    /// The grid, in the order of the path.
+    pub grid: &'a [f64],
+    /// The mean held-out score of each grid value.
+    pub scores: &'a [f64],
+    /// Their standard errors (empty in files written before they were recorded).
+    pub standard_errors: &'a [f64],
+    /// Which grid values could be chosen (empty: every one); see
+    /// [`SelectionRule::select_among`].
+    pub candidates: &'a [bool],
+    /// The rule that chose.
+    pub rule: SelectionRule,
+    /// The chosen grid value.
+    pub chosen: f64,
+}
+
 /// Checks a stored selection, as a model file's invariants do: one finite, non-negative score
 /// per grid value (field `<prefix>.scores`) and, when stored (files written before standard
 /// errors were recorded have none), one finite, non-negative standard error per grid value
-/// (`<prefix>.standard_errors`); and `chosen` the grid value that `rule` selects
-/// (`<prefix>.<chosen_field>`). The grid's own order and range are the caller's.
+/// (`<prefix>.standard_errors`); and `chosen` the grid value that `rule` selects among the
+/// candidates (`<prefix>.<chosen_field>`). The grid's own order and range are the caller's.
 ///
 /// Errors: [`Error::InvalidModel`] of `kind` naming the field.
 pub fn check_selection(
     kind: &str,
-    grid: &[f64],
-    scores: &[f64],
-    standard_errors: &[f64],
-    rule: SelectionRule,
-    chosen: f64,
     prefix: &str,
     chosen_field: &str,
+    stored: StoredSelection<'_>,
 ) -> Result<()> {
+    let StoredSelection {
+        grid,
+        scores,
+        standard_errors,
+        candidates,
+        rule,
+        chosen,
+    } = stored;
     let invalid = |field: &str, reason: String| {
         gendisc_core::model_file::invariants::invalid(kind, &format!("{prefix}.{field}"), reason)
     };
@@ -470,7 +533,9 @@ pub fn check_selection(
     if grid.is_empty() {
         return Ok(());
     }
-    let selected = grid[rule.select(scores, standard_errors)?];
+    let selected = grid[rule
+        .select_among(scores, standard_errors, candidates)
+        .map_err(|e| invalid(chosen_field, e.to_string()))?];
     if chosen != selected {
         return Err(invalid(
             chosen_field,
@@ -550,6 +615,40 @@ mod tests {
         plain.sort();
         let plain: Vec<_> = plain.into_iter().map(|(_, test)| test).collect();
         assert_eq!(plain, first);
+    }
+
+    #[test]
+    fn only_candidates_are_chosen() {
+        let scores = [0.30, 0.24, 0.21, 0.20, 0.22];
+        let errors = [0.01, 0.01, 0.01, 0.015, 0.01];
+        let candidates = [true, true, false, false, true];
+        // The best candidate is 0.22 (index 4); 0.21 and 0.20 are left out even as the
+        // one-SE rule's earliest point within 0.22 + 0.01.
+        for rule in [SelectionRule::MinimumScore, SelectionRule::OneStandardError] {
+            assert_eq!(rule.select_among(&scores, &errors, &candidates).unwrap(), 4);
+        }
+        let candidates = [true, false, true, true, true];
+        assert_eq!(
+            SelectionRule::OneStandardError
+                .select_among(&scores, &errors, &candidates)
+                .unwrap(),
+            2
+        );
+        // Every point a candidate: the plain choice.
+        assert_eq!(
+            SelectionRule::MinimumScore
+                .select_among(&scores, &errors, &[])
+                .unwrap(),
+            3
+        );
+        assert!(matches!(
+            SelectionRule::MinimumScore.select_among(&scores, &errors, &[false; 5]),
+            Err(Error::Infeasible { .. })
+        ));
+        assert!(matches!(
+            SelectionRule::MinimumScore.select_among(&scores, &errors, &[true; 4]),
+            Err(Error::ShapeMismatch { .. })
+        ));
     }
 
     #[test]

@@ -14,6 +14,16 @@
 //!
 //! The only row of a class is never held out: it stays in every fold's training rows, so that
 //! every fold's fit sees every class ([`path_curve`]).
+//!
+//! A `λ` at which some fold's fit proves that no finite maximiser exists (`λ = 0` on rows
+//! separated in the family's induced features, or Balls2's components; see
+//! [`crate::existence`]) is no candidate for `λ̂`: the estimator is the maximiser, and in that
+//! fold there is none to score — only the point where the fit stopped, the warm start or a point
+//! on a ray towards the supremum, whose held-out score says nothing of an estimate. The curve
+//! still records that point's score, and [`CvSelection::without_maximiser`] how many folds had
+//! none; a grid with no candidate at all is an [`Error::Infeasible`].
+
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ndarray::{Array1, ArrayView1, ArrayView2};
 use serde::{Deserialize, Serialize};
@@ -23,7 +33,7 @@ use gendisc_core::{
     Classifier, Error, Fit, FitSummary, FitWeighted, Generative, ParamGuard, Result, SavedModel,
 };
 // The criterion and its held-out score are shared with every path cross-validation.
-use gendisc_data::cv::{check_selection, in_which_fit, path_curve, Folds};
+use gendisc_data::cv::{check_selection, in_which_fit, path_curve, Folds, StoredSelection};
 pub use gendisc_data::cv::{score, CvCriterion, SelectionRule};
 
 use crate::existence::KnownSeparation;
@@ -44,7 +54,7 @@ pub const TABLE1_GRID: [f64; 5] = [1.0, 0.75, 0.5, 0.25, 0.0];
 /// | `n_repeats` | `1` | repetitions of the k-fold split, each drawn anew (≥ 1) |
 /// | `seed` | `0` | seed of the `ChaCha8Rng` that draws the folds |
 /// | `criterion` | [`CvCriterion::ErrorRate`] | what the held-out folds score |
-/// | `rule` | [`SelectionRule::MinimumScore`] | which `λ` the curve selects; [`SelectionRule::OneStandardError`] takes the largest within one standard error of the best |
+/// | `rule` | [`SelectionRule::MinimumScore`] | which `λ` the curve selects, among the values with a finite maximiser in every fold; [`SelectionRule::OneStandardError`] takes the largest within one standard error of the best |
 /// | `require_convergence` | `false` | make any fit of the folds or the refit that stops without converging an [`Error::NotConverged`] |
 ///
 /// Every fold fits the whole grid and the refit follows the path down to `λ̂`; each of those
@@ -179,6 +189,21 @@ pub struct CvSelection {
     pub rule: SelectionRule,
     /// The chosen `λ̂`.
     pub lambda: f64,
+    /// How many of the folds' fits at each grid value proved that no finite maximiser exists
+    /// there ([`GdtReport::has_no_maximiser`](crate::GdtReport::has_no_maximiser): `λ = 0` on
+    /// rows separated in the family's induced features, or Balls2's components). A value with
+    /// any such fold is no candidate for `λ̂`: those folds have no estimate to score. Empty when
+    /// every fit had one (and in model files written before this was recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub without_maximiser: Vec<usize>,
+}
+
+impl CvSelection {
+    /// Whether each grid value could be chosen: no fold's fit there lacks a maximiser (empty
+    /// when every value could).
+    pub fn candidates(&self) -> Vec<bool> {
+        self.without_maximiser.iter().map(|&n| n == 0).collect()
+    }
 }
 
 impl GdtCvValidParams {
@@ -220,9 +245,13 @@ impl GdtCvValidParams {
     }
 
     /// Scores every `λ` of the grid by stratified k-fold cross-validation on `(x, y)` and
-    /// picks `λ̂` (no refit). Sample weights, when given, weight both the fits and the scores.
-    /// A fold's fit that stops at its iteration cap is scored all the same unless convergence
-    /// is required ([`GdtCvParams::require_convergence`]).
+    /// picks `λ̂` (no refit) among the values with a finite maximiser in every fold (see the
+    /// [module documentation](self)). Sample weights, when given, weight both the fits and the
+    /// scores. A fold's fit that stops at its iteration cap is scored all the same unless
+    /// convergence is required ([`GdtCvParams::require_convergence`]).
+    ///
+    /// Errors: those of the fits, and [`Error::Infeasible`] when no value of the grid has a
+    /// maximiser in every fold (a grid of `λ = 0` alone, on separated rows).
     pub fn select(
         &self,
         x: ArrayView2<'_, f64>,
@@ -297,6 +326,10 @@ impl GdtCvValidParams {
             .ok()
             .flatten(),
         };
+        // Counts, not a list of folds: the folds run in parallel, and a count is the same
+        // whatever their order.
+        let without_maximiser: Vec<AtomicUsize> =
+            grid.iter().map(|_| AtomicUsize::new(0)).collect();
         let curve = path_curve(y, folds, grid.len(), |r, f, fold| {
             let xt = x.select(ndarray::Axis(0), &fold.train);
             let yt = y.select(ndarray::Axis(0), &fold.train);
@@ -313,6 +346,11 @@ impl GdtCvValidParams {
                     known.as_ref(),
                 )
                 .map_err(|e| in_which_fit(e, &folds.describe(r, f)))?;
+            for (count, model) in without_maximiser.iter().zip(&path) {
+                if model.report().has_no_maximiser() {
+                    count.fetch_add(1, Ordering::Relaxed);
+                }
+            }
             path.iter()
                 .map(|model| {
                     score(
@@ -325,14 +363,39 @@ impl GdtCvValidParams {
                 })
                 .collect()
         })?;
-        let lambda = grid[self.rule.select(&curve.scores, &curve.standard_errors)?];
-        Ok(CvSelection {
+        let mut without_maximiser: Vec<usize> = without_maximiser
+            .into_iter()
+            .map(AtomicUsize::into_inner)
+            .collect();
+        if without_maximiser.iter().all(|&n| n == 0) {
+            without_maximiser.clear();
+        }
+        let mut selection = CvSelection {
             grid,
             scores: curve.scores,
             standard_errors: curve.standard_errors,
             rule: self.rule,
-            lambda,
-        })
+            lambda: f64::NAN,
+            without_maximiser,
+        };
+        let chosen = self
+            .rule
+            .select_among(
+                &selection.scores,
+                &selection.standard_errors,
+                &selection.candidates(),
+            )
+            .map_err(|e| match e {
+                Error::Infeasible { .. } => Error::Infeasible {
+                    what: "the choice of λ by cross-validation".into(),
+                    detail: "no λ of the grid has a finite maximiser in every fold (at λ = 0 \
+                             some fold's rows are separated); add a λ > 0 to the grid"
+                        .into(),
+                },
+                other => other,
+            })?;
+        selection.lambda = selection.grid[chosen];
+        Ok(selection)
     }
 
     fn fit_impl(
@@ -455,6 +518,11 @@ impl SavedModel for GdtCv {
             standard_errors: selection.standard_errors.clone(),
             rule: selection.rule.describe().into(),
             chosen: selection.lambda,
+            excluded: selection
+                .without_maximiser
+                .iter()
+                .map(|&n| (n > 0).then(|| format!("no finite maximiser in {n} of the folds")))
+                .collect(),
         })
     }
 
@@ -493,15 +561,30 @@ impl SavedModel for GdtCv {
                 ),
             ));
         }
+        if !selection.without_maximiser.is_empty()
+            && selection.without_maximiser.len() != grid.len()
+        {
+            return Err(invalid(
+                "selection.without_maximiser",
+                format!(
+                    "{} counts for a grid of {} values",
+                    selection.without_maximiser.len(),
+                    grid.len()
+                ),
+            ));
+        }
         check_selection(
             Self::KIND,
-            grid,
-            &selection.scores,
-            &selection.standard_errors,
-            selection.rule,
-            *lambda,
             "selection",
             "lambda",
+            StoredSelection {
+                grid,
+                scores: &selection.scores,
+                standard_errors: &selection.standard_errors,
+                candidates: &selection.candidates(),
+                rule: selection.rule,
+                chosen: *lambda,
+            },
         )?;
         if model.lambda() != *lambda {
             return Err(invalid(

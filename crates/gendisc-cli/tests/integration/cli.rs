@@ -1,6 +1,7 @@
 //! The `gendisc` binary run as a user runs it: models, fit, predict and evaluate on small files,
 //! and one clear error with a non-zero exit for each kind of bad input.
 
+use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -1145,6 +1146,48 @@ fn a_header_of_repeated_numbers_suggests_no_header() {
     let mut headerless = fit.to_vec();
     headerless.push("--no-header");
     run_ok(dir.path(), &headerless);
+}
+
+#[test]
+fn cross_validation_marks_a_lambda_without_a_maximiser_and_never_chooses_it() {
+    // Two classes a line separates: at λ = 0 no fold's fit has a maximiser.
+    let mut csv = String::from("u,v,class\n");
+    for i in 0..12 {
+        let (shift, class) = if i % 2 == 0 {
+            (0.0, "low")
+        } else {
+            (5.0, "high")
+        };
+        let _ = writeln!(
+            csv,
+            "{},{},{class}",
+            shift + (i % 5) as f64 * 0.3,
+            (i % 3) as f64
+        );
+    }
+    let dir = temp_with(&[("separated.csv", &csv)]);
+    let args = [
+        "fit",
+        "gdt-cv",
+        "--data",
+        "separated.csv",
+        "--grid",
+        "0.5,0",
+        "--cv-folds",
+        "3",
+        "--out",
+        "cv.json",
+    ];
+    let report = run_ok(dir.path(), &args);
+    let lines: Vec<&str> = report.lines().collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("0.500000") && l.contains("← chosen"))
+            && lines.iter().any(|l| l.contains("0.000000")
+                && l.contains("(not a candidate: no finite maximiser in 3 of the folds)")),
+        "{report}"
+    );
 }
 
 #[test]

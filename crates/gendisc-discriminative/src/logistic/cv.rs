@@ -22,6 +22,7 @@ use gendisc_core::{
 };
 use gendisc_data::cv::{
     check_selection, in_which_fit, path_curve, score, CvCriterion, Folds, SelectionRule,
+    StoredSelection,
 };
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
@@ -445,13 +446,16 @@ impl SavedModel for LogisticRegressionCv {
         }
         check_selection(
             Self::KIND,
-            grid,
-            &selection.scores,
-            &selection.standard_errors,
-            selection.rule,
-            selection.prior_variance,
             "selection",
             "prior_variance",
+            StoredSelection {
+                grid,
+                scores: &selection.scores,
+                standard_errors: &selection.standard_errors,
+                candidates: &[],
+                rule: selection.rule,
+                chosen: selection.prior_variance,
+            },
         )
     }
 
@@ -464,6 +468,7 @@ impl SavedModel for LogisticRegressionCv {
             standard_errors: selection.standard_errors.clone(),
             rule: selection.rule.describe().into(),
             chosen: selection.prior_variance,
+            excluded: Vec::new(),
         })
     }
 

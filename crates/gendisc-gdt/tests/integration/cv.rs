@@ -122,6 +122,15 @@ fn reusing_the_paths_certificate_selects_as_the_folds_would_alone() {
             "{family}"
         );
         let alone = params.select(x.view(), y.view(), None).unwrap();
+        // Where the folds are separated, λ = 0 has no estimate in any of them to score, and
+        // cross-validation chooses among the other values.
+        if certified {
+            assert_eq!(alone.without_maximiser, [0, 0, 0, 0, 4], "{family}");
+            assert_eq!(alone.candidates(), [true, true, true, true, false]);
+            assert!(alone.lambda > 0.0, "{family}");
+        } else {
+            assert!(alone.without_maximiser.is_empty(), "{family}");
+        }
         for lent in [&discriminative, &foreign] {
             let reusing = params
                 .select_reusing(x.view(), y.view(), None, lent)
@@ -129,4 +138,66 @@ fn reusing_the_paths_certificate_selects_as_the_folds_would_alone() {
             assert_eq!(alone, reusing, "{family}");
         }
     }
+}
+
+#[test]
+fn a_grid_without_a_maximiser_in_every_fold_is_an_error_that_says_so() {
+    use ndarray::{Array1, Array2};
+    use rand::Rng;
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let y = Array1::from_shape_fn(30, |i| i % 2);
+    let x = Array2::from_shape_fn((30, 3), |(i, _)| 4.0 * y[i] as f64 + rng.random::<f64>());
+    let params = GdtCv::params(Family::Lda).n_folds(3);
+    let error = params
+        .clone()
+        .grid(vec![0.0])
+        .check()
+        .unwrap()
+        .fit(x.view(), y.view())
+        .unwrap_err();
+    match &error {
+        gendisc_core::Error::Infeasible { what, detail } => {
+            assert!(what.contains("choice of λ"), "{error}");
+            assert!(detail.contains("add a λ > 0"), "{error}");
+        }
+        other => panic!("expected an infeasible choice, got {other:?}"),
+    }
+    // With λ = ½ beside it, ½ is chosen although λ = 0's stopped fits score no worse.
+    let cv = params
+        .grid(vec![0.5, 0.0])
+        .criterion(CvCriterion::LogLoss)
+        .check()
+        .unwrap()
+        .fit(x.view(), y.view())
+        .unwrap();
+    let selection = cv.selection();
+    assert_eq!(selection.without_maximiser, [0, 3]);
+    assert!(selection.scores[1] <= selection.scores[0], "{selection:?}");
+    assert_eq!(cv.lambda(), 0.5);
+    assert_eq!(cv.model().lambda(), 0.5);
+}
+
+/// Balls2 without a floor on XOR clusters: each fold's `λ = 0` fit stops on a ray to the
+/// supremum, where it classifies its training rows ever more confidently. Such a point is no
+/// estimate, however well it scores; `λ̂` is chosen among the values with one.
+#[test]
+fn a_point_on_a_ray_is_not_scored_as_an_estimate() {
+    let (x, y) = crate::optimum::xor_clusters(12, 0.4, 5);
+    let params = GdtCv::params(Family::Balls2)
+        .grid(vec![0.5, 0.0])
+        .n_folds(3)
+        .criterion(CvCriterion::LogLoss)
+        .check()
+        .unwrap();
+    let cv = params.fit(x.view(), y.view()).unwrap();
+    let selection = cv.selection();
+    assert_eq!(selection.without_maximiser, [0, 3], "{selection:?}");
+    assert!(selection.scores[1] < selection.scores[0], "{selection:?}");
+    assert_eq!(cv.lambda(), 0.5);
+    let curve = gendisc_core::SavedModel::cross_validation(&cv).unwrap();
+    assert_eq!(curve.excluded[0], None);
+    assert!(curve.excluded[1]
+        .as_ref()
+        .unwrap()
+        .contains("3 of the folds"));
 }

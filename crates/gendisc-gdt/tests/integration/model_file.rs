@@ -392,6 +392,11 @@ fn gdt_cv_round_trips_and_refuses_corrupted_files() {
                 Expected::Invalid("selection.grid"),
             ),
             (
+                "a count of fits without a maximiser short",
+                |v| v["model"]["selection"]["without_maximiser"] = json!([0]),
+                Expected::Invalid("selection.without_maximiser"),
+            ),
+            (
                 "refit λ outside [0, 1]",
                 |v| v["model"]["model"]["report"]["lambda"] = json!(2.0),
                 Expected::Parse("`report.lambda`"),
@@ -407,6 +412,16 @@ fn gdt_cv_round_trips_and_refuses_corrupted_files() {
         let mut value = saved.clone();
         value["model"]["model"]["report"]["lambda"] = json!(other_lambda);
         check_field::<GdtCv>(&value, "model.report.lambda");
+        // λ̂ cannot be a value at which a fold had no maximiser, nor can every value be one.
+        let grid = &cv.selection().grid;
+        let chosen = grid.iter().position(|&l| l == selected).unwrap();
+        let mut counts = vec![0; grid.len()];
+        counts[chosen] = 1;
+        let mut value = saved.clone();
+        value["model"]["selection"]["without_maximiser"] = json!(counts);
+        check_field::<GdtCv>(&value, "selection.lambda");
+        value["model"]["selection"]["without_maximiser"] = json!(vec![2; grid.len()]);
+        check_field::<GdtCv>(&value, "selection.lambda");
     }
 }
 

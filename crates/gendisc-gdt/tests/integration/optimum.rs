@@ -327,7 +327,11 @@ fn balls2_on_completely_separated_rows_is_certified_through_a_sub_family() {
 
 /// Four clusters in the XOR pattern: no line or circle separates the classes (Balls1 is not
 /// certified), but a component of each class on each of its clusters does.
-fn xor_clusters(n_per_cluster: usize, spread: f64, seed: u64) -> (Array2<f64>, Array1<usize>) {
+pub(crate) fn xor_clusters(
+    n_per_cluster: usize,
+    spread: f64,
+    seed: u64,
+) -> (Array2<f64>, Array1<usize>) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let centres = [[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]];
     let x = Array2::from_shape_fn((4 * n_per_cluster, 2), |(i, j)| {

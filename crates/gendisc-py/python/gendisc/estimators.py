@@ -613,6 +613,10 @@ class GDTCV(GendiscProbabilisticClassifier):
         The cross-validated error of each ``λ`` of the grid.
     cv_standard_errors_ : dict
         The standard error of each score.
+    cv_without_maximiser_ : dict
+        For each ``λ`` of the grid, how many of the folds' fits proved that no finite
+        maximiser exists there (``λ = 0`` on separated rows). A ``λ`` with any is not a
+        candidate: those folds have no estimate to score, so ``lam_`` is never such a value.
     """
 
     _kind = "gdt-cv"
@@ -659,6 +663,8 @@ class GDTCV(GendiscProbabilisticClassifier):
         self.cv_standard_errors_ = {
             lam: float(v) for lam, v in zip(selection["grid"], selection.get("standard_errors", []))
         }
+        counts = selection.get("without_maximiser") or [0] * len(selection["grid"])
+        self.cv_without_maximiser_ = dict(zip(selection["grid"], counts))
 
     def _native_parameters(self) -> dict:
         parameters = super()._native_parameters()

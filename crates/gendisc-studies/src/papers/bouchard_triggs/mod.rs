@@ -955,7 +955,8 @@ impl Study for Table1Study {
 
     fn fingerprint(&self) -> String {
         let shapes: Vec<(usize, usize)> = self.datasets.iter().map(|d| d.x.dim()).collect();
-        // v10: a Balls2 fit without a floor at λ = 0 that stops where every row is nearer to
+        // v11: GDT-CV does not choose a λ at which some fold's fit has no maximiser; v10: a
+        // Balls2 fit without a floor at λ = 0 that stops where every row is nearer to
         // its own class's sharpest component is certified to have no maximiser; v9: GDT's
         // posteriors and Balls2's responsibilities come from their normalisers'
         // exponentials, and Balls2's Hessian products run on the components' supports (every
@@ -968,10 +969,10 @@ impl Study for Table1Study {
         // trust-region Newton by default, λ = 0 decided by a separation certificate); cells of
         // earlier code differ.
         match &self.source {
-            InputSource::Seed => fingerprint(&(STUDY_ID, "table1 v10", &self.settings, shapes)),
+            InputSource::Seed => fingerprint(&(STUDY_ID, "table1 v11", &self.settings, shapes)),
             InputSource::Files { digest } => fingerprint(&(
                 STUDY_ID,
-                "table1 v10",
+                "table1 v11",
                 &self.settings,
                 shapes,
                 "inputs",
