@@ -576,3 +576,56 @@ fn shrunk_fits_with_collinear_indicators_converge() {
         );
     }
 }
+
+/// UCI BUPA liver (345 × 6), Balls2 with the study's variance floor at `λ = 0`: the fit stops
+/// at its cap because one component of each class widens without end while the objective keeps
+/// falling — the conditional likelihood approaches its supremum as each class's mixture tends
+/// to a Gaussian over a flat background, which no pair of proper Gaussians attains. Five times
+/// the iterations give a lower objective and a far wider component; the narrow components stay
+/// where they were.
+#[test]
+fn balls2_with_a_floor_at_zero_widens_a_component_without_end() {
+    use gendisc_optim::{Method, TrustRegionSettings};
+    let Some((x, y)) = uci("uci/liver-disorders-bupa/bupa.data") else {
+        return;
+    };
+    let fit = |max_iterations| {
+        Gdt::params(Family::Balls2)
+            .lambda(0.0)
+            .variance_floor(0.01)
+            .solver(Method::TrustRegion(TrustRegionSettings {
+                max_iterations,
+                ..Default::default()
+            }))
+            .fit(x.view(), y.view())
+            .unwrap()
+    };
+    let (short, long) = (fit(200), fit(1000));
+    for model in [&short, &long] {
+        assert_eq!(model.report().status, Status::MaxIterations);
+    }
+    assert!(long.report().objective < short.report().objective);
+    // Each class's narrowest and widest component (rows of `balls2_variances` are classes).
+    let extremes = |model: &Gdt| -> Vec<(f64, f64)> {
+        let variances = model.balls2_variances().unwrap();
+        variances
+            .rows()
+            .into_iter()
+            .map(|v| {
+                (
+                    v.fold(f64::INFINITY, |a, &b| a.min(b)),
+                    v.fold(0.0, |a: f64, &b| a.max(b)),
+                )
+            })
+            .collect()
+    };
+    for ((narrow_short, wide_short), (narrow_long, wide_long)) in
+        extremes(&short).into_iter().zip(extremes(&long))
+    {
+        assert!(wide_long > 3.0 * wide_short, "{wide_short} → {wide_long}");
+        assert!(
+            (narrow_long / narrow_short - 1.0).abs() < 0.1,
+            "{narrow_short} → {narrow_long}"
+        );
+    }
+}
