@@ -20,6 +20,7 @@ use gendisc_core::linalg::Cholesky;
 use gendisc_core::numerics::softmax_slice_in_place;
 use gendisc_optim::{Objective, TwiceDifferentiable};
 
+use crate::family::density::WeightedRows;
 use crate::family::Parametrisation;
 use crate::model::TrainingSet;
 use crate::shrinkage::PrecisionPrior;
@@ -244,15 +245,15 @@ impl TwiceDifferentiable for GdtObjective<'_> {
             &computed
         };
         hessian.fill(0.0);
-        self.param.add_weighted_hessian(
-            theta,
-            self.x.view(),
-            inputs.w.view(),
-            inputs.tau.view(),
-            coupling.view(),
-            &inputs.responsibilities,
-            hessian.view_mut(),
-        );
+        let rows = WeightedRows {
+            x: self.x.view(),
+            w: inputs.w.view(),
+            tau: inputs.tau.view(),
+            coupling: coupling.view(),
+            responsibilities: &inputs.responsibilities,
+        };
+        self.param
+            .add_weighted_hessian(theta, rows, hessian.view_mut());
         hessian.mapv_inplace(|h| -h / self.total_weight);
         if let Some((prior, scale)) = self.prior_term() {
             prior.add_hessian(&self.param, theta, scale, hessian.view_mut());

@@ -175,6 +175,20 @@ pub(crate) trait ClassDensities: Sync {
     }
 }
 
+/// What the Hessian's assembly needs of the training rows at `θ` (the notation of
+/// [`super::hessian`]): the rows `x` (`n × d`), the weights `W_ik` of eq. (8) and the
+/// posteriors `τ_ik` (`n × K`), the couplings `c_i = s_i (1 − λ)`, and a mixture's
+/// responsibilities `ρ_ikm` as [`super::Parametrisation::class_log_density_into`] writes them
+/// (empty for the other families).
+#[derive(Clone, Copy)]
+pub(crate) struct WeightedRows<'a> {
+    pub(crate) x: ArrayView2<'a, f64>,
+    pub(crate) w: ArrayView2<'a, f64>,
+    pub(crate) tau: ArrayView2<'a, f64>,
+    pub(crate) coupling: ArrayView1<'a, f64>,
+    pub(crate) responsibilities: &'a [f64],
+}
+
 /// The per-row derivatives of `log f_k(x)` over class `k`'s parameters, from the decoded
 /// row-independent part ([`ClassDensities::local_terms`]).
 pub(crate) trait LocalTerms {
@@ -206,11 +220,7 @@ pub(crate) trait LocalTerms {
     /// [`Self::local_derivatives`].
     fn class_blocks(
         &mut self,
-        _x: ArrayView2<'_, f64>,
-        _w: ArrayView2<'_, f64>,
-        _tau: ArrayView2<'_, f64>,
-        _coupling: ArrayView1<'_, f64>,
-        _responsibilities: &[f64],
+        _rows: WeightedRows<'_>,
         _scaled_gradients: ArrayViewMut2<'_, f64>,
     ) -> Option<ClassBlocks> {
         None

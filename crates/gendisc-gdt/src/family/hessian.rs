@@ -30,9 +30,9 @@
 //! sum of dense local Hessians). The two sum the same terms in another order; a test holds them
 //! to each other.
 
-use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2};
+use ndarray::{s, Array1, Array2, ArrayView1, ArrayViewMut2};
 
-use super::density::{indicator, ClassBlocks, LocalTerms};
+use super::density::{indicator, ClassBlocks, LocalTerms, WeightedRows};
 use super::Parametrisation;
 
 impl Parametrisation {
@@ -41,15 +41,10 @@ impl Parametrisation {
     /// holds `c_i`; `responsibilities` are a mixture's `ρ_ikm` at `θ` as
     /// [`Self::class_log_density_into`] writes them (empty for the other families).
     /// Inputs must have been validated by the caller.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn add_weighted_hessian(
         &self,
         theta: ArrayView1<'_, f64>,
-        x: ArrayView2<'_, f64>,
-        w: ArrayView2<'_, f64>,
-        tau: ArrayView2<'_, f64>,
-        coupling: ArrayView1<'_, f64>,
-        responsibilities: &[f64],
+        rows: WeightedRows<'_>,
         hessian: ArrayViewMut2<'_, f64>,
     ) {
         let th = theta.as_standard_layout();
@@ -57,32 +52,25 @@ impl Parametrisation {
         let mut terms = self
             .densities()
             .local_terms(self.shape(), &th[self.prior_len()..]);
-        self.assemble_hessian(
-            &mut *terms,
-            theta,
-            x,
-            w,
-            tau,
-            coupling,
-            responsibilities,
-            hessian,
-        );
+        self.assemble_hessian(&mut *terms, theta, rows, hessian);
     }
 
     /// [`Self::add_weighted_hessian`] with the family's local terms at `theta`: in bulk where
     /// the family provides [`LocalTerms::class_blocks`], else row by row.
-    #[allow(clippy::too_many_arguments)]
     fn assemble_hessian(
         &self,
         terms: &mut dyn LocalTerms,
         theta: ArrayView1<'_, f64>,
-        x: ArrayView2<'_, f64>,
-        w: ArrayView2<'_, f64>,
-        tau: ArrayView2<'_, f64>,
-        coupling: ArrayView1<'_, f64>,
-        responsibilities: &[f64],
+        rows: WeightedRows<'_>,
         mut hessian: ArrayViewMut2<'_, f64>,
     ) {
+        let WeightedRows {
+            x,
+            w,
+            tau,
+            coupling,
+            ..
+        } = rows;
         let (k, p) = (self.n_classes, self.dim());
         let pr = self.prior_len();
         let indices: Vec<Vec<usize>> = (0..k)
@@ -100,14 +88,8 @@ impl Parametrisation {
         let total_w = if let Some(ClassBlocks {
             blocks,
             gradient_sums,
-        }) = terms.class_blocks(
-            x,
-            w,
-            tau,
-            coupling,
-            responsibilities,
-            scaled_gbar.slice_mut(s![.., pr..]),
-        ) {
+        }) = terms.class_blocks(rows, scaled_gbar.slice_mut(s![.., pr..]))
+        {
             // W_ic H_ic − c_i τ_ic g_ic g_icᵀ summed over rows, class by class; the logit rows
             // of the second term, −c_i τ_ic (e_c − π) g_icᵀ, through the classes' sums of
             // c_i τ_ic g_ic; and the logit part of each ḡ_i, Σ_c τ_ic (e_c − π).
@@ -141,18 +123,7 @@ impl Parametrisation {
             }
             w.sum()
         } else {
-            self.add_rows_one_by_one(
-                terms,
-                &indices,
-                x,
-                w,
-                tau,
-                coupling,
-                responsibilities,
-                &prior,
-                &mut h,
-                &mut scaled_gbar,
-            )
+            self.add_rows_one_by_one(terms, &indices, rows, &prior, &mut h, &mut scaled_gbar)
         };
         // + Σ_i c_i ḡ_i ḡ_iᵀ.
         let covariance = scaled_gbar.t().dot(&scaled_gbar);
@@ -182,20 +153,22 @@ impl Parametrisation {
     /// The row-by-row assembly of `Σ_i [Σ_k W_ik H_ik − c_i Σ_k τ_ik g_ik g_ikᵀ]` into the upper
     /// triangle `h`, and of the rows `√c_i ḡ_i` into `scaled_gbar`, from each row's
     /// [`LocalTerms::local_derivatives`]; returns `Σ_i Σ_k W_ik`.
-    #[allow(clippy::too_many_arguments)]
     fn add_rows_one_by_one(
         &self,
         terms: &mut dyn LocalTerms,
         indices: &[Vec<usize>],
-        x: ArrayView2<'_, f64>,
-        w: ArrayView2<'_, f64>,
-        tau: ArrayView2<'_, f64>,
-        coupling: ArrayView1<'_, f64>,
-        responsibilities: &[f64],
+        rows: WeightedRows<'_>,
         prior: &Array1<f64>,
         h: &mut [f64],
         scaled_gbar: &mut Array2<f64>,
     ) -> f64 {
+        let WeightedRows {
+            x,
+            w,
+            tau,
+            coupling,
+            responsibilities,
+        } = rows;
         let (k, p, pr) = (self.n_classes, self.dim(), self.prior_len());
         let q = indices[0].len();
         let prior_entry = |c: usize, j: usize| log_prior_derivative(prior, c, j);
@@ -332,16 +305,14 @@ mod tests {
                     Box::new(RowByRow(terms))
                 };
                 let mut h = Array2::zeros((p, p));
-                param.assemble_hessian(
-                    &mut *terms,
-                    theta.view(),
-                    x.view(),
-                    w.view(),
-                    tau.view(),
-                    coupling.view(),
-                    &rho,
-                    h.view_mut(),
-                );
+                let rows = WeightedRows {
+                    x: x.view(),
+                    w: w.view(),
+                    tau: tau.view(),
+                    coupling: coupling.view(),
+                    responsibilities: &rho,
+                };
+                param.assemble_hessian(&mut *terms, theta.view(), rows, h.view_mut());
                 h
             };
             let (bulk, rows) = (hessian_by(true), hessian_by(false));

@@ -4,15 +4,13 @@
 //! `v₀` (`e^{−2ℓ_km}` without one).
 
 use ndarray::linalg::general_mat_mul;
-use ndarray::{
-    s, Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2,
-};
+use ndarray::{s, Array1, Array2, Array3, ArrayView2, ArrayView3, ArrayViewMut1, ArrayViewMut2};
 
 use gendisc_core::numerics::{log_sum_exp, softmax_slice_in_place};
 use gendisc_core::{Convergence, Result};
 use gendisc_generative::Balls2;
 
-use super::density::{indicator, ClassBlocks, ClassDensities, LocalTerms, Shape};
+use super::density::{indicator, ClassBlocks, ClassDensities, LocalTerms, Shape, WeightedRows};
 use crate::model::{class_priors_of, fit_maybe_weighted, require_em_converged, TrainingSet};
 use crate::params::GdtValidParams;
 
@@ -441,13 +439,16 @@ impl LocalTerms for MixtureTerms<'_> {
     /// component and the mixing logit's diagonal; the rows are summed directly there.
     fn class_blocks(
         &mut self,
-        x: ArrayView2<'_, f64>,
-        w: ArrayView2<'_, f64>,
-        tau: ArrayView2<'_, f64>,
-        coupling: ArrayView1<'_, f64>,
-        responsibilities: &[f64],
+        rows: WeightedRows<'_>,
         mut scaled_gradients: ArrayViewMut2<'_, f64>,
     ) -> Option<ClassBlocks> {
+        let WeightedRows {
+            x,
+            w,
+            tau,
+            coupling,
+            responsibilities,
+        } = rows;
         let n = x.nrows();
         let k = self.shape.n_classes;
         let q = SphericalMixture::block_len(self.shape);
