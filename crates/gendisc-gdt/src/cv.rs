@@ -38,7 +38,7 @@ pub use gendisc_data::cv::{score, CvCriterion, SelectionRule};
 
 use crate::existence::KnownSeparation;
 use crate::family::Family;
-use crate::model::{check_gdt_parts, known_separation, Gdt};
+use crate::model::{check_gdt_parts, known_separation, Gdt, NoMaximiser};
 use crate::params::{check_lambda, validate, GdtParams, GdtValidParams};
 
 /// The grid of Table 1: `λ ∈ {1, 0.75, 0.5, 0.25, 0}`.
@@ -55,7 +55,7 @@ pub const TABLE1_GRID: [f64; 5] = [1.0, 0.75, 0.5, 0.25, 0.0];
 /// | `seed` | `0` | seed of the `ChaCha8Rng` that draws the folds |
 /// | `criterion` | [`CvCriterion::ErrorRate`] | what the held-out folds score |
 /// | `rule` | [`SelectionRule::MinimumScore`] | which `λ` the curve selects, among the values with a finite maximiser in every fold; [`SelectionRule::OneStandardError`] takes the largest within one standard error of the best |
-/// | `require_convergence` | `false` | make any fit of the folds or the refit that stops without converging an [`Error::NotConverged`] |
+/// | `require_convergence` | `false` | make any fit of the folds or the refit that stops without converging an [`Error::NotConverged`] (but for a fold's fit that proves no finite maximiser exists: its `λ` is no candidate) |
 ///
 /// Every fold fits the whole grid and the refit follows the path down to `λ̂`; each of those
 /// fits can stop at its optimiser's iteration cap (or Balls2's EM at its own), and by default
@@ -135,7 +135,9 @@ impl GdtCvParams {
     /// without meeting its convergence criterion is an error (default `false`): an
     /// [`Error::NotConverged`] naming the fit, the fold, its iterations and its last gradient
     /// norm. The estimator's own [`GdtParams::require_convergence`] has the same effect; either
-    /// turns it on.
+    /// turns it on. A fold's fit that proves no finite maximiser exists is not an error: its
+    /// `λ` is no candidate for `λ̂` (the [module documentation](self)); a refit that proves it
+    /// is.
     pub fn require_convergence(mut self, require: bool) -> Self {
         self.0.require_convergence = require;
         self
@@ -344,6 +346,8 @@ impl GdtCvValidParams {
                     yt.view(),
                     wt.as_ref().map(|w| w.view()),
                     known.as_ref(),
+                    // Such a fit is not scored as an estimate: its λ is no candidate.
+                    NoMaximiser::Returned,
                 )
                 .map_err(|e| in_which_fit(e, &folds.describe(r, f)))?;
             for (count, model) in without_maximiser.iter().zip(&path) {

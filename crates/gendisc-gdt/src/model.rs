@@ -748,7 +748,9 @@ fn require_converged<'t>(
 }
 
 /// Maximises `L_λ` from `start` (the generative fit or a warm start); with
-/// `require_convergence`, a fit that stops without converging is an error.
+/// `require_convergence`, a fit that stops without converging is an error — unless it proved
+/// that no finite maximiser exists and `no_maximiser` says to return such a fit (cross-validation,
+/// which leaves its `λ` out rather than score it).
 ///
 /// `known`, a separation certificate of a superset of the rows, is tried at `λ = 0` before a
 /// linear program of their own ([`KnownSeparation`]).
@@ -758,12 +760,24 @@ pub(crate) fn optimise<'t>(
     start: ArrayView1<'_, f64>,
     start_converged: bool,
     known: Option<&KnownSeparation>,
+    no_maximiser: NoMaximiser,
 ) -> Result<Gdt> {
     let model = optimise_unchecked(p, t, start, start_converged, known)?;
-    if p.require_convergence {
+    let returned = no_maximiser == NoMaximiser::Returned && model.report.has_no_maximiser();
+    if p.require_convergence && !returned {
         require_converged(p, t, &model.report)?;
     }
     Ok(model)
+}
+
+/// What [`GdtParams::require_convergence`](crate::GdtParams::require_convergence) makes of a
+/// fit that proved that no finite maximiser exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NoMaximiser {
+    /// An error, as any fit that did not converge.
+    Error,
+    /// The fit, with its certificate: the caller does not use it as an estimate.
+    Returned,
 }
 
 fn optimise_unchecked<'t>(
@@ -979,7 +993,7 @@ impl GdtValidParams {
     ) -> Result<Gdt> {
         let t = TrainingSet::new(self, x.view(), y.view(), w.map(|w| w.reborrow()))?;
         let (start, converged) = t.param.generative_start(self, &t)?;
-        optimise(self, &t, start.view(), converged, None)
+        optimise(self, &t, start.view(), converged, None, NoMaximiser::Error)
     }
 
     /// Fits from the parameters of `start` (a model of the same family, classes and features,
@@ -1025,7 +1039,14 @@ impl GdtValidParams {
                 ),
             ));
         }
-        optimise(self, &t, start.theta(), start.report.start_converged, None)
+        optimise(
+            self,
+            &t,
+            start.theta(),
+            start.report.start_converged,
+            None,
+            NoMaximiser::Error,
+        )
     }
 
     /// Fits every `λ` of `lambdas` (each in `[0, 1]`, in the given order), the first from the
@@ -1042,11 +1063,11 @@ impl GdtValidParams {
         y: ArrayView1<'_, usize>,
         sample_weight: Option<ArrayView1<'_, f64>>,
     ) -> Result<Vec<Gdt>> {
-        self.fit_path_knowing(lambdas, x, y, sample_weight, None)
+        self.fit_path_knowing(lambdas, x, y, sample_weight, None, NoMaximiser::Error)
     }
 
     /// [`Self::fit_path`] on a subset of rows whose superset's separation certificate, if any,
-    /// is `known` ([`KnownSeparation`]).
+    /// is `known` ([`KnownSeparation`]); `no_maximiser` as for [`optimise`].
     pub(crate) fn fit_path_knowing(
         &self,
         lambdas: &[f64],
@@ -1054,6 +1075,7 @@ impl GdtValidParams {
         y: ArrayView1<'_, usize>,
         sample_weight: Option<ArrayView1<'_, f64>>,
         known: Option<&KnownSeparation>,
+        no_maximiser: NoMaximiser,
     ) -> Result<Vec<Gdt>> {
         if lambdas.is_empty() {
             return Err(Error::Empty {
@@ -1077,7 +1099,7 @@ impl GdtValidParams {
                 ..self.clone()
             };
             let from = models.last().map_or(start.view(), |m| m.theta());
-            models.push(optimise(&p, &t, from, converged, known)?);
+            models.push(optimise(&p, &t, from, converged, known, no_maximiser)?);
         }
         Ok(models)
     }

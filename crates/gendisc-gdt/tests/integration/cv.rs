@@ -175,6 +175,30 @@ fn a_grid_without_a_maximiser_in_every_fold_is_an_error_that_says_so() {
     assert!(selection.scores[1] <= selection.scores[0], "{selection:?}");
     assert_eq!(cv.lambda(), 0.5);
     assert_eq!(cv.model().lambda(), 0.5);
+    // Requiring convergence leaves λ = 0 out as before: a fold's fit without a maximiser is
+    // not used, so it is not an error; with λ = 0 alone nothing is left to choose.
+    let strict = GdtCv::params(Family::Lda)
+        .n_folds(3)
+        .grid(vec![0.5, 0.0])
+        .criterion(CvCriterion::LogLoss)
+        .require_convergence(true);
+    let strict_fit = strict
+        .clone()
+        .check()
+        .unwrap()
+        .fit(x.view(), y.view())
+        .unwrap();
+    assert_eq!(strict_fit, cv);
+    let error = strict
+        .grid(vec![0.0])
+        .check()
+        .unwrap()
+        .fit(x.view(), y.view())
+        .unwrap_err();
+    assert!(
+        matches!(error, gendisc_core::Error::Infeasible { .. }),
+        "{error}"
+    );
 }
 
 /// Balls2 without a floor on XOR clusters: each fold's `λ = 0` fit stops on a ray to the
