@@ -13,10 +13,13 @@
 //! distribution is the uniform one; the walk starts at a separating hyperplane scaled into the
 //! ball and runs a fixed number of steps.
 
-use gendisc_core::numerics::{combine_dot_lanes, dot_lanes_len, DOT_LANES};
+use std::any::Any;
+
 use gendisc_core::{Error, Result};
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
+use ndarray::linalg::general_mat_mul;
+use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2};
 use rand::{Rng, RngCore};
+use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
 /// A point of the version space of `(x, y)` after `steps` hit-and-run steps from `start`.
@@ -27,34 +30,70 @@ use rand_distr::StandardNormal;
 ///
 /// Errors: [`Error::ShapeMismatch`] for inconsistent shapes, [`Error::InvalidParameter`] when
 /// `start` does not separate the rows.
-pub fn random_separator<R: Rng + ?Sized>(
+pub fn random_separator<R: Rng + Any>(
     x: ArrayView2<'_, f64>,
     y: ArrayView1<'_, usize>,
     start: ArrayView1<'_, f64>,
     steps: usize,
     rng: &mut R,
 ) -> Result<Array1<f64>> {
-    // The walk draws through `dyn RngCore`, so that it is compiled here, at this crate's
-    // optimisation level, whatever the caller's generator type (a generic body would be
-    // compiled in each caller's crate, unoptimised in a study's development build).
-    let mut rng = rng;
-    hit_and_run(x, y, start, steps, &mut rng)
+    // The walk is compiled here, at this crate's optimisation level, whatever the caller (a
+    // generic body would be compiled in each caller's crate, unoptimised in a study's
+    // development build): for `ChaCha8Rng`, the generator of every study, with its draws
+    // inlined into the walk; for any other through `dyn RngCore`. Either way the same draws.
+    match (rng as &mut dyn Any).downcast_mut::<ChaCha8Rng>() {
+        Some(chacha) => walk_drawing_from_chacha(x, y, start, steps, chacha),
+        None => walk_drawing_from_any(x, y, start, steps, rng),
+    }
 }
 
-/// How many steps the walk draws at a time. A step's direction and the uniform draw that places
-/// it on its chord do not depend on where the walk is, so they are drawn ahead, in the order
-/// the steps take them from the generator; the margins' changes along the batch's directions
-/// then come from one pass over the rows ([`signed_margins`]).
-const BATCH: usize = 2;
+fn walk_drawing_from_chacha(
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    start: ArrayView1<'_, f64>,
+    steps: usize,
+    rng: &mut ChaCha8Rng,
+) -> Result<Array1<f64>> {
+    hit_and_run(x, y, start, steps, rng)
+}
 
-/// [`random_separator`]'s walk. A step whose chord is empty — which happens only by round-off,
-/// the walk being strictly inside the body — is skipped, and its draws are spent.
-fn hit_and_run(
+fn walk_drawing_from_any(
     x: ArrayView2<'_, f64>,
     y: ArrayView1<'_, usize>,
     start: ArrayView1<'_, f64>,
     steps: usize,
     rng: &mut dyn RngCore,
+) -> Result<Array1<f64>> {
+    hit_and_run(x, y, start, steps, rng)
+}
+
+/// How many steps the walk draws at a time. A step's direction and the uniform draw that places
+/// it on its chord do not depend on where the walk is, so they are drawn ahead, in the order
+/// the steps take them from the generator; the margins' changes along the batch's directions
+/// are then one matrix product, `D X̃ᵀ` ([`signed_rows`]), whose every entry is summed in the
+/// same order whatever the batch's size.
+const BATCH: usize = 64;
+
+/// `X̃`, row `i` the signed row `s_i (x_i, 1)`: a hyperplane `θ = (w, b)`'s signed margins
+/// `s_i (x_iᵀw + b)` are `X̃ θ`.
+fn signed_rows(x: ArrayView2<'_, f64>, signs: &[f64]) -> Array2<f64> {
+    let d = x.ncols();
+    let mut rows = Array2::ones((x.nrows(), d + 1));
+    for ((mut out, row), &sign) in rows.outer_iter_mut().zip(x.outer_iter()).zip(signs) {
+        out.slice_mut(s![..d]).assign(&row);
+        out *= sign;
+    }
+    rows
+}
+
+/// [`random_separator`]'s walk. A step whose chord is empty — which happens only by round-off,
+/// the walk being strictly inside the body — is skipped, and its draws are spent.
+fn hit_and_run<G: RngCore + ?Sized>(
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    start: ArrayView1<'_, f64>,
+    steps: usize,
+    rng: &mut G,
 ) -> Result<Array1<f64>> {
     let (n, d) = x.dim();
     if y.len() != n {
@@ -68,20 +107,13 @@ fn hit_and_run(
         ));
     }
     let signs: Vec<f64> = y.iter().map(|&c| if c == 1 { 1.0 } else { -1.0 }).collect();
-    let rows = x.as_standard_layout();
-    let rows = rows.as_slice().expect("standard layout");
+    let signed = signed_rows(x, &signs);
     let norm = start.dot(&start).sqrt();
     let mut theta = start.to_owned();
     if norm > 0.0 {
         theta /= 2.0 * norm;
     }
-    let mut margin = Array1::zeros(n);
-    signed_margins::<1>(
-        rows,
-        &signs,
-        theta.as_slice().expect("a new vector is contiguous"),
-        margin.as_slice_mut().expect("a new vector is contiguous"),
-    );
+    let mut margin = signed.dot(&theta);
     if let Some(row) = margin.iter().position(|&c| c.is_nan() || c <= 0.0) {
         return Err(Error::invalid_parameter(
             "start",
@@ -101,16 +133,18 @@ fn hit_and_run(
             *position = if length.is_nan() || length <= 0.0 {
                 None
             } else {
-                direction /= length;
+                // One division a direction rather than one an entry.
+                direction *= length.recip();
                 Some(rng.random::<f64>())
             };
         }
         // The margins' changes along each direction are its own signed margins.
-        signed_margins::<BATCH>(
-            rows,
-            &signs,
-            directions.as_slice().expect("a new matrix is contiguous"),
-            changes.as_slice_mut().expect("a new matrix is contiguous"),
+        general_mat_mul(
+            1.0,
+            &directions.slice(s![..batch, ..]),
+            &signed.t(),
+            0.0,
+            &mut changes.slice_mut(s![..batch, ..]),
         );
         for ((direction, change), position) in directions
             .outer_iter()
@@ -192,46 +226,6 @@ fn chord(ball: (f64, f64), margin: &[f64], change: &[f64]) -> (f64, f64) {
 /// The running extremes of [`chord`].
 const CHORD_LANES: usize = 4;
 
-/// The signed margins `s_i (x_iᵀw + b)` of the rows (`x` row-major, `d` columns) for `K`
-/// hyperplanes at once (`hyperplanes` row-major, one `(w, b)` per row; `margins` row-major, one
-/// row of margins per hyperplane), each dot product summed in [`gendisc_core::numerics::contiguous_dot`]'s order. One
-/// pass over the rows serves every hyperplane, and their running sums are independent chains of
-/// additions, which the processor overlaps.
-fn signed_margins<const K: usize>(
-    rows: &[f64],
-    signs: &[f64],
-    hyperplanes: &[f64],
-    margins: &mut [f64],
-) {
-    let stride = hyperplanes.len() / K;
-    let d = stride - 1;
-    let n = signs.len();
-    let split = dot_lanes_len(d);
-    for (i, &sign) in signs.iter().enumerate() {
-        let row = &rows[i * d..(i + 1) * d];
-        let mut lanes = [[0.0_f64; DOT_LANES]; K];
-        for (start, xs) in (0..split)
-            .step_by(DOT_LANES)
-            .zip(row[..split].chunks_exact(DOT_LANES))
-        {
-            for (k, sums) in lanes.iter_mut().enumerate() {
-                let ws = &hyperplanes[k * stride + start..][..DOT_LANES];
-                for lane in 0..DOT_LANES {
-                    sums[lane] += xs[lane] * ws[lane];
-                }
-            }
-        }
-        for (k, sums) in lanes.into_iter().enumerate() {
-            let theta = &hyperplanes[k * stride..(k + 1) * stride];
-            let mut sum = combine_dot_lanes(sums);
-            for (a, b) in row[split..].iter().zip(&theta[split..d]) {
-                sum += a * b;
-            }
-            margins[k * n + i] = sign * (sum + theta[d]);
-        }
-    }
-}
-
 /// A separating hyperplane `(w, b)` found by the perceptron (Rosenblatt's rule, cycling over
 /// the rows in order), or `None` when it has not separated the rows after `max_epochs` passes.
 ///
@@ -298,29 +292,34 @@ mod tests {
         assert_eq!(theta, again);
     }
 
-    /// The walk one step at a time, each direction drawn, its margins' changes summed and
-    /// its chord found before the next is drawn: what the batched walk must equal bit for bit.
-    fn stepwise_walk(
+    /// The walk one step at a time, each direction drawn, its margins' changes computed (a
+    /// one-row product) and its chord found before the next is drawn: what the batched walk
+    /// must equal bit for bit.
+    fn stepwise_walk<G: RngCore + ?Sized>(
         x: ArrayView2<'_, f64>,
         y: ArrayView1<'_, usize>,
         start: ArrayView1<'_, f64>,
         steps: usize,
-        rng: &mut ChaCha8Rng,
+        rng: &mut G,
     ) -> Array1<f64> {
         let d = x.ncols();
-        let margins = |theta: &Array1<f64>| {
-            Array1::from_iter(x.outer_iter().zip(y).map(|(row, &c)| {
-                let sign = if c == 1 { 1.0 } else { -1.0 };
-                sign * (row.dot(&theta.slice(ndarray::s![..d])) + theta[d])
-            }))
-        };
+        let signs: Vec<f64> = y.iter().map(|&c| if c == 1 { 1.0 } else { -1.0 }).collect();
+        let signed = signed_rows(x, &signs);
         let mut theta = &start / (2.0 * start.dot(&start).sqrt());
-        let mut margin = margins(&theta);
+        let mut margin = signed.dot(&theta);
         for _ in 0..steps {
             let mut direction =
                 Array1::from_iter((0..=d).map(|_| rng.sample::<f64, _>(StandardNormal)));
-            direction /= direction.dot(&direction).sqrt();
-            let change = margins(&direction);
+            direction *= direction.dot(&direction).sqrt().recip();
+            let mut change = Array2::zeros((1, x.nrows()));
+            general_mat_mul(
+                1.0,
+                &direction.view().insert_axis(ndarray::Axis(0)),
+                &signed.t(),
+                0.0,
+                &mut change,
+            );
+            let change = change.row(0);
             let half_b = theta.dot(&direction);
             let root = (half_b * half_b - (theta.dot(&theta) - 1.0))
                 .max(0.0)
@@ -340,12 +339,27 @@ mod tests {
         theta
     }
 
+    /// A generator that is not `ChaCha8Rng`: the walk draws through `dyn RngCore`.
+    struct Wrapped(ChaCha8Rng);
+
+    impl RngCore for Wrapped {
+        fn next_u32(&mut self) -> u32 {
+            self.0.next_u32()
+        }
+        fn next_u64(&mut self) -> u64 {
+            self.0.next_u64()
+        }
+        fn fill_bytes(&mut self, dst: &mut [u8]) {
+            self.0.fill_bytes(dst)
+        }
+    }
+
     proptest::proptest! {
         #[test]
         fn the_batched_walk_is_the_stepwise_walk_bit_for_bit(
             rows in 1usize..40,
             columns in 0usize..21,
-            steps in 0usize..9,
+            steps in 0usize..150,
             seed in 0u64..1000,
         ) {
             // Labels by the sign of a fixed hyperplane, so that it starts the walk.
@@ -372,8 +386,18 @@ mod tests {
                 steps,
                 &mut ChaCha8Rng::seed_from_u64(seed + 1),
             );
+            // Another generator type walks through `dyn RngCore`, with the same draws.
+            let wrapped = random_separator(
+                x.view(),
+                y.view(),
+                start.view(),
+                steps,
+                &mut Wrapped(ChaCha8Rng::seed_from_u64(seed + 1)),
+            )
+            .unwrap();
             let bits = |v: &Array1<f64>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             proptest::prop_assert_eq!(bits(&batched), bits(&stepwise));
+            proptest::prop_assert_eq!(bits(&wrapped), bits(&stepwise));
         }
     }
 

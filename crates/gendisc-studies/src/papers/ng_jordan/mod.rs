@@ -537,7 +537,7 @@ struct LogisticFit {
 /// Fits logistic regression on the rows `train` of `inputs` and, when the fit separates them,
 /// draws a separating hyperplane from the version space by a walk of
 /// [`Settings::walk_steps_per_coefficient`] steps per coefficient started from the fit.
-fn fit_with_separator<R: rand::Rng + ?Sized>(
+fn fit_with_separator<R: rand::Rng + std::any::Any>(
     settings: &Settings,
     inputs: ArrayView2<'_, f64>,
     train: &[usize],
