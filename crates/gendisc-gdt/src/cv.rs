@@ -371,24 +371,10 @@ impl GdtCvValidParams {
             .into_iter()
             .map(AtomicUsize::into_inner)
             .collect();
-        if without_maximiser.iter().all(|&n| n == 0) {
-            without_maximiser.clear();
-        }
-        let mut selection = CvSelection {
-            grid,
-            scores: curve.scores,
-            standard_errors: curve.standard_errors,
-            rule: self.rule,
-            lambda: f64::NAN,
-            without_maximiser,
-        };
+        let candidates: Vec<bool> = without_maximiser.iter().map(|&n| n == 0).collect();
         let chosen = self
             .rule
-            .select_among(
-                &selection.scores,
-                &selection.standard_errors,
-                &selection.candidates(),
-            )
+            .select_among(&curve.scores, &curve.standard_errors, &candidates)
             .map_err(|e| match e {
                 Error::Infeasible { .. } => Error::Infeasible {
                     what: "the choice of λ by cross-validation".into(),
@@ -398,8 +384,17 @@ impl GdtCvValidParams {
                 },
                 other => other,
             })?;
-        selection.lambda = selection.grid[chosen];
-        Ok(selection)
+        if candidates.iter().all(|&c| c) {
+            without_maximiser.clear();
+        }
+        Ok(CvSelection {
+            lambda: grid[chosen],
+            grid,
+            scores: curve.scores,
+            standard_errors: curve.standard_errors,
+            rule: self.rule,
+            without_maximiser,
+        })
     }
 
     fn fit_impl(
