@@ -536,20 +536,10 @@ impl WeightSpace {
     }
 }
 
-/// What is left of `v` after removing its components along the orthonormal `basis`
-/// (Gram–Schmidt, orthogonalised twice), normalised; `None` when that remainder is below `1e-12`
-/// of `v`'s norm, i.e. when `v` adds no direction.
+/// [`orthonormal_remainder`](gendisc_core::linalg::orthonormal_remainder) below `1e-12` of
+/// `v`'s norm: `None` when `v` adds no direction.
 fn orthonormal_remainder(v: Array1<f64>, basis: &[Array1<f64>]) -> Option<Array1<f64>> {
-    let norm = v.dot(&v).sqrt();
-    let mut r = v;
-    for _ in 0..2 {
-        for q in basis {
-            let c = q.dot(&r);
-            r.scaled_add(-c, q);
-        }
-    }
-    let rest = r.dot(&r).sqrt();
-    (rest > 0.0 && rest > 1e-12 * norm).then(|| r / rest)
+    gendisc_core::linalg::orthonormal_remainder(v, basis, 1e-12)
 }
 
 /// The span of the training rows, for step 1 over `span{x_1, …, x_m, μ₁, μ₂}`.

@@ -192,6 +192,29 @@ pub fn eigh(a: ArrayView2<'_, f64>) -> Result<SymmetricEigen> {
     })
 }
 
+/// What is left of `v` after removing its components along the orthonormal `basis`, normalised:
+/// one step of Gram–Schmidt, orthogonalised twice ("twice is enough": Giraud, Langou &
+/// Rozložník 2005), so that the result is orthogonal to the basis to rounding even where `v`
+/// lies nearly in its span. `None` when the remainder is below `tolerance` times `v`'s norm
+/// (or is zero): `v` then adds no direction to the span. Pure arithmetic, the same on either
+/// backend.
+pub fn orthonormal_remainder(
+    v: Array1<f64>,
+    basis: &[Array1<f64>],
+    tolerance: f64,
+) -> Option<Array1<f64>> {
+    let norm = v.dot(&v).sqrt();
+    let mut r = v;
+    for _ in 0..2 {
+        for q in basis {
+            let c = q.dot(&r);
+            r.scaled_add(-c, q);
+        }
+    }
+    let rest = r.dot(&r).sqrt();
+    (rest > 0.0 && rest > tolerance * norm).then(|| r / rest)
+}
+
 fn check_square(a: ArrayView2<'_, f64>, what: &str) -> Result<()> {
     if a.nrows() != a.ncols() {
         return Err(Error::shape_mismatch(
@@ -219,6 +242,31 @@ mod tests {
     use approx::assert_abs_diff_eq;
     use ndarray::array;
     use proptest::prelude::*;
+
+    #[test]
+    fn the_orthonormal_remainder_is_a_unit_vector_orthogonal_to_the_basis() {
+        let e1 = array![1.0, 0.0, 0.0];
+        let q =
+            orthonormal_remainder(array![1.0, 1.0, 0.0], std::slice::from_ref(&e1), 1e-12).unwrap();
+        assert_abs_diff_eq!(q, array![0.0, 1.0, 0.0], epsilon = 1e-15);
+        // Nearly in the span: twice orthogonalised, still orthogonal to rounding.
+        let basis = [e1.clone(), q];
+        let r = orthonormal_remainder(array![1.0, 1.0, 1e-9], &basis, 1e-12).unwrap();
+        assert!(
+            r.dot(&e1).abs() < 1e-15 && (r.dot(&r) - 1.0).abs() < 1e-15,
+            "{r}"
+        );
+        // In the span, or below the tolerance: no new direction.
+        assert_eq!(
+            orthonormal_remainder(array![2.0, -3.0, 0.0], &basis, 1e-12),
+            None
+        );
+        assert_eq!(
+            orthonormal_remainder(array![1.0, 1.0, 1e-9], &basis, 1e-6),
+            None
+        );
+        assert_eq!(orthonormal_remainder(Array1::zeros(3), &[], 1e-12), None);
+    }
 
     fn spd_from(entries: &[f64], n: usize) -> Array2<f64> {
         // A = M Mᵀ + n I is symmetric positive definite for any M.

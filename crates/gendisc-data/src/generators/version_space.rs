@@ -16,6 +16,7 @@
 
 use std::any::Any;
 
+use gendisc_core::linalg::orthonormal_remainder;
 use gendisc_core::{Error, Result};
 use ndarray::linalg::general_mat_mul;
 use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2};
@@ -196,9 +197,9 @@ fn walk_in_full_space<G: RngCore + ?Sized>(
 const SPAN_TOLERANCE: f64 = 1e-9;
 
 /// An orthonormal basis of the span of the signed rows in `R^{d+1}`, one basis vector a row of
-/// `basis`: Gram–Schmidt over the rows in order, each orthogonalised twice against the basis so
-/// far ("twice is enough": Giraud, Langou & Rozložník 2005), kept where what is left exceeds
-/// [`SPAN_TOLERANCE`] of the row's norm.
+/// `basis`: Gram–Schmidt over the rows in order
+/// ([`orthonormal_remainder`](gendisc_core::linalg::orthonormal_remainder), orthogonalised
+/// twice), a row kept where what is left of it exceeds [`SPAN_TOLERANCE`] of its norm.
 struct RowSpan {
     basis: Array2<f64>,
 }
@@ -211,18 +212,8 @@ impl RowSpan {
             if vectors.len() == p {
                 break;
             }
-            let norm = row.dot(&row).sqrt();
-            let mut rest = row.to_owned();
-            for _ in 0..2 {
-                for q in &vectors {
-                    let along = q.dot(&rest);
-                    rest.scaled_add(-along, q);
-                }
-            }
-            let left = rest.dot(&rest).sqrt();
-            if left > SPAN_TOLERANCE * norm {
-                rest *= left.recip();
-                vectors.push(rest);
+            if let Some(q) = orthonormal_remainder(row.to_owned(), &vectors, SPAN_TOLERANCE) {
+                vectors.push(q);
             }
         }
         let mut basis = Array2::zeros((vectors.len(), p));
