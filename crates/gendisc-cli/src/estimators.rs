@@ -626,16 +626,22 @@ fn print_curve(curve: &CrossValidationCurve) -> Result<()> {
         curve.rule
     );
     for (i, (&value, &score)) in curve.grid.iter().zip(&curve.scores).enumerate() {
+        // NaN: a value below every one the folds could choose, which they did not fit.
         let error = curve
             .standard_errors
             .get(i)
             .map_or(String::new(), |e| format!(" ± {e:.4}"));
+        let score = if score.is_nan() {
+            "not scored".to_owned()
+        } else {
+            format!("{score:.4}{error}")
+        };
         let mark = match curve.excluded.get(i) {
             _ if value == curve.chosen => "  ← chosen".to_owned(),
             Some(Some(why)) => format!("  (not a candidate: {why})"),
             _ => String::new(),
         };
-        outln!("  {value:>12.6} {score:.4}{error}{mark}");
+        outln!("  {value:>12.6} {score}{mark}");
     }
     Ok(())
 }

@@ -477,10 +477,10 @@ pub struct StoredSelection<'a> {
     pub chosen: f64,
 }
 
-/// Checks a stored selection, as a model file's invariants do: one finite, non-negative score
-/// per grid value (field `<prefix>.scores`) and, when stored (files written before standard
-/// errors were recorded have none), one finite, non-negative standard error per grid value
-/// (`<prefix>.standard_errors`); and `chosen` the grid value that `rule` selects among the
+/// Checks a stored selection, as a model file's invariants do: one score per grid value (field
+/// `<prefix>.scores`) and, when stored (files written before standard errors were recorded
+/// have none), one standard error per grid value (`<prefix>.standard_errors`), each finite and
+/// non-negative, or NaN where the value is no candidate (not scored); and `chosen` the grid value that `rule` selects among the
 /// candidates (`<prefix>.<chosen_field>`). The grid's own order and range are the caller's.
 ///
 /// Errors: [`Error::InvalidModel`] of `kind` naming the field.
@@ -519,14 +519,19 @@ pub fn check_selection(
                 ),
             ));
         }
+        // A value that cannot be chosen may have no score (NaN: it was not fitted).
+        let candidate = |i: usize| candidates.get(i).copied().unwrap_or(true);
         if let Some((i, s)) = values
             .iter()
             .enumerate()
-            .find(|(_, s)| !(s.is_finite() && **s >= 0.0))
+            .find(|&(i, s)| !(s.is_finite() && *s >= 0.0) && (candidate(i) || !s.is_nan()))
         {
             return Err(invalid(
                 field,
-                format!("value {i} is {s}; it must be finite and ≥ 0"),
+                format!(
+                    "value {i} is {s}; it must be finite and ≥ 0{}",
+                    if candidate(i) { "" } else { ", or NaN" }
+                ),
             ));
         }
     }

@@ -15,13 +15,25 @@
 //! The only row of a class is never held out: it stays in every fold's training rows, so that
 //! every fold's fit sees every class ([`path_curve`]).
 //!
-//! A `λ` at which some fold's fit proves that no finite maximiser exists (`λ = 0` on rows
-//! separated in the family's induced features, or Balls2's components; see
-//! [`crate::existence`]) is no candidate for `λ̂`: the estimator is the maximiser, and in that
-//! fold there is none to score — only the point where the fit stopped, the warm start or a point
-//! on a ray towards the supremum, whose held-out score says nothing of an estimate. The curve
-//! still records that point's score, and [`CvSelection::without_maximiser`] how many folds had
-//! none; a grid with no candidate at all is an [`Error::Infeasible`].
+//! **Candidates.** The estimator at `λ` is the maximiser of `L_λ`, so a value of the grid is a
+//! candidate for `λ̂` only where that maximiser was reached, both on all the training rows and
+//! in every fold ([`CvSelection::candidates`]):
+//!
+//! * The path is fitted on all the training rows first: its fit at `λ̂` is the model GDT-CV
+//!   returns, so a value whose fit there proves that no finite maximiser exists (`λ = 0` on rows
+//!   separated in the family's induced features, or Balls2's components; see
+//!   [`crate::existence`]) or stops short of it (at the iteration cap, stalled, or at a
+//!   non-finite objective — Balls2 with a variance floor at `λ = 0`, whose supremum is
+//!   approached as a component widens without end) would return a point that is no estimate.
+//!   The folds fit the grid only down to the smallest value whose fit on all the rows
+//!   converged: below it no value can be chosen, and its held-out scores are not computed (NaN).
+//! * A fold's fit that proves no finite maximiser exists, or stops short of its optimum, has no
+//!   estimate to score — only the warm start, a point on a ray towards the supremum, or the
+//!   point where the iterations ran out, whose held-out score says nothing of an estimate. The
+//!   curve still records its score; [`CvSelection::without_maximiser`] and
+//!   [`CvSelection::stopped_short`] count those folds.
+//!
+//! A grid with no candidate at all is an [`Error::Infeasible`].
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -30,15 +42,15 @@ use serde::{Deserialize, Serialize};
 
 use gendisc_core::model_file::invariants;
 use gendisc_core::{
-    Classifier, Error, Fit, FitSummary, FitWeighted, Generative, ParamGuard, Result, SavedModel,
+    Classifier, Convergence, Error, Fit, FitSummary, FitWeighted, Generative, ParamGuard, Result,
+    SavedModel,
 };
 // The criterion and its held-out score are shared with every path cross-validation.
 use gendisc_data::cv::{check_selection, in_which_fit, path_curve, Folds, StoredSelection};
 pub use gendisc_data::cv::{score, CvCriterion, SelectionRule};
 
-use crate::existence::KnownSeparation;
 use crate::family::Family;
-use crate::model::{check_gdt_parts, known_separation, Gdt, NoMaximiser};
+use crate::model::{check_gdt_parts, Gdt, GdtReport, NoMaximiser};
 use crate::params::{check_lambda, validate, GdtParams, GdtValidParams};
 
 /// The grid of Table 1: `λ ∈ {1, 0.75, 0.5, 0.25, 0}`.
@@ -54,14 +66,13 @@ pub const TABLE1_GRID: [f64; 5] = [1.0, 0.75, 0.5, 0.25, 0.0];
 /// | `n_repeats` | `1` | repetitions of the k-fold split, each drawn anew (≥ 1) |
 /// | `seed` | `0` | seed of the `ChaCha8Rng` that draws the folds |
 /// | `criterion` | [`CvCriterion::ErrorRate`] | what the held-out folds score |
-/// | `rule` | [`SelectionRule::MinimumScore`] | which `λ` the curve selects, among the values with a finite maximiser in every fold; [`SelectionRule::OneStandardError`] takes the largest within one standard error of the best |
-/// | `require_convergence` | `false` | make any fit of the folds or the refit that stops without converging an [`Error::NotConverged`] (but for a fold's fit that proves no finite maximiser exists: its `λ` is no candidate) |
+/// | `rule` | [`SelectionRule::MinimumScore`] | which `λ` the curve selects among the candidates (the [module documentation](self)); [`SelectionRule::OneStandardError`] takes the largest within one standard error of the best |
+/// | `require_convergence` | `false` | make any fit on all the training rows or in a fold that stops short of its optimum an [`Error::NotConverged`] instead of leaving its `λ` out (but for a fit that proves no finite maximiser exists: its `λ` is left out) |
 ///
-/// Every fold fits the whole grid and the refit follows the path down to `λ̂`; each of those
-/// fits can stop at its optimiser's iteration cap (or Balls2's EM at its own), and by default
-/// is used all the same — a fold's score then belongs to a fit that did not converge, and only
-/// the refitted model's [report](crate::Gdt::report) shows the refit's status. See
-/// [`GdtCvParams::require_convergence`].
+/// The path is fitted on all the training rows, then in every fold down to the smallest `λ`
+/// whose fit on all the rows converged. A value whose fit stops short of its optimum anywhere
+/// (at its optimiser's iteration cap, say) is no candidate, so the refit at `λ̂` — the path's
+/// fit there — always converged.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GdtCvValidParams {
     gdt: GdtValidParams,
@@ -131,13 +142,13 @@ impl GdtCvParams {
         self.0.criterion = criterion;
         self
     }
-    /// Whether a fit of the cross-validation (any λ of any fold, or the refit) that stops
-    /// without meeting its convergence criterion is an error (default `false`): an
+    /// Whether a fit of the cross-validation (any λ on all the training rows or in a fold)
+    /// that stops short of its optimum is an error (default `false`): an
     /// [`Error::NotConverged`] naming the fit, the fold, its iterations and its last gradient
-    /// norm. The estimator's own [`GdtParams::require_convergence`] has the same effect; either
-    /// turns it on. A fold's fit that proves no finite maximiser exists is not an error: its
-    /// `λ` is no candidate for `λ̂` (the [module documentation](self)); a refit that proves it
-    /// is.
+    /// norm. Without it such a fit's `λ` is no candidate for `λ̂` (the
+    /// [module documentation](self)). The estimator's own [`GdtParams::require_convergence`]
+    /// has the same effect; either turns it on. A fit that proves no finite maximiser exists
+    /// is never an error here: its `λ` is no candidate.
     pub fn require_convergence(mut self, require: bool) -> Self {
         self.0.require_convergence = require;
         self
@@ -170,7 +181,7 @@ impl ParamGuard for GdtCvParams {
 }
 
 /// The cross-validated curve and the chosen `λ̂`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CvSelection {
     /// The grid, descending.
@@ -192,19 +203,106 @@ pub struct CvSelection {
     /// The chosen `λ̂`.
     pub lambda: f64,
     /// How many of the folds' fits at each grid value proved that no finite maximiser exists
-    /// there ([`GdtReport::has_no_maximiser`](crate::GdtReport::has_no_maximiser): `λ = 0` on
-    /// rows separated in the family's induced features, or Balls2's components). A value with
-    /// any such fold is no candidate for `λ̂`: those folds have no estimate to score. Empty when
-    /// every fit had one (and in model files written before this was recorded).
+    /// there ([`GdtReport::has_no_maximiser`]: `λ = 0` on rows separated in the family's
+    /// induced features, or Balls2's components). A value with any such fold is no candidate
+    /// for `λ̂`: those folds have no estimate to score. Empty when no fold's fit proved it (and
+    /// in model files written before this was recorded).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub without_maximiser: Vec<usize>,
+    /// How many of the folds' fits at each grid value stopped short of their optimum (at the
+    /// iteration cap, stalled, or at a non-finite objective) without proving that none exists.
+    /// A value with any such fold is no candidate for `λ̂`. Empty when none did (and in model
+    /// files written before this was recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stopped_short: Vec<usize>,
+    /// What the fit on all the training rows came to at each grid value — the model GDT-CV
+    /// returns, were that value chosen. A value where it is not [`RefitOutcome::Converged`] is
+    /// no candidate, and the folds do not fit the values below the last one that is (their
+    /// scores are NaN). Empty in model files written before this was recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refits: Vec<RefitOutcome>,
+}
+
+/// What a fit on all the training rows came to at one value of the grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefitOutcome {
+    /// It met its convergence criterion: the estimate at that `λ`.
+    Converged,
+    /// It proved that no finite maximiser exists ([`GdtReport::has_no_maximiser`]).
+    NoMaximiser,
+    /// It stopped short of its optimum: at the iteration cap, stalled, or at a non-finite
+    /// objective.
+    StoppedShort,
+}
+
+impl RefitOutcome {
+    /// The outcome a fit's report records.
+    pub fn of(report: &GdtReport) -> Self {
+        if report.has_no_maximiser() {
+            Self::NoMaximiser
+        } else if report.is_converged() {
+            Self::Converged
+        } else {
+            Self::StoppedShort
+        }
+    }
+}
+
+/// Equal selections have the same scores bit for bit where they are not NaN (a value the folds
+/// did not fit has none), and the same everything else.
+impl PartialEq for CvSelection {
+    fn eq(&self, other: &Self) -> bool {
+        let same = |a: &[f64], b: &[f64]| {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(a, b)| a == b || (a.is_nan() && b.is_nan()))
+        };
+        self.grid == other.grid
+            && same(&self.scores, &other.scores)
+            && same(&self.standard_errors, &other.standard_errors)
+            && self.rule == other.rule
+            && self.lambda == other.lambda
+            && self.without_maximiser == other.without_maximiser
+            && self.stopped_short == other.stopped_short
+            && self.refits == other.refits
+    }
 }
 
 impl CvSelection {
-    /// Whether each grid value could be chosen: no fold's fit there lacks a maximiser (empty
-    /// when every value could).
+    /// Whether each grid value could be chosen: its fit on all the training rows converged,
+    /// and no fold's fit there lacks a maximiser or stopped short of it.
     pub fn candidates(&self) -> Vec<bool> {
-        self.without_maximiser.iter().map(|&n| n == 0).collect()
+        (0..self.grid.len())
+            .map(|j| self.exclusion(j).is_none())
+            .collect()
+    }
+
+    /// Why each grid value is no candidate for `λ̂`, in words (`None` where it is one).
+    pub fn exclusions(&self) -> Vec<Option<String>> {
+        (0..self.grid.len()).map(|j| self.exclusion(j)).collect()
+    }
+
+    fn exclusion(&self, j: usize) -> Option<String> {
+        let folds = |counts: &[usize]| counts.get(j).copied().filter(|&n| n > 0);
+        match self.refits.get(j) {
+            Some(RefitOutcome::NoMaximiser) => {
+                return Some("no finite maximiser on the training rows".into())
+            }
+            Some(RefitOutcome::StoppedShort) => {
+                return Some("the fit on the training rows stopped short of its optimum".into())
+            }
+            _ => {}
+        }
+        match (folds(&self.without_maximiser), folds(&self.stopped_short)) {
+            (None, None) => None,
+            (Some(n), None) => Some(format!("no finite maximiser in {n} of the folds")),
+            (None, Some(n)) => Some(format!("stopped short of its optimum in {n} of the folds")),
+            (Some(n), Some(m)) => Some(format!(
+                "no finite maximiser in {n} of the folds, stopped short of it in {m}"
+            )),
+        }
     }
 }
 
@@ -247,54 +345,35 @@ impl GdtCvValidParams {
     }
 
     /// Scores every `λ` of the grid by stratified k-fold cross-validation on `(x, y)` and
-    /// picks `λ̂` (no refit) among the values with a finite maximiser in every fold (see the
-    /// [module documentation](self)). Sample weights, when given, weight both the fits and the
-    /// scores. A fold's fit that stops at its iteration cap is scored all the same unless
-    /// convergence is required ([`GdtCvParams::require_convergence`]).
+    /// picks `λ̂` (no refit) among the candidates (the [module documentation](self)): it fits
+    /// the path on all the rows first, to learn where the estimator was reached there. Sample
+    /// weights, when given, weight both the fits and the scores.
     ///
-    /// Errors: those of the fits, and [`Error::Infeasible`] when no value of the grid has a
-    /// maximiser in every fold (a grid of `λ = 0` alone, on separated rows).
+    /// Errors: those of the fits, and [`Error::Infeasible`] when no value of the grid is a
+    /// candidate (a grid of `λ = 0` alone, on separated rows).
     pub fn select(
         &self,
         x: ArrayView2<'_, f64>,
         y: ArrayView1<'_, usize>,
         sample_weight: Option<ArrayView1<'_, f64>>,
     ) -> Result<CvSelection> {
-        self.select_impl(x, y, sample_weight, Certificate::FindHere)
+        let path = self.fit_on_all_rows(x, y, sample_weight)?;
+        self.select_given_path(x, y, sample_weight, &path)
     }
 
-    /// [`Self::select`] for a caller that has already fitted `λ = 0` on the same rows with the
-    /// same settings (`discriminative`, e.g. the end of a path it reports): where that fit
-    /// carries a certificate that no finite maximiser exists, each fold checks it on its own
-    /// rows before solving a linear program of its own (see [`crate::existence`]). The
-    /// selection is the one [`Self::select`] makes: a certificate is only used where it is
-    /// verified on the fold, so another model costs time, never correctness.
-    pub fn select_reusing(
+    /// [`Self::select`] for a caller that has already fitted the path on the same rows with
+    /// the same settings (`path`, one fit per value of [`Self::grid`], in its order — e.g. a
+    /// path it reports): the selection is the one [`Self::select`] makes, without fitting the
+    /// path again.
+    ///
+    /// Errors: [`Error::InvalidParameter`] when `path` does not match the grid, the family or
+    /// the rows' features; otherwise those of [`Self::select`].
+    pub fn select_given_path(
         &self,
         x: ArrayView2<'_, f64>,
         y: ArrayView1<'_, usize>,
         sample_weight: Option<ArrayView1<'_, f64>>,
-        discriminative: &Gdt,
-    ) -> Result<CvSelection> {
-        let known = discriminative
-            .report()
-            .separation
-            .clone()
-            .map(|certificate| KnownSeparation {
-                certificate,
-                scale: discriminative.scale(),
-                family: discriminative.family(),
-                floored: discriminative.parametrisation().variance_floor() > 0.0,
-            });
-        self.select_impl(x, y, sample_weight, Certificate::Given(known))
-    }
-
-    fn select_impl(
-        &self,
-        x: ArrayView2<'_, f64>,
-        y: ArrayView1<'_, usize>,
-        sample_weight: Option<ArrayView1<'_, f64>>,
-        certificate: Certificate,
+        path: &[Gdt],
     ) -> Result<CvSelection> {
         gendisc_core::validate::check_training_matrix(x)?;
         if y.len() != x.nrows() {
@@ -304,6 +383,29 @@ impl GdtCvValidParams {
                 y.len(),
             ));
         }
+        let grid = self.grid();
+        let lambdas: Vec<f64> = path.iter().map(Gdt::lambda).collect();
+        if lambdas != grid {
+            return Err(Error::invalid_parameter(
+                "path",
+                format!("the path's λ are {lambdas:?}, but the grid is {grid:?}"),
+            ));
+        }
+        if let Some(model) = path
+            .iter()
+            .find(|m| m.family() != self.gdt.family || Classifier::n_features(*m) != x.ncols())
+        {
+            return Err(Error::invalid_parameter(
+                "path",
+                format!(
+                    "a fit of {} on {} features, for a cross-validation of {} on {}",
+                    model.family(),
+                    Classifier::n_features(model),
+                    self.gdt.family,
+                    x.ncols()
+                ),
+            ));
+        }
         // Each fold must see every class: fix K from the whole training set.
         let k = self
             .gdt
@@ -311,27 +413,19 @@ impl GdtCvValidParams {
             .unwrap_or_else(|| y.iter().max().map_or(0, |m| m + 1).max(2));
         let gdt = self.fit_settings(Some(k));
         self.criterion.check_classes(k)?;
-        let grid = self.grid();
-        let folds = self.folds();
-        // Every fold's rows are a subset of these: a certificate that they are separated
-        // usually holds on each fold too, and checking it costs far less than a fold's own
-        // linear program. Where it cannot be computed, the folds decide alone (and report why).
-        let known = match certificate {
-            _ if !(gdt.certify_discriminative_end && grid.contains(&0.0)) => None,
-            Certificate::Given(known) => known,
-            Certificate::FindHere => known_separation(
-                &gdt,
-                x.view(),
-                y.view(),
-                sample_weight.as_ref().map(|w| w.view()),
-            )
-            .ok()
-            .flatten(),
+        let refits: Vec<RefitOutcome> = path.iter().map(|m| RefitOutcome::of(m.report())).collect();
+        // Below the last value reached on all the rows nothing can be chosen: the folds stop
+        // there (the values above it they fit all the same, for the warm starts).
+        let Some(last) = refits.iter().rposition(|&r| r == RefitOutcome::Converged) else {
+            return Err(no_candidate());
         };
-        // Counts, not a list of folds: the folds run in parallel, and a count is the same
+        let fold_grid = &grid[..=last];
+        let folds = self.folds();
+        // Counts, not lists of folds: the folds run in parallel, and a count is the same
         // whatever their order.
-        let without_maximiser: Vec<AtomicUsize> =
-            grid.iter().map(|_| AtomicUsize::new(0)).collect();
+        let counters =
+            || -> Vec<AtomicUsize> { grid.iter().map(|_| AtomicUsize::new(0)).collect() };
+        let (without_maximiser, stopped_short) = (counters(), counters());
         let curve = path_curve(y, folds, grid.len(), |r, f, fold| {
             let xt = x.select(ndarray::Axis(0), &fold.train);
             let yt = y.select(ndarray::Axis(0), &fold.train);
@@ -339,62 +433,80 @@ impl GdtCvValidParams {
             let xv = x.select(ndarray::Axis(0), &fold.test);
             let yv = y.select(ndarray::Axis(0), &fold.test);
             let wv = sample_weight.map(|w| w.select(ndarray::Axis(0), &fold.test));
-            let path = gdt
-                .fit_path_knowing(
-                    &grid,
+            let fold_path = gdt
+                .fit_path_returning(
+                    fold_grid,
                     xt.view(),
                     yt.view(),
                     wt.as_ref().map(|w| w.view()),
-                    known.as_ref(),
                     // Such a fit is not scored as an estimate: its λ is no candidate.
                     NoMaximiser::Returned,
                 )
                 .map_err(|e| in_which_fit(e, &folds.describe(r, f)))?;
-            for (count, model) in without_maximiser.iter().zip(&path) {
-                if model.report().has_no_maximiser() {
-                    count.fetch_add(1, Ordering::Relaxed);
+            let mut scores = vec![f64::NAN; grid.len()];
+            for (j, model) in fold_path.iter().enumerate() {
+                let counter = match RefitOutcome::of(model.report()) {
+                    RefitOutcome::Converged => None,
+                    RefitOutcome::NoMaximiser => Some(&without_maximiser[j]),
+                    RefitOutcome::StoppedShort => Some(&stopped_short[j]),
+                };
+                if let Some(counter) = counter {
+                    counter.fetch_add(1, Ordering::Relaxed);
                 }
+                scores[j] = score(
+                    model,
+                    &self.criterion,
+                    xv.view(),
+                    yv.view(),
+                    wv.as_ref().map(|w| w.view()),
+                )?;
             }
-            path.iter()
-                .map(|model| {
-                    score(
-                        model,
-                        &self.criterion,
-                        xv.view(),
-                        yv.view(),
-                        wv.as_ref().map(|w| w.view()),
-                    )
-                })
-                .collect()
+            Ok(scores)
         })?;
-        let mut without_maximiser: Vec<usize> = without_maximiser
-            .into_iter()
-            .map(AtomicUsize::into_inner)
-            .collect();
-        let candidates: Vec<bool> = without_maximiser.iter().map(|&n| n == 0).collect();
-        let chosen = self
-            .rule
-            .select_among(&curve.scores, &curve.standard_errors, &candidates)
-            .map_err(|e| match e {
-                Error::Infeasible { .. } => Error::Infeasible {
-                    what: "the choice of λ by cross-validation".into(),
-                    detail: "no λ of the grid has a finite maximiser in every fold (at λ = 0 \
-                             some fold's rows are separated); add a λ > 0 to the grid"
-                        .into(),
-                },
-                other => other,
-            })?;
-        if candidates.iter().all(|&c| c) {
-            without_maximiser.clear();
-        }
-        Ok(CvSelection {
-            lambda: grid[chosen],
+        let counts = |counters: Vec<AtomicUsize>| -> Vec<usize> {
+            let counts: Vec<usize> = counters.into_iter().map(AtomicUsize::into_inner).collect();
+            if counts.iter().all(|&n| n == 0) {
+                Vec::new()
+            } else {
+                counts
+            }
+        };
+        let mut selection = CvSelection {
+            lambda: f64::NAN,
             grid,
             scores: curve.scores,
             standard_errors: curve.standard_errors,
             rule: self.rule,
-            without_maximiser,
-        })
+            without_maximiser: counts(without_maximiser),
+            stopped_short: counts(stopped_short),
+            refits,
+        };
+        let chosen = self
+            .rule
+            .select_among(
+                &selection.scores,
+                &selection.standard_errors,
+                &selection.candidates(),
+            )
+            .map_err(|e| match e {
+                Error::Infeasible { .. } => no_candidate(),
+                other => other,
+            })?;
+        selection.lambda = selection.grid[chosen];
+        Ok(selection)
+    }
+
+    /// The path over the grid on all the training rows, a fit without a maximiser returned
+    /// (its `λ` is no candidate).
+    fn fit_on_all_rows(
+        &self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+        w: Option<ArrayView1<'_, f64>>,
+    ) -> Result<Vec<Gdt>> {
+        self.fit_settings(self.gdt.n_classes)
+            .fit_path_returning(&self.grid(), x, y, w, NoMaximiser::Returned)
+            .map_err(|e| in_which_fit(e, "the fit on all the training rows"))
     }
 
     fn fit_impl(
@@ -403,30 +515,28 @@ impl GdtCvValidParams {
         y: ArrayView1<'_, usize>,
         w: Option<ArrayView1<'_, f64>>,
     ) -> Result<GdtCv> {
-        let selection = self.select(x, y, w)?;
-        let path: Vec<f64> = selection
+        let mut path = self.fit_on_all_rows(x, y, w)?;
+        let selection = self.select_given_path(x, y, w, &path)?;
+        // The refit at λ̂ is the path's fit there: the same warm-started fits from λ = max.
+        let chosen = selection
             .grid
             .iter()
-            .copied()
-            .filter(|&l| l >= selection.lambda)
-            .collect();
-        let model = self
-            .fit_settings(self.gdt.n_classes)
-            .fit_path(&path, x, y, w)
-            .map_err(|e| in_which_fit(e, "the refit on all the training data"))?
-            .pop()
-            .expect("the path contains λ̂");
+            .position(|&l| l == selection.lambda)
+            .expect("λ̂ is on the grid");
+        let model = path.swap_remove(chosen);
         Ok(GdtCv { model, selection })
     }
 }
 
-/// Where [`GdtCvValidParams::select`]'s folds take the certificate of the whole training set
-/// that they check before their own linear programs.
-enum Certificate {
-    /// From a linear program on the whole set, solved first.
-    FindHere,
-    /// From the caller's `λ = 0` fit on the whole set (`None`: it has none).
-    Given(Option<KnownSeparation>),
+/// The error of a grid without a candidate for `λ̂`.
+fn no_candidate() -> Error {
+    Error::Infeasible {
+        what: "the choice of λ by cross-validation".into(),
+        detail: "no λ of the grid has an estimate on the training rows and in every fold (at \
+                 λ = 0 the rows may be separated, or the fits stop short of a supremum at \
+                 infinity); add a λ > 0 to the grid"
+            .into(),
+    }
 }
 
 /// GDT with `λ` chosen by cross-validation: the refitted model and the selection.
@@ -517,18 +627,16 @@ impl SavedModel for GdtCv {
             standard_errors: selection.standard_errors.clone(),
             rule: selection.rule.describe().into(),
             chosen: selection.lambda,
-            excluded: selection
-                .without_maximiser
-                .iter()
-                .map(|&n| (n > 0).then(|| format!("no finite maximiser in {n} of the folds")))
-                .collect(),
+            excluded: selection.exclusions(),
         })
     }
 
     /// Checks the refitted model as [`Gdt`]'s invariants (fields under `model.`), and the
-    /// selection: a non-empty grid of values in `[0, 1]`, strictly descending; one finite,
-    /// non-negative score (and, where stored, standard error) per grid value; `λ̂` the value
-    /// the stored rule selects from them; and the refitted model's `λ` equal to `λ̂`.
+    /// selection: a non-empty grid of values in `[0, 1]`, strictly descending; one score (and,
+    /// where stored, standard error) per grid value, finite and non-negative at every candidate;
+    /// as many counts and refit outcomes as grid values, where stored; `λ̂` the value the stored
+    /// rule selects among the candidates; and the refitted model's `λ` equal to `λ̂`, its
+    /// outcome the one recorded there.
     fn check_invariants(&self) -> Result<()> {
         let model = &self.model;
         check_gdt_parts(
@@ -560,16 +668,15 @@ impl SavedModel for GdtCv {
                 ),
             ));
         }
-        if !selection.without_maximiser.is_empty()
-            && selection.without_maximiser.len() != grid.len()
-        {
+        let lengths = [
+            ("without_maximiser", selection.without_maximiser.len()),
+            ("stopped_short", selection.stopped_short.len()),
+            ("refits", selection.refits.len()),
+        ];
+        if let Some((field, n)) = lengths.iter().find(|(_, n)| *n != 0 && *n != grid.len()) {
             return Err(invalid(
-                "selection.without_maximiser",
-                format!(
-                    "{} counts for a grid of {} values",
-                    selection.without_maximiser.len(),
-                    grid.len()
-                ),
+                &format!("selection.{field}"),
+                format!("{n} entries for a grid of {} values", grid.len()),
             ));
         }
         check_selection(
@@ -593,6 +700,19 @@ impl SavedModel for GdtCv {
                     model.lambda()
                 ),
             ));
+        }
+        let chosen = grid.iter().position(|l| l == lambda);
+        if let Some(recorded) = chosen.and_then(|j| selection.refits.get(j)) {
+            let outcome = RefitOutcome::of(model.report());
+            if outcome != *recorded {
+                return Err(invalid(
+                    "model.report.status",
+                    format!(
+                        "the refitted model's fit is {outcome:?}, but the selection records \
+                         {recorded:?} at λ̂"
+                    ),
+                ));
+            }
         }
         Ok(())
     }

@@ -57,13 +57,9 @@
 //!   `L_disc`, so that they can meet the gradient criterion on the way to a supremum at
 //!   infinity.
 //!
-//! **Subsets.** A direction that separates a set of rows separates every subset that keeps one
-//! of its strictly growing margins (complete separation, every subset). Cross-validation fits
-//! `λ = 0` on folds of one training set, so it carries the training set's certificate to each
-//! fold, rescaled to the fold's unit, and checks it on the fold's rows before any linear program
-//! of the fold's own ([`GdtCvValidParams::select_reusing`](crate::GdtCvValidParams::select_reusing)).
-//! The answer is the same; only its cost changes: on the separated training sets of Bouchard &
-//! Triggs's Table 1 the programs are the costly ones.
+//! **Cross-validation.** GDT-CV fits its folds at `λ = 0` only where the fit on all the
+//! training rows has a maximiser there ([`crate::cv`]): rows separated as a whole leave `λ = 0`
+//! out before any fold solves a linear program of its own.
 //!
 //! The linear program certifies complete separation only when the direction it finds separates
 //! every row strictly; quasi-complete separation proves nothing for Balls2, whose richer
@@ -123,74 +119,6 @@ pub struct ComponentSeparation {
     /// larger of the two distances: in `(0, 1]`, 1 where a row sits on one of its own class's
     /// means.
     pub smallest_relative_gap: f64,
-}
-
-/// A [`Separation`] found on a set of rows, with the unit its induced features were computed in
-/// (the largest magnitude of those rows, [`crate::Gdt::scale`]), to be carried to subsets of
-/// the rows (see the [module documentation](self)).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct KnownSeparation {
-    /// The certificate on the whole set.
-    pub certificate: Separation,
-    /// The unit of the rows it was found on.
-    pub scale: f64,
-    /// The family of the fit it was found for.
-    pub family: Family,
-    /// Whether that fit had a variance floor (Balls2's certificates differ with and without).
-    pub floored: bool,
-}
-
-impl KnownSeparation {
-    /// The certificate carried to the rows `x` (already divided by their own unit `scale`) of
-    /// labels `y` and positive `weights`, for a fit of `family` (with a variance floor or not):
-    /// `Some` if its direction still separates them (completely, for Balls2), `None` if that
-    /// is not shown — a fit of another family or floor, or a subset without a strict margin —
-    /// which proves nothing.
-    pub(crate) fn carry(
-        &self,
-        (family, floored): (Family, bool),
-        x: ArrayView2<'_, f64>,
-        scale: f64,
-        y: ArrayView1<'_, usize>,
-        weights: Option<ArrayView1<'_, f64>>,
-    ) -> Option<Separation> {
-        if (family, floored) != (self.family, self.floored) {
-            return None;
-        }
-        let sub_family = self.certificate.sub_family;
-        let z = induced_features(sub_family.unwrap_or(family), x)?;
-        if z.ncols() != self.certificate.direction.ncols() {
-            return None;
-        }
-        // Induced feature j is homogeneous of degree 0 (the intercept), 1 (the inputs) or 2
-        // (products and ‖x‖²) in x: in the unit `scale` instead of `self.scale` it is
-        // multiplied by (self.scale / scale)^degree, which the direction undoes.
-        let d = x.ncols();
-        let ratio = scale / self.scale;
-        let mut direction = self.certificate.direction.clone();
-        for mut class in direction.outer_iter_mut() {
-            for (j, v) in class.iter_mut().enumerate() {
-                let degree = match j {
-                    0 => 0,
-                    j if j <= d => 1,
-                    _ => 2,
-                };
-                *v *= ratio.powi(degree);
-            }
-        }
-        let largest = direction.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
-        if !(largest > 0.0 && largest.is_finite()) {
-            return None;
-        }
-        direction.mapv_inplace(|v| v / largest);
-        let positive = |i: usize| weights.is_none_or(|w| w[i] > 0.0);
-        certify(direction, z.view(), y, &positive)
-            .filter(|carried| sub_family.is_none() || carried.complete)
-            .map(|carried| Separation {
-                sub_family,
-                ..carried
-            })
-    }
 }
 
 /// The number of induced features `q` of `family` on `d` inputs, or `None` for Balls2.
@@ -456,7 +384,7 @@ fn certify(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ndarray::{array, Array1, Axis};
+    use ndarray::{array, Array1};
 
     #[test]
     fn overlapping_classes_have_a_maximiser() {
@@ -540,162 +468,6 @@ mod tests {
         let y = array![0, 0, 1, 1, 2, 2];
         assert_eq!(
             balls2_separation(3, x.view(), y.view(), None, true).unwrap(),
-            None
-        );
-    }
-
-    /// The rows divided by their largest magnitude, as a fit sees them, and that unit.
-    fn in_own_unit(x: &Array2<f64>) -> (Array2<f64>, f64) {
-        let scale = x.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
-        (x.mapv(|v| v / scale), scale)
-    }
-
-    /// `(D_{y_i} − D_k)ᵀ z_i` for every row and rival class, row by row.
-    fn margins(direction: &Array2<f64>, z: &Array2<f64>, y: &Array1<usize>) -> Vec<f64> {
-        let scores = z.dot(&direction.t());
-        (0..z.nrows())
-            .flat_map(|i| {
-                let scores = &scores;
-                (0..direction.nrows())
-                    .filter(move |&r| r != y[i])
-                    .map(move |r| scores[[i, y[i]]] - scores[[i, r]])
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_certificate_carries_to_a_subset_in_another_unit() {
-        // Class 1 inside, class 0 outside: QDA's quadratic features separate the rows. The
-        // subset leaves out the row of largest magnitude, so its unit differs and the
-        // quadratic coordinates of the direction must be rescaled twice as much as the linear.
-        let x = array![[-4.0], [-2.5], [-0.5], [0.2], [0.8], [2.2], [3.1]];
-        let y = array![0, 0, 1, 1, 1, 0, 0];
-        let (scaled, scale) = in_own_unit(&x);
-        let certificate = separation(Family::Qda, 2, scaled.view(), y.view(), None)
-            .unwrap()
-            .expect("separated");
-        let known = KnownSeparation {
-            certificate: certificate.clone(),
-            scale,
-            family: Family::Qda,
-            floored: false,
-        };
-        let rows = [1, 2, 3, 4, 5, 6];
-        let (sub_x, sub_y) = (x.select(Axis(0), &rows), y.select(Axis(0), &rows));
-        let (sub_scaled, sub_scale) = in_own_unit(&sub_x);
-        assert!(sub_scale < scale);
-        let carried = known
-            .carry(
-                (Family::Qda, false),
-                sub_scaled.view(),
-                sub_scale,
-                sub_y.view(),
-                None,
-            )
-            .expect("the subset is separated along the same direction");
-        // The same margins, up to one positive factor.
-        let before = margins(
-            &certificate.direction,
-            &induced_features(Family::Qda, scaled.view()).unwrap(),
-            &y,
-        );
-        let after = margins(
-            &carried.direction,
-            &induced_features(Family::Qda, sub_scaled.view()).unwrap(),
-            &sub_y,
-        );
-        let factor = after[0] / before[1];
-        assert!(factor > 0.0);
-        for (a, b) in after.iter().zip(&before[1..]) {
-            assert!(
-                (a - factor * b).abs() <= 1e-12 * factor.max(1.0),
-                "{a} vs {b}"
-            );
-        }
-        assert_eq!(carried.margins, 6);
-        // Another family's certificate does not apply.
-        assert_eq!(
-            known.carry(
-                (Family::Balls1, false),
-                sub_scaled.view(),
-                sub_scale,
-                sub_y.view(),
-                None
-            ),
-            None
-        );
-    }
-
-    #[test]
-    fn a_subset_that_keeps_no_strict_margin_is_not_certified_by_the_whole() {
-        // Quasi-complete separation at x = 0.5: the two tied rows and one row that keeps its
-        // strict margin. Without the strict row the direction proves nothing.
-        let x = array![[0.0], [0.5], [0.5], [1.0]];
-        let y = array![0, 0, 1, 1];
-        let (scaled, scale) = in_own_unit(&x);
-        let known = KnownSeparation {
-            certificate: separation(Family::Lda, 2, scaled.view(), y.view(), None)
-                .unwrap()
-                .expect("quasi-complete separation"),
-            scale,
-            family: Family::Lda,
-            floored: false,
-        };
-        let with_strict = array![1.0, 1.0, 1.0, 0.0];
-        assert!(known
-            .carry(
-                (Family::Lda, false),
-                scaled.view(),
-                scale,
-                y.view(),
-                Some(with_strict.view())
-            )
-            .is_some());
-        let ties_only = array![0.0, 1.0, 1.0, 0.0];
-        assert_eq!(
-            known.carry(
-                (Family::Lda, false),
-                scaled.view(),
-                scale,
-                y.view(),
-                Some(ties_only.view())
-            ),
-            None
-        );
-    }
-
-    #[test]
-    fn balls2_carries_complete_separation_only() {
-        let x = array![[0.0, 0.1], [0.2, 0.0], [0.7, 0.9], [0.8, 0.6]];
-        let y = array![0, 0, 1, 1];
-        let known = KnownSeparation {
-            certificate: balls2_separation(2, x.view(), y.view(), None, true)
-                .unwrap()
-                .expect("separated"),
-            scale: 1.0,
-            family: Family::Balls2,
-            floored: true,
-        };
-        let carried = known
-            .carry((Family::Balls2, true), x.view(), 1.0, y.view(), None)
-            .expect("the same rows");
-        // Without a floor the mixture is certified by Balls1's features, not LDA's: the
-        // certificate of the floored fit is not carried there.
-        assert_eq!(
-            known.carry((Family::Balls2, false), x.view(), 1.0, y.view(), None),
-            None
-        );
-        assert_eq!(carried.sub_family, Some(Family::Lda));
-        assert!(carried.complete);
-        // Rows that tie along the direction (a class-1 row moved onto the boundary) are not
-        // completely separated: no certificate for the mixture.
-        let direction = &known.certificate.direction;
-        let (w, b) = (direction.row(1), direction[[1, 0]]);
-        // A point on the line b + w₁ x₁ + w₂ x₂ = 0 on the class-1 side of x's span.
-        let t = -b / (w[1] + w[2]);
-        let moved = array![[0.0, 0.1], [0.2, 0.0], [t, t], [0.8, 0.6]];
-        assert_eq!(
-            known.carry((Family::Balls2, true), moved.view(), 1.0, y.view(), None),
             None
         );
     }

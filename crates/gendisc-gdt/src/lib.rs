@@ -11,7 +11,8 @@ pub mod shrinkage;
 mod whitening;
 
 pub use cv::{
-    CvCriterion, CvSelection, GdtCv, GdtCvParams, GdtCvValidParams, SelectionRule, TABLE1_GRID,
+    CvCriterion, CvSelection, GdtCv, GdtCvParams, GdtCvValidParams, RefitOutcome, SelectionRule,
+    TABLE1_GRID,
 };
 pub use existence::{ComponentSeparation, Separation};
 pub use family::{Family, Parametrisation, Priors};

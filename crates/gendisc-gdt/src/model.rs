@@ -18,8 +18,7 @@ use gendisc_optim::{Method, Minimizer, Objective, Solution, Status, TwiceDiffere
 use crate::discriminative_end::induced_start;
 
 use crate::existence::{
-    balls2_component_separation, balls2_separation, separation, ComponentSeparation,
-    KnownSeparation, Separation,
+    balls2_component_separation, balls2_separation, separation, ComponentSeparation, Separation,
 };
 use crate::family::{check_variance_floor, Family, Parametrisation, Priors};
 use crate::objective::{CountingIndefinite, GdtObjective};
@@ -751,18 +750,14 @@ fn require_converged<'t>(
 /// `require_convergence`, a fit that stops without converging is an error — unless it proved
 /// that no finite maximiser exists and `no_maximiser` says to return such a fit (cross-validation,
 /// which leaves its `λ` out rather than score it).
-///
-/// `known`, a separation certificate of a superset of the rows, is tried at `λ = 0` before a
-/// linear program of their own ([`KnownSeparation`]).
 pub(crate) fn optimise<'t>(
     p: &GdtValidParams,
     t: &'t TrainingSet<'t>,
     start: ArrayView1<'_, f64>,
     start_converged: bool,
-    known: Option<&KnownSeparation>,
     no_maximiser: NoMaximiser,
 ) -> Result<Gdt> {
-    let model = optimise_unchecked(p, t, start, start_converged, known)?;
+    let model = optimise_unchecked(p, t, start, start_converged)?;
     let returned = no_maximiser == NoMaximiser::Returned && model.report.has_no_maximiser();
     if p.require_convergence && !returned {
         require_converged(p, t, &model.report)?;
@@ -785,7 +780,6 @@ fn optimise_unchecked<'t>(
     t: &'t TrainingSet<'t>,
     start: ArrayView1<'_, f64>,
     start_converged: bool,
-    known: Option<&KnownSeparation>,
 ) -> Result<Gdt> {
     let objective = GdtObjective::new(t, p.lambda);
     let at_start = |status, gradient_tolerance, separation| {
@@ -827,7 +821,7 @@ fn optimise_unchecked<'t>(
     let mut from = start.to_owned();
     let mut induced: Option<Solution> = None;
     if p.lambda == 0.0 && p.certify_discriminative_end {
-        if let Some(certificate) = certificate_at_zero(t, known)? {
+        if let Some(certificate) = certificate_at_zero(t)? {
             return Ok(Gdt {
                 param: t.param,
                 theta: start.to_owned(),
@@ -881,20 +875,11 @@ fn optimise_unchecked<'t>(
     })
 }
 
-/// The certificate that `L_disc` on `t` has no finite maximiser, where one is found: `known`
-/// carried to these rows if it holds there, else the family's linear program
-/// ([`separation`], or [`balls2_separation`] for Balls2).
-fn certificate_at_zero(
-    t: &TrainingSet<'_>,
-    known: Option<&KnownSeparation>,
-) -> Result<Option<Separation>> {
+/// The certificate that `L_disc` on `t` has no finite maximiser, where the family's linear
+/// program finds one ([`separation`], or [`balls2_separation`] for Balls2).
+fn certificate_at_zero(t: &TrainingSet<'_>) -> Result<Option<Separation>> {
     let (family, k) = (t.param.family(), t.param.n_classes());
     let floored = t.param.variance_floor() > 0.0;
-    if let Some(carried) =
-        known.and_then(|known| known.carry((family, floored), t.x.view(), t.scale, t.y, t.w))
-    {
-        return Ok(Some(carried));
-    }
     if family == Family::Balls2 {
         balls2_separation(k, t.x.view(), t.y, t.w, floored)
     } else {
@@ -914,25 +899,6 @@ fn certificate_where_stopped(
     (t.param.family() == Family::Balls2)
         .then(|| balls2_component_separation(&t.param, theta, t.x.view(), t.y, t.w))
         .flatten()
-}
-
-/// The separation certificate of the rows `(x, y)` at `λ = 0` under `p`, with their unit, for
-/// fits on subsets of them (cross-validation's folds); `None` where none is found.
-pub(crate) fn known_separation<'a>(
-    p: &GdtValidParams,
-    x: ArrayView2<'a, f64>,
-    y: ArrayView1<'a, usize>,
-    sample_weight: Option<ArrayView1<'a, f64>>,
-) -> Result<Option<KnownSeparation>> {
-    let t = TrainingSet::new(p, x, y, sample_weight)?;
-    Ok(
-        certificate_at_zero(&t, None)?.map(|certificate| KnownSeparation {
-            certificate,
-            scale: t.scale,
-            family: t.param.family(),
-            floored: t.param.variance_floor() > 0.0,
-        }),
-    )
 }
 
 /// For `λ > 0`, an error where `L_gen` has no maximum: the shared diagonal on a column that is
@@ -993,7 +959,7 @@ impl GdtValidParams {
     ) -> Result<Gdt> {
         let t = TrainingSet::new(self, x.view(), y.view(), w.map(|w| w.reborrow()))?;
         let (start, converged) = t.param.generative_start(self, &t)?;
-        optimise(self, &t, start.view(), converged, None, NoMaximiser::Error)
+        optimise(self, &t, start.view(), converged, NoMaximiser::Error)
     }
 
     /// Fits from the parameters of `start` (a model of the same family, classes and features,
@@ -1044,7 +1010,6 @@ impl GdtValidParams {
             &t,
             start.theta(),
             start.report.start_converged,
-            None,
             NoMaximiser::Error,
         )
     }
@@ -1063,18 +1028,16 @@ impl GdtValidParams {
         y: ArrayView1<'_, usize>,
         sample_weight: Option<ArrayView1<'_, f64>>,
     ) -> Result<Vec<Gdt>> {
-        self.fit_path_knowing(lambdas, x, y, sample_weight, None, NoMaximiser::Error)
+        self.fit_path_returning(lambdas, x, y, sample_weight, NoMaximiser::Error)
     }
 
-    /// [`Self::fit_path`] on a subset of rows whose superset's separation certificate, if any,
-    /// is `known` ([`KnownSeparation`]); `no_maximiser` as for [`optimise`].
-    pub(crate) fn fit_path_knowing(
+    /// [`Self::fit_path`], with `no_maximiser` as for [`optimise`].
+    pub(crate) fn fit_path_returning(
         &self,
         lambdas: &[f64],
         x: ArrayView2<'_, f64>,
         y: ArrayView1<'_, usize>,
         sample_weight: Option<ArrayView1<'_, f64>>,
-        known: Option<&KnownSeparation>,
         no_maximiser: NoMaximiser,
     ) -> Result<Vec<Gdt>> {
         if lambdas.is_empty() {
@@ -1099,7 +1062,7 @@ impl GdtValidParams {
                 ..self.clone()
             };
             let from = models.last().map_or(start.view(), |m| m.theta());
-            models.push(optimise(&p, &t, from, converged, known, no_maximiser)?);
+            models.push(optimise(&p, &t, from, converged, no_maximiser)?);
         }
         Ok(models)
     }

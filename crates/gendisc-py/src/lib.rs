@@ -53,6 +53,9 @@ trait Fitted: Send + Sync {
     fn summary(&self) -> Option<(bool, usize, String)>;
     /// What a caller must not miss about the fit.
     fn warnings(&self) -> Vec<String>;
+    /// For a cross-validated model, why each grid value was no candidate (`None` where it was
+    /// one); `None` for the others.
+    fn cv_exclusions(&self) -> Option<Vec<Option<String>>>;
     /// The model file of the model with its class labels (in class order, which must be their
     /// sorted order, as the file keeps them) and feature names, as JSON.
     fn envelope(
@@ -100,6 +103,10 @@ where
 
     fn warnings(&self) -> Vec<String> {
         SavedModel::warnings(self)
+    }
+
+    fn cv_exclusions(&self) -> Option<Vec<Option<String>>> {
+        self.cross_validation().map(|curve| curve.excluded)
     }
 
     fn envelope(
@@ -187,6 +194,10 @@ where
 
     fn warnings(&self) -> Vec<String> {
         self.0.warnings()
+    }
+
+    fn cv_exclusions(&self) -> Option<Vec<Option<String>>> {
+        self.0.cross_validation().map(|curve| curve.excluded)
     }
 
     fn envelope(
@@ -278,6 +289,12 @@ impl FittedModel {
     /// without spread), one sentence each.
     fn warnings(&self) -> Vec<String> {
         self.model.warnings()
+    }
+
+    /// For a cross-validated model, why each grid value was no candidate for the choice, in
+    /// words (`None` where it was one); `None` for a model without cross-validation.
+    fn cv_exclusions(&self) -> Option<Vec<Option<String>>> {
+        self.model.cv_exclusions()
     }
 
     /// Writes a model file that `gendisc predict` and `LabelledModel::load` read: `labels` name

@@ -233,13 +233,16 @@ def test_separated_data_warns_or_fails_when_asked():
 
 def test_cross_validation_never_chooses_a_lambda_without_a_maximiser():
     # Four tight clusters in the XOR pattern: at λ = 0, Balls2 without a variance floor
-    # sharpens its components without end in every fold, so λ = 0 has no estimate to score.
+    # sharpens its components without end, so λ = 0 has no estimate to score or return.
     rng = np.random.default_rng(5)
     centres = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])
     X = np.repeat(centres, 12, axis=0) + 0.4 * rng.standard_normal((48, 2))
     y = np.repeat([0, 0, 1, 1], 12)
     gdt = gendisc.GDTCV(family="balls2", grid=[0.5, 0.0], n_folds=3).fit(X, y)
-    assert gdt.cv_without_maximiser_ == {0.5: 0, 0.0: 3}
+    # The fit on all the rows at λ = 0 has no maximiser: no candidate, and no fold fits it.
+    assert gdt.cv_without_maximiser_ == {0.5: 0, 0.0: 0}
+    assert gdt.cv_excluded_ == {0.5: None, 0.0: "no finite maximiser on the training rows"}
+    assert np.isnan(gdt.cv_scores_[0.0])
     assert gdt.lam_ == 0.5
     with pytest.raises(ValueError, match="add a λ > 0"):
         gendisc.GDTCV(family="balls2", grid=[0.0], n_folds=3).fit(X, y)
@@ -354,7 +357,7 @@ def test_cross_validation_reports_its_choice():
     X, y = bundled("wine")
     gdt = gendisc.GDTCV(grid=[1.0, 0.5, 0.0], n_folds=3, shrinkage=0.1).fit(X, y)
     assert gdt.lam_ in (1.0, 0.5, 0.0) and set(gdt.cv_scores_) == {1.0, 0.5, 0.0}
-    candidates = [s for lam, s in gdt.cv_scores_.items() if gdt.cv_without_maximiser_[lam] == 0]
+    candidates = [s for lam, s in gdt.cv_scores_.items() if gdt.cv_excluded_[lam] is None]
     assert gdt.cv_scores_[gdt.lam_] == min(candidates)
     lr = gendisc.LogisticRegressionCV(prior_variances=[0.01, 1.0], n_folds=3).fit(X, y)
     assert lr.prior_variance_ in (0.01, 1.0) and len(lr.cv_scores_) == 2

@@ -167,8 +167,10 @@ fn every_fit_of_a_path_obeys_the_setting() {
     assert_eq!(iterations, 2);
 }
 
+/// With convergence required, the first fit of the cross-validation that stops short is an
+/// error naming it: here the path on all the training rows, which is fitted first.
 #[test]
-fn cross_validation_names_the_fold_that_did_not_converge() {
+fn cross_validation_names_the_fit_that_did_not_converge() {
     let (x, y) = data(5);
     let [capped, ..] = capped_solvers();
     let gdt = Gdt::params(Family::Lda).solver(capped);
@@ -185,15 +187,20 @@ fn cross_validation_names_the_fold_that_did_not_converge() {
     let lenient = cv(gdt.clone(), false).unwrap();
     assert!(lenient.selection().grid.contains(&lenient.lambda()));
 
+    // Without the requirement λ = ½ is no candidate: its fit stopped at the cap.
+    assert_eq!(lenient.lambda(), 1.0);
+    assert_eq!(lenient.selection().candidates(), [true, false]);
+
     let (what, iterations, _) = not_converged(cv(gdt.clone(), true));
     assert!(
-        what.contains("fold 1 of 3 of the cross-validation"),
+        what.contains("GDT LDA at λ = 0.5")
+            && what.contains("the fit on all the training rows of the cross-validation"),
         "{what}"
     );
     assert_eq!(iterations, 2);
     // The estimator's own setting has the same effect.
     let (what, _, _) = not_converged(cv(gdt.require_convergence(true), false));
-    assert!(what.contains("fold 1 of 3"), "{what}");
+    assert!(what.contains("the fit on all the training rows"), "{what}");
 }
 
 #[test]
@@ -252,15 +259,15 @@ fn capped_balls2_fits_warn_about_their_estimate() {
     assert!(balls2_warnings(balls2(0.5).variance_floor(0.01).solver(capped)).is_empty());
     assert!(balls2_warnings(balls2(0.5).variance_floor(0.01)).is_empty());
     assert!(balls2_warnings(Gdt::params(Family::Qda).lambda(0.0).solver(capped)).is_empty());
-    // Cross-validated fits carry the warnings of their refit.
-    let cv = GdtCv::params(Family::Balls2)
+    // Cross-validation returns no such fit: a λ whose fit stops short is no candidate, and a
+    // grid of nothing else is an error that says so.
+    let error = GdtCv::params(Family::Balls2)
         .gdt(balls2(0.0).solver(capped))
         .grid(vec![0.0])
         .fit(x.view(), y.view())
-        .unwrap();
-    let warnings = cv.fit_summary().unwrap().warnings;
+        .unwrap_err();
     assert!(
-        warnings.iter().any(|w| w.starts_with("Balls2 at λ = 0")),
-        "{warnings:?}"
+        matches!(&error, gendisc_core::Error::Infeasible { detail, .. } if detail.contains("add a λ > 0")),
+        "{error}"
     );
 }

@@ -3,7 +3,7 @@
 
 use gendisc_core::{Fit, ParamGuard};
 use gendisc_data::generators::BouchardTriggsSimulation;
-use gendisc_gdt::{cv::score, CvCriterion, Family, Gdt, GdtCv};
+use gendisc_gdt::{cv::score, CvCriterion, Family, Gdt, GdtCv, RefitOutcome};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -73,12 +73,13 @@ fn the_refit_equals_the_path_fit_at_the_chosen_lambda() {
 }
 
 #[test]
-fn reusing_the_paths_certificate_selects_as_the_folds_would_alone() {
+fn a_given_path_selects_as_the_rows_own_path_and_leaves_out_what_it_did_not_reach() {
+    use gendisc_gdt::RefitOutcome::{Converged, NoMaximiser};
     use ndarray::{Array1, Array2};
     use rand::Rng;
     let mut rng = ChaCha8Rng::seed_from_u64(6);
-    // Separated classes (no maximiser at λ = 0, on the rows and on every fold) and
-    // overlapping ones (a maximiser on the rows).
+    // Separated classes (no maximiser at λ = 0 on the rows) and overlapping ones (a maximiser
+    // at every λ).
     let (overlapping, labels) = BouchardTriggsSimulation::GaussianIdentity.sample(200, &mut rng);
     let n = 40;
     let y = Array1::from_shape_fn(n, |i| i % 2);
@@ -93,8 +94,6 @@ fn reusing_the_paths_certificate_selects_as_the_folds_would_alone() {
             .fit_path(grid, x.view(), y.view(), None)
             .unwrap()
     };
-    // The log loss tells a fold's λ = 0 fit from the λ = 0.25 fit it starts from, which a
-    // fold without a maximiser returns.
     let params = |family| {
         GdtCv::params(family)
             .n_folds(4)
@@ -104,40 +103,128 @@ fn reusing_the_paths_certificate_selects_as_the_folds_would_alone() {
             .unwrap()
     };
     let grid = params(Family::Lda).grid();
-    // A λ = 0 fit with a certificate that does not hold on the overlapping rows' folds.
-    let foreign = path(Family::Lda, &separated, &y, &grid).pop().unwrap();
-    assert!(foreign.report().separation.is_some());
-    for (x, y, family, certified) in [
+    for (x, y, family, separable) in [
         (&separated, &y, Family::Lda, true),
         (&separated, &y, Family::Balls2, true),
         (&overlapping, &labels, Family::Lda, false),
         (&overlapping, &labels, Family::Qda, false),
     ] {
         let params = params(family);
-        let discriminative = path(family, x, y, &grid).pop().unwrap();
-        assert_eq!(discriminative.lambda(), 0.0);
+        let given = path(family, x, y, &grid);
+        let alone = params.select(x.view(), y.view(), None).unwrap();
         assert_eq!(
-            discriminative.report().separation.is_some(),
-            certified,
+            params
+                .select_given_path(x.view(), y.view(), None, &given)
+                .unwrap(),
+            alone,
             "{family}"
         );
-        let alone = params.select(x.view(), y.view(), None).unwrap();
-        // Where the folds are separated, λ = 0 has no estimate in any of them to score, and
-        // cross-validation chooses among the other values.
-        if certified {
-            assert_eq!(alone.without_maximiser, [0, 0, 0, 0, 4], "{family}");
-            assert_eq!(alone.candidates(), [true, true, true, true, false]);
-            assert!(alone.lambda > 0.0, "{family}");
-        } else {
+        if separable {
+            // λ = 0 has no estimate on the rows: no candidate, and the folds do not fit it.
+            assert_eq!(alone.refits[4], NoMaximiser, "{family}");
+            assert!(!alone.candidates()[4], "{family}");
+            assert!(alone.scores[4].is_nan() && alone.scores[..4].iter().all(|s| s.is_finite()));
             assert!(alone.without_maximiser.is_empty(), "{family}");
-        }
-        for lent in [&discriminative, &foreign] {
-            let reusing = params
-                .select_reusing(x.view(), y.view(), None, lent)
-                .unwrap();
-            assert_eq!(alone, reusing, "{family}");
+            assert!(alone.lambda > 0.0, "{family}");
+            assert_eq!(
+                alone.exclusions()[4].as_deref(),
+                Some("no finite maximiser on the training rows")
+            );
+            if family == Family::Lda {
+                assert_eq!(alone.candidates(), [true, true, true, true, false]);
+            } else {
+                // Balls2 without a floor: a fold's component can shrink onto its rows at
+                // λ > 0, where L_gen is unbounded, and that fit stalls — no estimate either.
+                assert!(alone.stopped_short.iter().any(|&n| n > 0), "{alone:?}");
+                assert!(
+                    alone.candidates()[alone.grid.iter().position(|&l| l == alone.lambda).unwrap()]
+                );
+            }
+        } else {
+            assert_eq!(alone.refits, [Converged; 5], "{family}");
+            assert!(alone.candidates().iter().all(|&c| c), "{family}");
         }
     }
+    // A path of other values, another family or other features is refused.
+    let lda = params(Family::Lda);
+    let given = path(Family::Lda, &separated, &y, &grid);
+    let wrong = [
+        path(Family::Lda, &separated, &y, &grid[..4]),
+        path(Family::Qda, &separated, &y, &grid),
+        path(
+            Family::Lda,
+            &separated.slice(ndarray::s![.., ..2]).to_owned(),
+            &y,
+            &grid,
+        ),
+    ];
+    for path in &wrong {
+        let error = lda
+            .select_given_path(separated.view(), y.view(), None, path)
+            .unwrap_err();
+        assert!(
+            matches!(&error, gendisc_core::Error::InvalidParameter { name, .. } if *name == "path"),
+            "{error}"
+        );
+    }
+    assert!(lda
+        .select_given_path(separated.view(), y.view(), None, &given)
+        .is_ok());
+}
+
+/// A fit on all the rows that stops short of its optimum (here at a one-step cap) is no
+/// estimate: its `λ` is no candidate, the folds stop above it, and the refit at `λ̂` converged.
+#[test]
+fn a_lambda_whose_fit_on_the_rows_stops_short_is_no_candidate() {
+    use gendisc_gdt::RefitOutcome::{Converged, StoppedShort};
+    use gendisc_optim::{Method, TrustRegionSettings};
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let (x, y) = BouchardTriggsSimulation::CorrelatedUniform.sample(60, &mut rng);
+    let capped = Gdt::params(Family::Lda).solver(Method::TrustRegion(TrustRegionSettings {
+        max_iterations: 1,
+        ..TrustRegionSettings::default()
+    }));
+    let params = GdtCv::params(Family::Lda)
+        .gdt(capped.clone())
+        .grid(vec![1.0, 0.5, 0.0])
+        .n_folds(3)
+        .criterion(CvCriterion::LogLoss);
+    let cv = params
+        .clone()
+        .check()
+        .unwrap()
+        .fit(x.view(), y.view())
+        .unwrap();
+    let selection = cv.selection();
+    assert_eq!(selection.refits, [Converged, StoppedShort, StoppedShort]);
+    assert_eq!(selection.candidates(), [true, false, false]);
+    assert!(selection.scores[0].is_finite());
+    assert!(
+        selection.scores[1..].iter().all(|s| s.is_nan()),
+        "{selection:?}"
+    );
+    assert_eq!(cv.lambda(), 1.0);
+    assert!(gendisc_core::Convergence::is_converged(cv.model().report()));
+    let curve = gendisc_core::SavedModel::cross_validation(&cv).unwrap();
+    assert_eq!(
+        curve.excluded[1].as_deref(),
+        Some("the fit on the training rows stopped short of its optimum")
+    );
+    // Required convergence makes the first such fit an error that names it.
+    let error = params
+        .require_convergence(true)
+        .check()
+        .unwrap()
+        .fit(x.view(), y.view())
+        .unwrap_err();
+    assert!(
+        matches!(error, gendisc_core::Error::NotConverged { .. }),
+        "{error}"
+    );
+    assert!(
+        error.to_string().contains("all the training rows"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -162,7 +249,7 @@ fn a_grid_without_a_maximiser_in_every_fold_is_an_error_that_says_so() {
         }
         other => panic!("expected an infeasible choice, got {other:?}"),
     }
-    // With λ = ½ beside it, ½ is chosen although λ = 0's stopped fits score no worse.
+    // With λ = ½ beside it, ½ is chosen; the folds do not fit λ = 0.
     let cv = params
         .grid(vec![0.5, 0.0])
         .criterion(CvCriterion::LogLoss)
@@ -171,12 +258,15 @@ fn a_grid_without_a_maximiser_in_every_fold_is_an_error_that_says_so() {
         .fit(x.view(), y.view())
         .unwrap();
     let selection = cv.selection();
-    assert_eq!(selection.without_maximiser, [0, 3]);
-    assert!(selection.scores[1] <= selection.scores[0], "{selection:?}");
+    assert_eq!(
+        selection.refits,
+        [RefitOutcome::Converged, RefitOutcome::NoMaximiser]
+    );
+    assert!(selection.scores[1].is_nan(), "{selection:?}");
     assert_eq!(cv.lambda(), 0.5);
     assert_eq!(cv.model().lambda(), 0.5);
-    // Requiring convergence leaves λ = 0 out as before: a fold's fit without a maximiser is
-    // not used, so it is not an error; with λ = 0 alone nothing is left to choose.
+    // Requiring convergence leaves λ = 0 out as before: a fit without a maximiser is not
+    // used, so it is not an error; with λ = 0 alone nothing is left to choose.
     let strict = GdtCv::params(Family::Lda)
         .n_folds(3)
         .grid(vec![0.5, 0.0])
@@ -201,11 +291,50 @@ fn a_grid_without_a_maximiser_in_every_fold_is_an_error_that_says_so() {
     );
 }
 
-/// Balls2 without a floor on XOR clusters: each fold's `λ = 0` fit stops on a ray to the
-/// supremum, where it classifies its training rows ever more confidently. Such a point is no
-/// estimate, however well it scores; `λ̂` is chosen among the values with one.
+/// Rows separated but for one, which sits among the other class: on all of them `λ = 0` has
+/// a maximiser, but the fold that holds that row out is separated and has none. That fold has
+/// no estimate to score, so `λ = 0` is no candidate, however its stopped fit scores.
 #[test]
-fn a_point_on_a_ray_is_not_scored_as_an_estimate() {
+fn a_fold_without_a_maximiser_leaves_its_lambda_out() {
+    use ndarray::{Array1, Array2};
+    use rand::Rng;
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let y = Array1::from_shape_fn(30, |i| i % 2);
+    let mut x = Array2::from_shape_fn((30, 3), |(i, _)| 4.0 * y[i] as f64 + rng.random::<f64>());
+    x.row_mut(0).fill(4.5);
+    let cv = GdtCv::params(Family::Lda)
+        .n_folds(3)
+        .grid(vec![0.5, 0.0])
+        .criterion(CvCriterion::LogLoss)
+        .check()
+        .unwrap()
+        .fit(x.view(), y.view())
+        .unwrap();
+    let selection = cv.selection();
+    assert_eq!(
+        selection.refits,
+        [RefitOutcome::Converged; 2],
+        "{selection:?}"
+    );
+    assert_eq!(selection.without_maximiser, [0, 1], "{selection:?}");
+    assert!(
+        selection.scores.iter().all(|s| s.is_finite()),
+        "{selection:?}"
+    );
+    assert_eq!(selection.candidates(), [true, false]);
+    assert_eq!(cv.lambda(), 0.5);
+    let curve = gendisc_core::SavedModel::cross_validation(&cv).unwrap();
+    assert_eq!(
+        curve.excluded[1].as_deref(),
+        Some("no finite maximiser in 1 of the folds")
+    );
+}
+
+/// Balls2 without a floor on XOR clusters: the `λ = 0` fit on the rows stops on a ray to the
+/// supremum, where it classifies its training rows ever more confidently, and is certified
+/// there. Such a point is no estimate: `λ̂` is chosen among the values with one.
+#[test]
+fn a_point_on_a_ray_is_not_returned_as_an_estimate() {
     let (x, y) = crate::optimum::xor_clusters(12, 0.4, 5);
     let params = GdtCv::params(Family::Balls2)
         .grid(vec![0.5, 0.0])
@@ -215,13 +344,16 @@ fn a_point_on_a_ray_is_not_scored_as_an_estimate() {
         .unwrap();
     let cv = params.fit(x.view(), y.view()).unwrap();
     let selection = cv.selection();
-    assert_eq!(selection.without_maximiser, [0, 3], "{selection:?}");
-    assert!(selection.scores[1] < selection.scores[0], "{selection:?}");
+    assert_eq!(
+        selection.refits,
+        [RefitOutcome::Converged, RefitOutcome::NoMaximiser],
+        "{selection:?}"
+    );
     assert_eq!(cv.lambda(), 0.5);
     let curve = gendisc_core::SavedModel::cross_validation(&cv).unwrap();
     assert_eq!(curve.excluded[0], None);
-    assert!(curve.excluded[1]
-        .as_ref()
-        .unwrap()
-        .contains("3 of the folds"));
+    assert_eq!(
+        curve.excluded[1].as_deref(),
+        Some("no finite maximiser on the training rows")
+    );
 }

@@ -397,6 +397,24 @@ fn gdt_cv_round_trips_and_refuses_corrupted_files() {
                 Expected::Invalid("selection.without_maximiser"),
             ),
             (
+                "a count of folds that stopped short too long",
+                |v| {
+                    let n = v["model"]["selection"]["grid"].as_array().unwrap().len();
+                    v["model"]["selection"]["stopped_short"] = json!(vec![0; n + 1]);
+                },
+                Expected::Invalid("selection.stopped_short"),
+            ),
+            (
+                "refit outcomes short",
+                |v| v["model"]["selection"]["refits"] = json!(["converged"]),
+                Expected::Invalid("selection.refits"),
+            ),
+            (
+                "a refit outcome of no such kind",
+                |v| v["model"]["selection"]["refits"][0] = json!("nearly"),
+                Expected::Parse("unknown variant `nearly`"),
+            ),
+            (
                 "refit λ outside [0, 1]",
                 |v| v["model"]["model"]["report"]["lambda"] = json!(2.0),
                 Expected::Parse("`report.lambda`"),
@@ -422,6 +440,30 @@ fn gdt_cv_round_trips_and_refuses_corrupted_files() {
         check_field::<GdtCv>(&value, "selection.lambda");
         value["model"]["selection"]["without_maximiser"] = json!(vec![2; grid.len()]);
         check_field::<GdtCv>(&value, "selection.lambda");
+        // Nor a value where a fold's fit stopped short, or where the fit on all the rows did.
+        let mut value = saved.clone();
+        value["model"]["selection"]["stopped_short"] = json!(counts);
+        check_field::<GdtCv>(&value, "selection.lambda");
+        let mut value = saved.clone();
+        value["model"]["selection"]["refits"][chosen] = json!("stopped_short");
+        check_field::<GdtCv>(&value, "selection.lambda");
+        // A non-candidate may go unscored (NaN); a candidate may not.
+        assert!(cv.selection().candidates().iter().all(|&c| c));
+        let other = (0..grid.len()).find(|&j| j != chosen).unwrap();
+        let mut value = saved.clone();
+        value["model"]["selection"]["scores"][other] = json!("NaN");
+        check_field::<GdtCv>(&value, "selection.scores");
+        value["model"]["selection"]["refits"][other] = json!("no_maximiser");
+        let path = temp_file(GdtCv::KIND);
+        std::fs::write(&path, serde_json::to_string(&value).unwrap()).unwrap();
+        let loaded = LabelledModel::<GdtCv, String>::load(&path);
+        std::fs::remove_file(&path).unwrap();
+        loaded.expect("an unscored value that is no candidate");
+        // The refit's own outcome must be the one recorded at λ̂.
+        let mut value = saved.clone();
+        value["model"]["model"]["report"]["status"] = json!("MaxIterations");
+        value["model"]["selection"]["refits"][chosen] = json!("converged");
+        check_field::<GdtCv>(&value, "model.report.status");
     }
 }
 

@@ -617,6 +617,13 @@ class GDTCV(GendiscProbabilisticClassifier):
         For each ``λ`` of the grid, how many of the folds' fits proved that no finite
         maximiser exists there (``λ = 0`` on separated rows). A ``λ`` with any is not a
         candidate: those folds have no estimate to score, so ``lam_`` is never such a value.
+    cv_excluded_ : dict
+        For each ``λ`` of the grid, why it was no candidate for ``lam_``, in words, or
+        ``None`` where it was one. A ``λ`` is a candidate only where the estimate was reached
+        on all the training rows and in every fold: a fit without a finite maximiser, or one
+        that stopped short of it (at its iteration cap, say), has no estimate to score or
+        return. Where the fit on all the rows was not reached, the folds do not fit that
+        ``λ`` or those below it, and their scores are NaN.
     """
 
     _kind = "gdt-cv"
@@ -665,6 +672,7 @@ class GDTCV(GendiscProbabilisticClassifier):
         }
         counts = selection.get("without_maximiser") or [0] * len(selection["grid"])
         self.cv_without_maximiser_ = dict(zip(selection["grid"], counts))
+        self.cv_excluded_ = dict(zip(selection["grid"], self._model.cv_exclusions()))
 
     def _native_parameters(self) -> dict:
         parameters = super()._native_parameters()

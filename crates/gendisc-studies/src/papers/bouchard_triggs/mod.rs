@@ -955,7 +955,8 @@ impl Study for Table1Study {
 
     fn fingerprint(&self) -> String {
         let shapes: Vec<(usize, usize)> = self.datasets.iter().map(|d| d.x.dim()).collect();
-        // v11: GDT-CV does not choose a λ at which some fold's fit has no maximiser; v10: a
+        // v12: GDT-CV chooses only a λ whose fit on the training rows and in every fold
+        // converged; v11: GDT-CV does not choose a λ at which some fold's fit has no maximiser; v10: a
         // Balls2 fit without a floor at λ = 0 that stops where every row is nearer to
         // its own class's sharpest component is certified to have no maximiser; v9: GDT's
         // posteriors and Balls2's responsibilities come from their normalisers'
@@ -969,10 +970,10 @@ impl Study for Table1Study {
         // trust-region Newton by default, λ = 0 decided by a separation certificate); cells of
         // earlier code differ.
         match &self.source {
-            InputSource::Seed => fingerprint(&(STUDY_ID, "table1 v11", &self.settings, shapes)),
+            InputSource::Seed => fingerprint(&(STUDY_ID, "table1 v12", &self.settings, shapes)),
             InputSource::Files { digest } => fingerprint(&(
                 STUDY_ID,
-                "table1 v11",
+                "table1 v12",
                 &self.settings,
                 shapes,
                 "inputs",
@@ -1091,21 +1092,15 @@ impl Study for Table1Study {
             if !block.has_cv() {
                 continue;
             }
-            // GDT-CV: λ̂ by k-fold CV on the training rows; the path fit at λ̂ is the refit
-            // (the same warm-started path from λ = 1 down to λ̂). The path's λ = 0 fit, on the
-            // same rows, lends the folds its certificate where it has one.
+            // GDT-CV: λ̂ by k-fold CV on the training rows among the λ whose fit on them (the
+            // path's) converged; the path's fit at λ̂ is the refit.
             let cv = GdtCv::params(family)
                 .gdt(gdt)
                 .n_folds(self.settings.cv_folds)
                 .seed(cv_seed)
                 .criterion(criterion.clone())
                 .check()?;
-            let selection = match path.iter().find(|model| model.lambda() == 0.0) {
-                Some(discriminative) => {
-                    cv.select_reusing(x_train.view(), y_train.view(), None, discriminative)?
-                }
-                None => cv.select(x_train.view(), y_train.view(), None)?,
-            };
+            let selection = cv.select_given_path(x_train.view(), y_train.view(), None, &path)?;
             let chosen = TABLE1_GRID
                 .iter()
                 .position(|&l| l == selection.lambda)

@@ -908,8 +908,10 @@ fn gdt_cv_table(table: &SummaryTable, results: &StudyResults, blocks: &[Table1Bl
         r,
         "## (c) GDT-CV — λ by 5-fold cross-validation (beyond the paper)\n\n`lambda-cv.csv`: how \
          often each λ was chosen. Criterion: error rate (heart: mean cost with a missed disease \
-         at 5); ties go to the larger λ. A λ at which some fold's fit has no finite maximiser \
-         (λ = 0 on separated rows) is not a candidate: that fold has no estimate to score.\n\n| dataset | model | GDT-CV error | best fixed λ (error) | λ̂ = 1 | 0.75 | 0.5 | 0.25 | 0 |\n|---|---|---|---|---|---|---|---|---|"
+         at 5); ties go to the larger λ. A λ is a candidate only where the estimate was reached, on \
+         all the training rows (the refit GDT-CV returns) and in every fold: a fit that has no \
+         finite maximiser (λ = 0 on separated rows) or stops short of it (Balls2 with a floor at \
+         λ = 0, at its iteration cap) has no estimate to score or return.\n\n| dataset | model | GDT-CV error | best fixed λ (error) | λ̂ = 1 | 0.75 | 0.5 | 0.25 | 0 |\n|---|---|---|---|---|---|---|---|---|"
     );
     for (dataset, block, counts) in lambda_counts(results, blocks) {
         let Some(which) = Statlog::ALL.into_iter().find(|w| w.name() == dataset) else {
