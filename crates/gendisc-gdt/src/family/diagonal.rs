@@ -47,10 +47,13 @@ impl ClassDensities for SharedDiagonalCovariance {
     ) {
         let po = gaussian::precision_offset(shape);
         let log_scale = &params[po..po + shape.n_features];
+        // Each feature's precision e^{2ℓ_j} once, not once per row and class.
+        let precisions: Vec<f64> = log_scale.iter().map(|ls| (2.0 * ls).exp()).collect();
         gaussian::log_densities_into(shape, params, xs, out, |_, diff| {
             diff.iter()
                 .zip(log_scale)
-                .map(|(v, ls)| ls - 0.5 * (2.0 * ls).exp() * v * v)
+                .zip(&precisions)
+                .map(|((v, ls), precision)| ls - 0.5 * precision * v * v)
                 .sum()
         });
     }

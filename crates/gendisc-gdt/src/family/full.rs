@@ -101,11 +101,11 @@ impl FullCovariance {
         xs: &[f64],
         out: &mut [f64],
     ) {
-        let d = shape.n_features;
         gaussian::log_densities_into(shape, params, xs, out, |c, diff| {
             let Factor { l, log_det_half } = &factors[factor_index(self.shared, c)];
             // ‖Lᵀ diff‖²: (Lᵀ diff)_b = Σ_{a ≥ b} L_ab diff_a.
-            let l = l.as_slice().expect("standard layout");
+            let d = diff.len();
+            let l = &l.as_slice().expect("standard layout")[..d * d];
             let mut q = 0.0;
             for b in 0..d {
                 let mut z = 0.0;
@@ -166,6 +166,8 @@ impl Moments {
         // The lower triangle of M, row by row.
         let mut m_lower = vec![0.0; shape.tri()];
         let s0 = gaussian::weighted_deviations(shape, params, xs, ws, c, &mut r, |wi, diff| {
+            let d = diff.len();
+            let m_lower = &mut m_lower[..d * (d + 1) / 2];
             let mut idx = 0;
             for a in 0..d {
                 let wa = wi * diff[a];

@@ -29,10 +29,12 @@ impl ClassDensities for SphericalCovariance {
         _responsibilities: Option<&mut [f64]>,
     ) {
         let po = gaussian::precision_offset(shape);
+        let log_scales = &params[po..po + shape.n_classes];
+        // Each class's precision e^{2ℓ_c} once, not once per row.
+        let precisions: Vec<f64> = log_scales.iter().map(|ls| (2.0 * ls).exp()).collect();
         gaussian::log_densities_into(shape, params, xs, out, |c, diff| {
-            let log_scale = params[po + c];
             let sq: f64 = diff.iter().map(|v| v * v).sum();
-            diff.len() as f64 * log_scale - 0.5 * (2.0 * log_scale).exp() * sq
+            diff.len() as f64 * log_scales[c] - 0.5 * precisions[c] * sq
         });
     }
 
