@@ -244,6 +244,21 @@ pub fn read_training_table(args: &DataArgs) -> Result<Option<Table>> {
 /// missing value, `--features` for a column with no value at all, `--decimal` for numbers with the other decimal mark, `--delimiter` for a file
 /// that splits evenly at another delimiter.
 fn cannot_read(args: &DataArgs, error: gendisc_core::Error) -> anyhow::Error {
+    // The library's remedy for a missing value names its API; the flag below replaces it.
+    let error = match error {
+        gendisc_core::Error::Parse {
+            path,
+            line,
+            column,
+            message,
+        } => gendisc_core::Error::Parse {
+            message: message.replace(gendisc_data::loaders::MISSING_VALUE_REMEDY, ""),
+            path,
+            line,
+            column,
+        },
+        other => other,
+    };
     let other_mark = if args.decimal == ',' { '.' } else { ',' };
     let hint = match (&error, args.missing) {
         (gendisc_core::Error::Parse { message, .. }, Missing::Error)

@@ -215,6 +215,16 @@ fn bad_data_files_are_one_clear_error() {
     run("ragged.csv", &["ragged.csv:3"]);
     run("text.csv", &["text.csv:3:2", "'zz'"]);
     run("gap.csv", &["gap.csv:3:2", "--missing drop"]);
+    // The command's flag, not the library's API, is what a user of the command can give.
+    let output = gendisc(dir.path())
+        .args(["fit", "nb", "--data", "gap.csv", "--out", "m.json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("(column 2)") && !stderr.contains("TableReader"),
+        "{stderr}"
+    );
     run("one.csv", &["2 distinct class labels"]);
     let report = run_ok(
         dir.path(),

@@ -77,6 +77,6 @@ pub use libsvm::{IndexBase, LibsvmReader, SparseDataset};
 pub use path::{data_dir, dataset_path, DATA_DIR_VAR};
 pub use reader::{
     ColumnRef, ColumnType, DecimalMark, MissingValues, Separator, TableFormat, TableReader,
-    CSV_MISSING_MARKERS,
+    CSV_MISSING_MARKERS, MISSING_VALUE_REMEDY,
 };
 pub use table::{Categorical, Column, ColumnValues, OneHot, Table};

@@ -11,6 +11,12 @@ use super::source::{parse_error, read_text};
 use super::table::{Categorical, Column, ColumnValues, Table};
 use super::{arff, csv_header, delimited};
 
+/// What a missing-value error's message ([`Error::Parse`]) adds after the cell it names: how a
+/// caller of the library reads such a file. A program that offers its own way (a command's
+/// flag) replaces it.
+pub const MISSING_VALUE_REMEDY: &str = "; leave out the incomplete rows with \
+     TableReader::missing_values(MissingValues::DropRows), or keep the gaps with MissingValues::Keep";
+
 /// A column of a file, by position or by name.
 ///
 /// Positions are 0-based, as everywhere in Rust (errors, which point into files, count fields
@@ -667,9 +673,7 @@ impl TableReader {
                     row,
                     field,
                     format!(
-                        "missing value {shown} in {kind} column '{}' (column {}); leave out the \
-                         incomplete rows with TableReader::missing_values(MissingValues::DropRows), \
-                         or keep the gaps with MissingValues::Keep",
+                        "missing value {shown} in {kind} column '{}' (column {}){MISSING_VALUE_REMEDY}",
                         column.name, column.field
                     ),
                 ));
