@@ -216,17 +216,19 @@ pub struct CvSelection {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stopped_short: Vec<usize>,
     /// What the fit on all the training rows came to at each grid value — the model GDT-CV
-    /// returns, were that value chosen. A value where it is not [`RefitOutcome::Converged`] is
+    /// returns, were that value chosen. A value where it is not [`FitOutcome::Converged`] is
     /// no candidate, and the folds do not fit the values below the last one that is (their
     /// scores are NaN). Empty in model files written before this was recorded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub refits: Vec<RefitOutcome>,
+    pub refits: Vec<FitOutcome>,
 }
 
-/// What a fit on all the training rows came to at one value of the grid.
+/// What a fit at one value of the grid came to — on all the training rows ([`CvSelection::refits`])
+/// or in a fold (counted in [`CvSelection::without_maximiser`] and
+/// [`CvSelection::stopped_short`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum RefitOutcome {
+pub enum FitOutcome {
     /// It met its convergence criterion: the estimate at that `λ`.
     Converged,
     /// It proved that no finite maximiser exists ([`GdtReport::has_no_maximiser`]).
@@ -236,7 +238,7 @@ pub enum RefitOutcome {
     StoppedShort,
 }
 
-impl RefitOutcome {
+impl FitOutcome {
     /// The outcome a fit's report records.
     pub fn of(report: &GdtReport) -> Self {
         if report.has_no_maximiser() {
@@ -287,10 +289,10 @@ impl CvSelection {
     fn exclusion(&self, j: usize) -> Option<String> {
         let folds = |counts: &[usize]| counts.get(j).copied().filter(|&n| n > 0);
         match self.refits.get(j) {
-            Some(RefitOutcome::NoMaximiser) => {
+            Some(FitOutcome::NoMaximiser) => {
                 return Some("no finite maximiser on the training rows".into())
             }
-            Some(RefitOutcome::StoppedShort) => {
+            Some(FitOutcome::StoppedShort) => {
                 return Some("the fit on the training rows stopped short of its optimum".into())
             }
             _ => {}
@@ -345,9 +347,9 @@ impl GdtCvValidParams {
     }
 
     /// Scores every `λ` of the grid by stratified k-fold cross-validation on `(x, y)` and
-    /// picks `λ̂` (no refit) among the candidates (the [module documentation](self)): it fits
-    /// the path on all the rows first, to learn where the estimator was reached there. Sample
-    /// weights, when given, weight both the fits and the scores.
+    /// picks `λ̂` among the candidates (the [module documentation](self)), without returning a
+    /// model: it fits the path on all the rows first, to learn where the estimator was reached
+    /// there. Sample weights, when given, weight both the fits and the scores.
     ///
     /// Errors: those of the fits, and [`Error::Infeasible`] when no value of the grid is a
     /// candidate (a grid of `λ = 0` alone, on separated rows).
@@ -413,10 +415,10 @@ impl GdtCvValidParams {
             .unwrap_or_else(|| y.iter().max().map_or(0, |m| m + 1).max(2));
         let gdt = self.fit_settings(Some(k));
         self.criterion.check_classes(k)?;
-        let refits: Vec<RefitOutcome> = path.iter().map(|m| RefitOutcome::of(m.report())).collect();
+        let refits: Vec<FitOutcome> = path.iter().map(|m| FitOutcome::of(m.report())).collect();
         // Below the last value reached on all the rows nothing can be chosen: the folds stop
         // there (the values above it they fit all the same, for the warm starts).
-        let Some(last) = refits.iter().rposition(|&r| r == RefitOutcome::Converged) else {
+        let Some(last) = refits.iter().rposition(|&r| r == FitOutcome::Converged) else {
             return Err(no_candidate());
         };
         let fold_grid = &grid[..=last];
@@ -445,10 +447,10 @@ impl GdtCvValidParams {
                 .map_err(|e| in_which_fit(e, &folds.describe(r, f)))?;
             let mut scores = vec![f64::NAN; grid.len()];
             for (j, model) in fold_path.iter().enumerate() {
-                let counter = match RefitOutcome::of(model.report()) {
-                    RefitOutcome::Converged => None,
-                    RefitOutcome::NoMaximiser => Some(&without_maximiser[j]),
-                    RefitOutcome::StoppedShort => Some(&stopped_short[j]),
+                let counter = match FitOutcome::of(model.report()) {
+                    FitOutcome::Converged => None,
+                    FitOutcome::NoMaximiser => Some(&without_maximiser[j]),
+                    FitOutcome::StoppedShort => Some(&stopped_short[j]),
                 };
                 if let Some(counter) = counter {
                     counter.fetch_add(1, Ordering::Relaxed);
@@ -703,7 +705,7 @@ impl SavedModel for GdtCv {
         }
         let chosen = grid.iter().position(|l| l == lambda);
         if let Some(recorded) = chosen.and_then(|j| selection.refits.get(j)) {
-            let outcome = RefitOutcome::of(model.report());
+            let outcome = FitOutcome::of(model.report());
             if outcome != *recorded {
                 return Err(invalid(
                     "model.report.status",

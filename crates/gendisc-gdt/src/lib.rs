@@ -11,7 +11,7 @@ pub mod shrinkage;
 mod whitening;
 
 pub use cv::{
-    CvCriterion, CvSelection, GdtCv, GdtCvParams, GdtCvValidParams, RefitOutcome, SelectionRule,
+    CvCriterion, CvSelection, FitOutcome, GdtCv, GdtCvParams, GdtCvValidParams, SelectionRule,
     TABLE1_GRID,
 };
 pub use existence::{ComponentSeparation, Separation};

@@ -3,7 +3,7 @@
 
 use gendisc_core::{Fit, ParamGuard};
 use gendisc_data::generators::BouchardTriggsSimulation;
-use gendisc_gdt::{cv::score, CvCriterion, Family, Gdt, GdtCv, RefitOutcome};
+use gendisc_gdt::{cv::score, CvCriterion, Family, FitOutcome, Gdt, GdtCv};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -74,7 +74,7 @@ fn the_refit_equals_the_path_fit_at_the_chosen_lambda() {
 
 #[test]
 fn a_given_path_selects_as_the_rows_own_path_and_leaves_out_what_it_did_not_reach() {
-    use gendisc_gdt::RefitOutcome::{Converged, NoMaximiser};
+    use gendisc_gdt::FitOutcome::{Converged, NoMaximiser};
     use ndarray::{Array1, Array2};
     use rand::Rng;
     let mut rng = ChaCha8Rng::seed_from_u64(6);
@@ -176,7 +176,7 @@ fn a_given_path_selects_as_the_rows_own_path_and_leaves_out_what_it_did_not_reac
 /// estimate: its `λ` is no candidate, the folds stop above it, and the refit at `λ̂` converged.
 #[test]
 fn a_lambda_whose_fit_on_the_rows_stops_short_is_no_candidate() {
-    use gendisc_gdt::RefitOutcome::{Converged, StoppedShort};
+    use gendisc_gdt::FitOutcome::{Converged, StoppedShort};
     use gendisc_optim::{Method, TrustRegionSettings};
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let (x, y) = BouchardTriggsSimulation::CorrelatedUniform.sample(60, &mut rng);
@@ -260,7 +260,7 @@ fn a_grid_without_a_maximiser_in_every_fold_is_an_error_that_says_so() {
     let selection = cv.selection();
     assert_eq!(
         selection.refits,
-        [RefitOutcome::Converged, RefitOutcome::NoMaximiser]
+        [FitOutcome::Converged, FitOutcome::NoMaximiser]
     );
     assert!(selection.scores[1].is_nan(), "{selection:?}");
     assert_eq!(cv.lambda(), 0.5);
@@ -313,7 +313,7 @@ fn a_fold_without_a_maximiser_leaves_its_lambda_out() {
     let selection = cv.selection();
     assert_eq!(
         selection.refits,
-        [RefitOutcome::Converged; 2],
+        [FitOutcome::Converged; 2],
         "{selection:?}"
     );
     assert_eq!(selection.without_maximiser, [0, 1], "{selection:?}");
@@ -346,7 +346,7 @@ fn a_point_on_a_ray_is_not_returned_as_an_estimate() {
     let selection = cv.selection();
     assert_eq!(
         selection.refits,
-        [RefitOutcome::Converged, RefitOutcome::NoMaximiser],
+        [FitOutcome::Converged, FitOutcome::NoMaximiser],
         "{selection:?}"
     );
     assert_eq!(cv.lambda(), 0.5);
