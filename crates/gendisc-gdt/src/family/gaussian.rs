@@ -19,23 +19,14 @@ use crate::whitening::{Direction, InputMap};
 /// & Triggs's four Fisher directions), where the per-row overhead is most of the cost.
 macro_rules! with_small_dim {
     ($d:expr, $D:ident => $body:expr) => {
+        with_small_dim!(@arms $d, $D => $body; 1, 2, 3, 4)
+    };
+    (@arms $d:expr, $D:ident => $body:expr; $($n:literal),*) => {
         match $d {
-            1 => {
-                const $D: usize = 1;
+            $($n => {
+                const $D: usize = $n;
                 $body
-            }
-            2 => {
-                const $D: usize = 2;
-                $body
-            }
-            3 => {
-                const $D: usize = 3;
-                $body
-            }
-            4 => {
-                const $D: usize = 4;
-                $body
-            }
+            })*
             _ => {
                 const $D: usize = 0;
                 $body
