@@ -362,8 +362,9 @@ impl SelectionRule {
     }
 
     /// [`Self::select`] restricted to the points whose entry of `candidates` is true — a point
-    /// is left out when some fold has no estimate there to score (a GDT fit at `λ = 0` on
-    /// separated rows has no finite maximiser). An empty `candidates` makes every point one.
+    /// is left out where some fit has no estimate there (a GDT fit at `λ = 0` on separated
+    /// rows has no finite maximiser; one at its iteration cap has not reached it). An empty
+    /// `candidates` makes every point one.
     ///
     /// Errors: [`Error::ShapeMismatch`] when `candidates` (if given) or, for the one-SE rule,
     /// `standard_errors` has not one entry per score; [`Error::Infeasible`] when no point is a
@@ -385,7 +386,7 @@ impl SelectionRule {
         let best = best_candidate(scores, is_candidate).ok_or_else(|| Error::Infeasible {
             what: "the choice on the cross-validated curve".into(),
             detail: format!(
-                "none of its {} points has an estimate in every fold to score",
+                "none of its {} points is a candidate (has an estimate to score)",
                 scores.len()
             ),
         })?;
@@ -480,8 +481,9 @@ pub struct StoredSelection<'a> {
 /// Checks a stored selection, as a model file's invariants do: one score per grid value (field
 /// `<prefix>.scores`) and, when stored (files written before standard errors were recorded
 /// have none), one standard error per grid value (`<prefix>.standard_errors`), each finite and
-/// non-negative, or NaN where the value is no candidate (not scored); and `chosen` the grid value that `rule` selects among the
-/// candidates (`<prefix>.<chosen_field>`). The grid's own order and range are the caller's.
+/// non-negative, or NaN where the value is no candidate (not scored); and `chosen` the grid
+/// value that `rule` selects among the candidates (`<prefix>.<chosen_field>`). The grid's own
+/// order and range are the caller's.
 ///
 /// Errors: [`Error::InvalidModel`] of `kind` naming the field.
 pub fn check_selection(

@@ -44,12 +44,16 @@ struct RowBuffer {
 }
 
 impl RowBuffer {
-    fn new(d: usize) -> Self {
-        Self {
+    /// The number of features, `D` where [`with_small_dim`] fixed it (`D > 0`), else the
+    /// shape's, and a buffer of that many values.
+    fn for_features<const D: usize>(shape: Shape) -> (usize, Self) {
+        let d = if D > 0 { D } else { shape.n_features };
+        let buffer = Self {
             stack: [0.0; 8],
             heap: if d > 8 { vec![0.0; d] } else { Vec::new() },
             len: d,
-        }
+        };
+        (d, buffer)
     }
 
     fn as_mut_slice(&mut self) -> &mut [f64] {
@@ -84,10 +88,9 @@ fn log_densities_for<const D: usize>(
     centered: &impl Fn(usize, &[f64]) -> f64,
 ) {
     let k = shape.n_classes;
-    let d = if D > 0 { D } else { shape.n_features };
-    let half_d_ln_2pi = shape.half_d_ln_2pi();
-    let mut buffer = RowBuffer::new(d);
+    let (d, mut buffer) = RowBuffer::for_features::<D>(shape);
     let diff = buffer.as_mut_slice();
+    let half_d_ln_2pi = shape.half_d_ln_2pi();
     for c in 0..k {
         let mean = &params[c * d..(c + 1) * d];
         for (i, row) in xs.chunks_exact(d).enumerate() {
@@ -127,11 +130,10 @@ fn weighted_deviations_for<const D: usize>(
     each: &mut impl FnMut(f64, &[f64]),
 ) -> f64 {
     let k = shape.n_classes;
-    let d = if D > 0 { D } else { shape.n_features };
+    let (d, mut buffer) = RowBuffer::for_features::<D>(shape);
+    let diff = buffer.as_mut_slice();
     let mean = &params[c * d..(c + 1) * d];
     let r = &mut r[..d];
-    let mut buffer = RowBuffer::new(d);
-    let diff = buffer.as_mut_slice();
     r.fill(0.0);
     let mut s0 = 0.0;
     for (row, wrow) in xs.chunks_exact(d).zip(ws.chunks_exact(k)) {

@@ -3,7 +3,7 @@
 
 use gendisc_core::{Fit, ParamGuard};
 use gendisc_data::generators::BouchardTriggsSimulation;
-use gendisc_gdt::{cv::score, CvCriterion, Family, FitOutcome, Gdt, GdtCv};
+use gendisc_gdt::{cv::score, CvCriterion, Family, FitOutcome, Gdt, GdtCv, GdtCvParams};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -227,14 +227,27 @@ fn a_lambda_whose_fit_on_the_rows_stops_short_is_no_candidate() {
     );
 }
 
-#[test]
-fn a_grid_without_a_maximiser_in_every_fold_is_an_error_that_says_so() {
+/// Thirty rows of two classes four apart in each of three inputs (separated), and LDA's
+/// cross-validation over `{½, 0}` by log loss on three folds, convergence required or not.
+fn separated_rows_and_half_or_zero(
+    require_convergence: bool,
+) -> (ndarray::Array2<f64>, ndarray::Array1<usize>, GdtCvParams) {
     use ndarray::{Array1, Array2};
     use rand::Rng;
     let mut rng = ChaCha8Rng::seed_from_u64(8);
     let y = Array1::from_shape_fn(30, |i| i % 2);
     let x = Array2::from_shape_fn((30, 3), |(i, _)| 4.0 * y[i] as f64 + rng.random::<f64>());
-    let params = GdtCv::params(Family::Lda).n_folds(3);
+    let params = GdtCv::params(Family::Lda)
+        .n_folds(3)
+        .grid(vec![0.5, 0.0])
+        .criterion(CvCriterion::LogLoss)
+        .require_convergence(require_convergence);
+    (x, y, params)
+}
+
+#[test]
+fn a_grid_without_a_maximiser_in_every_fold_is_an_error_that_says_so() {
+    let (x, y, params) = separated_rows_and_half_or_zero(false);
     let error = params
         .clone()
         .grid(vec![0.0])
@@ -250,13 +263,7 @@ fn a_grid_without_a_maximiser_in_every_fold_is_an_error_that_says_so() {
         other => panic!("expected an infeasible choice, got {other:?}"),
     }
     // With λ = ½ beside it, ½ is chosen; the folds do not fit λ = 0.
-    let cv = params
-        .grid(vec![0.5, 0.0])
-        .criterion(CvCriterion::LogLoss)
-        .check()
-        .unwrap()
-        .fit(x.view(), y.view())
-        .unwrap();
+    let cv = params.check().unwrap().fit(x.view(), y.view()).unwrap();
     let selection = cv.selection();
     assert_eq!(
         selection.refits,
@@ -267,11 +274,7 @@ fn a_grid_without_a_maximiser_in_every_fold_is_an_error_that_says_so() {
     assert_eq!(cv.model().lambda(), 0.5);
     // Requiring convergence leaves λ = 0 out as before: a fit without a maximiser is not
     // used, so it is not an error; with λ = 0 alone nothing is left to choose.
-    let strict = GdtCv::params(Family::Lda)
-        .n_folds(3)
-        .grid(vec![0.5, 0.0])
-        .criterion(CvCriterion::LogLoss)
-        .require_convergence(true);
+    let (_, _, strict) = separated_rows_and_half_or_zero(true);
     let strict_fit = strict
         .clone()
         .check()
@@ -296,20 +299,9 @@ fn a_grid_without_a_maximiser_in_every_fold_is_an_error_that_says_so() {
 /// no estimate to score, so `λ = 0` is no candidate, however its stopped fit scores.
 #[test]
 fn a_fold_without_a_maximiser_leaves_its_lambda_out() {
-    use ndarray::{Array1, Array2};
-    use rand::Rng;
-    let mut rng = ChaCha8Rng::seed_from_u64(8);
-    let y = Array1::from_shape_fn(30, |i| i % 2);
-    let mut x = Array2::from_shape_fn((30, 3), |(i, _)| 4.0 * y[i] as f64 + rng.random::<f64>());
+    let (mut x, y, params) = separated_rows_and_half_or_zero(false);
     x.row_mut(0).fill(4.5);
-    let cv = GdtCv::params(Family::Lda)
-        .n_folds(3)
-        .grid(vec![0.5, 0.0])
-        .criterion(CvCriterion::LogLoss)
-        .check()
-        .unwrap()
-        .fit(x.view(), y.view())
-        .unwrap();
+    let cv = params.check().unwrap().fit(x.view(), y.view()).unwrap();
     let selection = cv.selection();
     assert_eq!(
         selection.refits,

@@ -956,9 +956,9 @@ impl Study for Table1Study {
     fn fingerprint(&self) -> String {
         let shapes: Vec<(usize, usize)> = self.datasets.iter().map(|d| d.x.dim()).collect();
         // v12: GDT-CV chooses only a λ whose fit on the training rows and in every fold
-        // converged; v11: GDT-CV does not choose a λ at which some fold's fit has no maximiser; v10: a
-        // Balls2 fit without a floor at λ = 0 that stops where every row is nearer to
-        // its own class's sharpest component is certified to have no maximiser; v9: GDT's
+        // converged; v11: GDT-CV does not choose a λ at which some fold's fit has no
+        // maximiser; v10: a Balls2 fit without a floor at λ = 0 that stops where every row is
+        // nearer to its own class's sharpest component is certified to have no maximiser; v9: GDT's
         // posteriors and Balls2's responsibilities come from their normalisers'
         // exponentials, and Balls2's Hessian products run on the components' supports (every
         // fit moves in its last bits, those at an iteration cap further); v8: Balls2's Hessian
