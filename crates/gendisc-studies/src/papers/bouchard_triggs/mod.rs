@@ -547,7 +547,9 @@ impl Study for Figure1Study {
     }
 
     fn fingerprint(&self) -> String {
-        // v8: GDT's posteriors and Balls2's responsibilities come from their normalisers'
+        // v9: the test log loss takes its exponentials from gendisc_core's vectorised
+        // exp_in_place (within an ulp of libm's; a few cells move in their last bits); v8:
+        // GDT's posteriors and Balls2's responsibilities come from their normalisers'
         // exponentials (gradients and Hessians move in their last bits); v7: the test log loss
         // is gendisc_metrics' (one exponential per row, compensated
         // sums), within about 1e-12 of v6's; v6: the induced fit at λ = 0 is solved to a
@@ -555,9 +557,9 @@ impl Study for Figure1Study {
         // criterion, and λ = 0 is decided by a separation certificate); cells of earlier code
         // differ.
         match &self.source {
-            InputSource::Seed => fingerprint(&(STUDY_ID, "figure1 v8", &self.settings)),
+            InputSource::Seed => fingerprint(&(STUDY_ID, "figure1 v9", &self.settings)),
             InputSource::Files { digest } => {
-                fingerprint(&(STUDY_ID, "figure1 v8", &self.settings, "inputs", digest))
+                fingerprint(&(STUDY_ID, "figure1 v9", &self.settings, "inputs", digest))
             }
         }
     }

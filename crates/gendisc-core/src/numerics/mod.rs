@@ -5,6 +5,9 @@
 
 use ndarray::{Array2, ArrayView1, ArrayViewMut1, Axis};
 
+mod exp;
+pub use exp::exp_in_place;
+
 /// `log Σ_i exp(a_i)`, shifted by the maximum so that no term overflows.
 ///
 /// Returns `-∞` for an empty slice or when every term is `-∞`, `+∞` when any term is `+∞`
