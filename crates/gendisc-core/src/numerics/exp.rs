@@ -33,8 +33,11 @@ const HIGHEST: f64 = 710.0;
 /// Replaces every entry `x` of `values` by `e^x`.
 ///
 /// Within one unit in the last place of `f64::exp` for results of normal size; `+∞` above `709.78…`, 0 below `−745.13…`, `e^{−∞} = 0`, `e^{+∞} = +∞` and NaN for NaN,
-/// as `f64::exp`. The same bits on every processor; four values at a time on x86-64
-/// processors with AVX2 (the [module documentation](self) says how).
+/// as `f64::exp`. Computed by Cody and Waite's reduction `x = k ln 2 + r`, the Taylor
+/// polynomial of `e^r` to degree 13 and `2^k` built in the exponent bits, without branches, so
+/// that the loop vectorises: four values at a time on x86-64 processors with AVX2 (detected at
+/// run time), with the same bits as the baseline build on every processor, since Rust neither
+/// fuses nor reorders floating-point operations.
 ///
 /// ```
 /// use gendisc_core::numerics::exp_in_place;
@@ -62,8 +65,8 @@ fn portable_exp_in_place(values: &mut [f64]) {
     }
 }
 
-/// `e^x` by reduction, polynomial and scaling (the [module documentation](self)); written
-/// without branches so that a loop over it vectorises.
+/// `e^x` by reduction, polynomial and scaling (see the module's comment); written without
+/// branches so that a loop over it vectorises.
 #[inline(always)]
 fn exp(x: f64) -> f64 {
     // `clamp` passes a NaN through to the result (`max` and `min` would not).
