@@ -4,12 +4,13 @@
 //! The standard library's `f64::exp` calls the platform's `libm` once per value, which no
 //! compiler vectorises. [`exp_in_place`] computes the textbook way instead — Cody & Waite's
 //! reduction `x = k ln 2 + r`, `|r| ≤ ln 2 / 2`, with `ln 2` split in two so that `k ln 2` is
-//! exact, then the Taylor polynomial of `e^r` to degree 13 (truncation below `2⁻⁶⁷`), scaled
-//! by `2^k` through the exponent bits — with nothing but additions, multiplications,
-//! comparisons and integer adds and shifts, which compile to vector instructions. Rust never
-//! fuses a multiplication and an addition or reorders floating-point arithmetic, so the code
-//! the compiler vectorises for AVX2 gives exactly the bits of the baseline code, on every
-//! processor: [`exp_in_place`] picks the AVX2 build at run time where the processor has it.
+//! exact, then the Taylor polynomial of `e^r` to degree 13 (truncation below `2⁻⁵⁷`, a fiftieth
+//! of a unit in the last place), scaled by `2^k` through the exponent bits — with nothing but
+//! additions, multiplications, comparisons and integer adds and shifts, which compile to vector
+//! instructions. Rust never fuses a multiplication and an addition or reorders floating-point
+//! arithmetic, so the code the compiler vectorises for AVX2 gives exactly the bits of the
+//! baseline code, on every processor: [`exp_in_place`] picks the AVX2 build at run time where
+//! the processor has it.
 //!
 //! Its results are within one unit in the last place of `f64::exp`'s over the whole range of
 //! normal results (the tests check a grid of two million points and the reduction's boundaries),
@@ -32,8 +33,9 @@ const HIGHEST: f64 = 710.0;
 
 /// Replaces every entry `x` of `values` by `e^x`.
 ///
-/// Within one unit in the last place of `f64::exp` for results of normal size; `+∞` above `709.78…`, 0 below `−745.13…`, `e^{−∞} = 0`, `e^{+∞} = +∞` and NaN for NaN,
-/// as `f64::exp`. Computed by Cody and Waite's reduction `x = k ln 2 + r`, the Taylor
+/// Within one unit in the last place of `f64::exp` for results of normal size; `+∞` above
+/// `709.78…`, 0 below `−745.13…`, `e^{−∞} = 0`, `e^{+∞} = +∞` and NaN for NaN, as `f64::exp`.
+/// Computed by Cody and Waite's reduction `x = k ln 2 + r`, the Taylor
 /// polynomial of `e^r` to degree 13 and `2^k` built in the exponent bits, without branches, so
 /// that the loop vectorises: four values at a time on x86-64 processors with AVX2 (detected at
 /// run time), with the same bits as the baseline build on every processor, since Rust neither
