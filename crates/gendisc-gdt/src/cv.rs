@@ -287,6 +287,26 @@ impl CvSelection {
     }
 
     fn exclusion(&self, j: usize) -> Option<String> {
+        Outcomes {
+            refits: &self.refits,
+            without_maximiser: &self.without_maximiser,
+            stopped_short: &self.stopped_short,
+        }
+        .exclusion(j)
+    }
+}
+
+/// What the fits came to at each grid value, as a [`CvSelection`] records it: what decides
+/// which values are candidates, before `λ̂` is chosen among them.
+struct Outcomes<'a> {
+    refits: &'a [FitOutcome],
+    without_maximiser: &'a [usize],
+    stopped_short: &'a [usize],
+}
+
+impl Outcomes<'_> {
+    /// Why grid value `j` is no candidate for `λ̂`, in words (`None` where it is one).
+    fn exclusion(&self, j: usize) -> Option<String> {
         let folds = |counts: &[usize]| counts.get(j).copied().filter(|&n| n > 0);
         match self.refits.get(j) {
             Some(FitOutcome::NoMaximiser) => {
@@ -297,7 +317,7 @@ impl CvSelection {
             }
             _ => {}
         }
-        match (folds(&self.without_maximiser), folds(&self.stopped_short)) {
+        match (folds(self.without_maximiser), folds(self.stopped_short)) {
             (None, None) => None,
             (Some(n), None) => Some(format!("no finite maximiser in {n} of the folds")),
             (None, Some(n)) => Some(format!("stopped short of its optimum in {n} of the folds")),
@@ -473,29 +493,32 @@ impl GdtCvValidParams {
                 counts
             }
         };
-        let mut selection = CvSelection {
-            lambda: f64::NAN,
-            grid,
-            scores: curve.scores,
-            standard_errors: curve.standard_errors,
-            rule: self.rule,
-            without_maximiser: counts(without_maximiser),
-            stopped_short: counts(stopped_short),
-            refits,
+        let (without_maximiser, stopped_short) = (counts(without_maximiser), counts(stopped_short));
+        let outcomes = Outcomes {
+            refits: &refits,
+            without_maximiser: &without_maximiser,
+            stopped_short: &stopped_short,
         };
+        let candidates: Vec<bool> = (0..grid.len())
+            .map(|j| outcomes.exclusion(j).is_none())
+            .collect();
         let chosen = self
             .rule
-            .select_among(
-                &selection.scores,
-                &selection.standard_errors,
-                &selection.candidates(),
-            )
+            .select_among(&curve.scores, &curve.standard_errors, &candidates)
             .map_err(|e| match e {
                 Error::Infeasible { .. } => no_candidate(),
                 other => other,
             })?;
-        selection.lambda = selection.grid[chosen];
-        Ok(selection)
+        Ok(CvSelection {
+            lambda: grid[chosen],
+            grid,
+            scores: curve.scores,
+            standard_errors: curve.standard_errors,
+            rule: self.rule,
+            without_maximiser,
+            stopped_short,
+            refits,
+        })
     }
 
     /// The path over the grid on all the training rows, a fit without a maximiser returned
