@@ -622,8 +622,8 @@ class GDTCV(GendiscProbabilisticClassifier):
         ``None`` where it was one. A ``λ`` is a candidate only where the estimate was reached
         on all the training rows and in every fold: a fit without a finite maximiser, or one
         that stopped short of it (at its iteration cap, say), has no estimate to score or
-        return. Where the fit on all the rows was not reached, the folds do not fit that
-        ``λ`` or those below it, and their scores are NaN.
+        return. The folds fit the grid only down to the smallest ``λ`` whose fit on all the
+        rows was reached; below it their scores are NaN.
     """
 
     _kind = "gdt-cv"
