@@ -140,16 +140,12 @@ impl GdtReport {
                 self.objective
             ),
             (Some(s), None) => format!(
-                "{} at λ = {}: the training rows are {} separated in the {} induced features \
+                "{} at λ = {}: the training rows are {}separated in the {} induced features \
                  ({} of {} margins grow along the certificate), so the conditional likelihood \
                  has no finite maximiser; the parameters are the starting point",
                 self.status,
                 self.lambda,
-                if s.complete {
-                    "completely"
-                } else {
-                    "quasi-completely"
-                },
+                if s.complete { "completely " } else { "" },
                 match s.sub_family {
                     Some(sub) => format!("sub-family {sub}'s"),
                     None => "family's".to_owned(),
