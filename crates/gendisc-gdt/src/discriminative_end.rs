@@ -142,17 +142,43 @@ impl TwiceDifferentiable for InducedLogistic<'_> {
     }
 }
 
-/// The induced maximiser at `λ = 0` mapped back to `θ`, with the report of the induced fit;
-/// `None` where the family and priors have no map ([module documentation](self)) or the
-/// induced fit did not converge.
-pub(crate) fn induced_start<'a>(
+/// A fit of the multinomial logistic regression in the induced features at `λ = 0`.
+pub(crate) struct InducedFit {
+    /// The induced features of the training rows (`n × q`).
+    pub(crate) z: Array2<f64>,
+    /// The coefficients, `K × q`, class 0's zero.
+    pub(crate) beta: Array2<f64>,
+    /// Whether it met the estimator's own gradient tolerance (it is run to a tighter one).
+    pub(crate) reached: bool,
+    solution: Solution,
+}
+
+impl InducedFit {
+    /// The fit mapped back to a `θ` that induces it, the free parts taken from `start`, with
+    /// its report; `None` where it did not reach the estimator's tolerance or the map gives no
+    /// finite `θ`.
+    pub(crate) fn mapped_back(
+        self,
+        param: &Parametrisation,
+        start: ArrayView1<'_, f64>,
+    ) -> Option<(Array1<f64>, Solution)> {
+        if !self.reached {
+            return None;
+        }
+        map_back(param, start, self.beta.view()).map(|theta| (theta, self.solution))
+    }
+}
+
+/// Fits the induced multinomial logistic regression at `λ = 0` from zero coefficients, where
+/// the family and priors map its coefficients back to `θ` ([module documentation](self));
+/// `None` elsewhere (and for Balls2).
+pub(crate) fn fit_induced<'a>(
     param: &Parametrisation,
-    start: ArrayView1<'_, f64>,
     x: ArrayView2<'_, f64>,
     y: ArrayView1<'a, usize>,
     weights: Option<ArrayView1<'a, f64>>,
     method: &Method,
-) -> Result<Option<(Array1<f64>, Solution)>> {
+) -> Result<Option<InducedFit>> {
     let (family, k) = (param.family(), param.n_classes());
     if !family.densities().maps_back(param.priors(), k) {
         return Ok(None);
@@ -179,11 +205,8 @@ pub(crate) fn induced_start<'a>(
         .with_gradient_tolerance(dim, tolerance * 1e-4)
         .minimize(&problem, Array1::zeros(dim).view())?;
     let report = &solution.report;
-    if !(report.is_converged()
-        || solution.gradient_norm() <= tolerance * report.value.abs().max(1.0))
-    {
-        return Ok(None);
-    }
+    let reached = report.is_converged()
+        || solution.gradient_norm() <= tolerance * report.value.abs().max(1.0);
     let beta = Array2::from_shape_fn((k, q), |(c, j)| {
         if c == 0 {
             0.0
@@ -191,7 +214,12 @@ pub(crate) fn induced_start<'a>(
             solution.x[(c - 1) * q + j]
         }
     });
-    Ok(map_back(param, start, beta.view()).map(|theta| (theta, solution)))
+    Ok(Some(InducedFit {
+        z: problem.z,
+        beta,
+        reached,
+        solution,
+    }))
 }
 
 /// `θ` inducing the coefficients `beta` (`K × q`, row 0 zero), the free parts taken from

@@ -30,7 +30,10 @@
 //! a maximiser exists — and a positive optimum is a [`Separation`] certificate, checked again
 //! on the margins it implies. With more than two classes, the two-class programs that set one
 //! class apart from the others are solved first, as a cheaper sufficient test
-//! ([`separation`]).
+//! ([`separation`]). A GDT fit asks the programs last: the induced fit it needs anyway where a
+//! maximiser exists proves overlap at its optimum by Stiemke's theorem
+//! (`overlap_at_optimum`), or separation where its coefficients separate every row
+//! (`separation_along`).
 //!
 //! **Balls2.** Its class densities are mixtures, so its log-odds are not linear in any fixed
 //! features, `L_disc` is not concave, and no linear program decides in general whether it has
@@ -71,9 +74,11 @@
 //! classical degeneracy of mixture likelihoods): such a fit is a local maximiser at best, and
 //! [`crate::GdtParams::variance_floor`] bounds it.
 
-use ndarray::{Array2, ArrayView1, ArrayView2};
+use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2};
 use serde::{Deserialize, Serialize};
 
+use gendisc_core::linalg::Cholesky;
+use gendisc_core::numerics::softmax_slice_in_place;
 use gendisc_core::Result;
 use gendisc_optim::{Affine, Socp, SocpSettings};
 
@@ -152,9 +157,24 @@ pub fn induced_features(family: Family, x: ArrayView2<'_, f64>) -> Option<Array2
 /// likelihood no linear program decides; [`balls2_separation`] proves, where it can, that it
 /// has no maximiser.
 ///
-/// With more than two classes, one class set apart from the rest ([`one_class_apart`]) is
-/// tried before the program over all `K` classes.
+/// With more than two classes, the two-class programs that set one class apart from the rest
+/// are tried before the program over all `K` classes.
 pub fn separation(
+    family: Family,
+    n_classes: usize,
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    weights: Option<ArrayView1<'_, f64>>,
+) -> Result<Option<Separation>> {
+    if let Some(certificate) = class_apart(family, n_classes, x, y, weights)? {
+        return Ok(Some(certificate));
+    }
+    joint_separation(family, n_classes, x, y, weights)
+}
+
+/// The `K`-class program of [`separation`] alone: `Some(certificate)` if the rows are
+/// separated, `None` if they overlap (and for Balls2).
+pub(crate) fn joint_separation(
     family: Family,
     n_classes: usize,
     x: ArrayView2<'_, f64>,
@@ -165,14 +185,29 @@ pub fn separation(
         return Ok(None);
     };
     let positive = |i: usize| weights.is_none_or(|w| w[i] > 0.0);
-    if n_classes > 2 {
-        if let Some(certificate) = one_class_apart(z.view(), y, n_classes, &positive)? {
-            return Ok(Some(certificate));
-        }
-    }
     let direction =
         separating_direction(z.view(), y, n_classes, &positive, Objective::SumOfMargins)?;
     Ok(certify(direction, z.view(), y, &positive))
+}
+
+/// The first step of [`separation`] with more than two classes: a certificate that sets one
+/// class apart from the others ([`one_class_apart`]), or `None`, which proves nothing (and
+/// always for two classes, whose program is the `K`-class one, and for Balls2).
+pub(crate) fn class_apart(
+    family: Family,
+    n_classes: usize,
+    x: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    weights: Option<ArrayView1<'_, f64>>,
+) -> Result<Option<Separation>> {
+    if n_classes <= 2 {
+        return Ok(None);
+    }
+    let Some(z) = induced_features(family, x) else {
+        return Ok(None);
+    };
+    let positive = |i: usize| weights.is_none_or(|w| w[i] > 0.0);
+    one_class_apart(z.view(), y, n_classes, &positive)
 }
 
 /// A certificate of separation that sets one class apart: for each class `a` in turn, the
@@ -209,6 +244,109 @@ fn one_class_apart(
         }
     }
     Ok(None)
+}
+
+/// Whether induced coefficients `beta` (`K × q`, row 0 zero) at which a fit of the induced
+/// multinomial logistic regression met its gradient criterion prove that the rows `(z, y)` of
+/// positive `weights` overlap — that `L_disc` has a finite maximiser — without the linear
+/// program of [`separation`]. `false` proves nothing.
+///
+/// By Stiemke's theorem (E. Stiemke, 1915, *Mathematische Annalen* 76, 340–342) exactly one of
+/// two holds for the margins' coefficient vectors `m_ir` (`z_i` in class `y_i`'s block, `−z_i`
+/// in rival `r`'s, class 0's dropped): a direction `D` with every margin `m_irᵀ D ≥ 0` and some
+/// `> 0` (separation, the linear program's question), or weights `α_ir > 0`, every one
+/// strictly positive, with `Σ α_ir m_ir = 0`. The likelihood's first-order condition is such a
+/// combination, `α_ir = w_i p_ir` with `p_ir` the fitted probability of the rival class; at a
+/// fit that met its tolerance it leaves the small remainder `g = Σ α_ir m_ir`. The weights
+/// `α_ir (1 + m_irᵀ u)` with `(Σ α_ir m_ir m_irᵀ) u = −g` remove it, and stay positive where
+/// every `m_irᵀ u > −1`; the check asks `m_irᵀ u ≥ −½`, so that round-off in `u` cannot decide
+/// it. It fails, and leaves the question to the linear program, where a probability underflows
+/// or the margins do not span the coefficients (collinear induced features).
+pub(crate) fn overlap_at_optimum(
+    beta: ArrayView2<'_, f64>,
+    z: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    weights: Option<ArrayView1<'_, f64>>,
+) -> bool {
+    let (k, q) = beta.dim();
+    let dim = (k - 1) * q;
+    if dim == 0 || z.ncols() != q {
+        return false;
+    }
+    let scores = z.dot(&beta.t());
+    // The blocks of m_ir that exist (class 0 has none), with their signs.
+    let blocks = |own: usize, rival: usize| {
+        [(own, 1.0), (rival, -1.0)]
+            .into_iter()
+            .filter(|&(class, _)| class > 0)
+    };
+    let mut remainder = Array1::<f64>::zeros(dim);
+    let mut gram = Array2::<f64>::zeros((dim, dim));
+    let mut probabilities = vec![0.0; k];
+    for (i, zi) in z.outer_iter().enumerate() {
+        let w = weights.map_or(1.0, |w| w[i]);
+        if w <= 0.0 {
+            continue;
+        }
+        probabilities.copy_from_slice(scores.row(i).as_slice().expect("standard layout"));
+        if !softmax_slice_in_place(&mut probabilities).is_finite() {
+            return false;
+        }
+        for rival in (0..k).filter(|&r| r != y[i]) {
+            let alpha = w * probabilities[rival];
+            if alpha <= 0.0 || alpha.is_nan() {
+                return false;
+            }
+            for (a, sign_a) in blocks(y[i], rival) {
+                let block = s![(a - 1) * q..a * q];
+                remainder.slice_mut(block).scaled_add(alpha * sign_a, &zi);
+                for (b, sign_b) in blocks(y[i], rival) {
+                    let c = alpha * sign_a * sign_b;
+                    let mut g = gram.slice_mut(s![(a - 1) * q..a * q, (b - 1) * q..b * q]);
+                    for (mut row, &za) in g.outer_iter_mut().zip(&zi) {
+                        row.scaled_add(c * za, &zi);
+                    }
+                }
+            }
+        }
+    }
+    let Ok(factor) = Cholesky::new(gram.view(), "the margins' weighted Gram matrix") else {
+        return false;
+    };
+    let Ok(u) = factor.solve_vec((-&remainder).view()) else {
+        return false;
+    };
+    let shift = |class: usize, zi: ArrayView1<'_, f64>| {
+        if class == 0 {
+            0.0
+        } else {
+            zi.dot(&u.slice(s![(class - 1) * q..class * q]))
+        }
+    };
+    z.outer_iter().enumerate().all(|(i, zi)| {
+        weights.is_some_and(|w| w[i] <= 0.0)
+            || (0..k)
+                .filter(|&r| r != y[i])
+                .all(|rival| shift(y[i], zi) - shift(rival, zi) >= -0.5)
+    })
+}
+
+/// A certificate of complete separation read off induced coefficients `beta` (`K × q`, row 0
+/// zero) that give every row of positive `weights` a strictly positive margin: where a fit of
+/// the induced logistic regression runs off to infinity, it runs along such a direction.
+/// `None` where some margin is not strictly positive (beyond round-off), which proves nothing.
+pub(crate) fn separation_along(
+    beta: ArrayView2<'_, f64>,
+    z: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    weights: Option<ArrayView1<'_, f64>>,
+) -> Option<Separation> {
+    let largest = beta.iter().fold(0.0_f64, |m, b| m.max(b.abs()));
+    if !(largest > 0.0 && largest.is_finite()) {
+        return None;
+    }
+    let positive = |i: usize| weights.is_none_or(|w| w[i] > 0.0);
+    certify(beta.mapv(|b| b / largest), z, y, &positive).filter(|c| c.complete)
 }
 
 /// What the separating direction's linear program maximises.
@@ -633,6 +771,101 @@ mod tests {
             separation(Family::Lda, 3, x.view(), y.view(), None).unwrap(),
             Some(apart)
         );
+    }
+
+    /// The induced fit at `λ = 0` of `family` on `(x, y)` with the estimator's default solver.
+    fn induced_fit(
+        family: Family,
+        k: usize,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView1<'_, usize>,
+    ) -> crate::discriminative_end::InducedFit {
+        let param = Parametrisation::new(family, k, x.ncols()).unwrap();
+        crate::discriminative_end::fit_induced(&param, x, y, None, &crate::params::default_method())
+            .unwrap()
+            .expect("a family with induced coefficients")
+    }
+
+    #[test]
+    fn an_induced_optimum_proves_overlap() {
+        let x = array![[0.0], [0.2], [0.4], [0.6], [0.8], [1.0]];
+        let y = array![0, 1, 0, 1, 0, 1];
+        for family in [Family::Lda, Family::Balls1, Family::Qda] {
+            let fit = induced_fit(family, 2, x.view(), y.view());
+            assert!(fit.reached, "{family}");
+            assert!(
+                overlap_at_optimum(fit.beta.view(), fit.z.view(), y.view(), None),
+                "{family}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_induced_fit_running_off_certifies_complete_separation() {
+        let x = array![[0.0, 0.1], [0.2, 0.0], [0.7, 0.9], [0.8, 0.6]];
+        let y = array![0, 0, 1, 1];
+        let fit = induced_fit(Family::Lda, 2, x.view(), y.view());
+        assert!(!overlap_at_optimum(
+            fit.beta.view(),
+            fit.z.view(),
+            y.view(),
+            None
+        ));
+        let s = separation_along(fit.beta.view(), fit.z.view(), y.view(), None)
+            .expect("the coefficients separate every row");
+        assert!(s.complete);
+    }
+
+    #[test]
+    fn quasi_complete_separation_is_left_to_the_linear_program() {
+        // Two rows of different classes at x = 0.5: the fit converges (the shared point keeps
+        // it finite along the other rows' direction only in the limit) and proves nothing.
+        let x = array![[0.0], [0.2], [0.5], [0.5], [0.8], [1.0]];
+        let y = array![0, 0, 0, 1, 1, 1];
+        let fit = induced_fit(Family::Lda, 2, x.view(), y.view());
+        assert!(!overlap_at_optimum(
+            fit.beta.view(),
+            fit.z.view(),
+            y.view(),
+            None
+        ));
+        assert_eq!(
+            separation_along(fit.beta.view(), fit.z.view(), y.view(), None),
+            None
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+        /// Each shortcut past the `K`-class program — a class set apart, an induced optimum
+        /// that proves overlap, coefficients that separate every row — is a proof: it never
+        /// contradicts the program, on few rows (so that separations are common) of up to four
+        /// classes.
+        #[test]
+        fn the_shortcuts_never_contradict_the_k_class_program(
+            seed in proptest::prelude::any::<u64>(),
+            n in 4usize..28,
+            d in 1usize..3,
+            k in 2usize..5,
+            family in proptest::sample::select(vec![Family::Lda, Family::Qda, Family::Balls1]),
+        ) {
+            use rand::{Rng, SeedableRng};
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let x = Array2::from_shape_fn((n, d), |_| rng.random_range(-1.0..1.0));
+            let y = Array1::from_shape_fn(n, |i| if i < k { i } else { rng.random_range(0..k) });
+            let joint = joint_separation(family, k, x.view(), y.view(), None).unwrap();
+            if class_apart(family, k, x.view(), y.view(), None).unwrap().is_some() {
+                proptest::prop_assert!(joint.is_some());
+            }
+            let fit = induced_fit(family, k, x.view(), y.view());
+            if fit.reached && overlap_at_optimum(fit.beta.view(), fit.z.view(), y.view(), None) {
+                proptest::prop_assert!(joint.is_none(), "{joint:?}");
+            }
+            if separation_along(fit.beta.view(), fit.z.view(), y.view(), None).is_some() {
+                proptest::prop_assert!(joint.is_some());
+            }
+        }
     }
 
     /// Balls2's `θ` on one feature and two classes (priors estimated, logit 0): per class the

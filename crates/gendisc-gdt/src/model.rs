@@ -15,10 +15,11 @@ use gendisc_core::{
 use gendisc_generative::{Balls2Report, ClassPriors, CovarianceShrinkage};
 use gendisc_optim::{Method, Minimizer, Objective, Solution, Status, TwiceDifferentiable};
 
-use crate::discriminative_end::induced_start;
+use crate::discriminative_end::fit_induced;
 
 use crate::existence::{
-    balls2_component_separation, balls2_separation, separation, ComponentSeparation, Separation,
+    balls2_component_separation, balls2_separation, class_apart, joint_separation,
+    overlap_at_optimum, separation_along, ComponentSeparation, Separation,
 };
 use crate::family::{check_variance_floor, Family, Parametrisation, Priors};
 use crate::objective::{CountingIndefinite, GdtObjective};
@@ -817,23 +818,24 @@ fn optimise_unchecked<'t>(
     let mut from = start.to_owned();
     let mut induced: Option<Solution> = None;
     if p.lambda == 0.0 && p.certify_discriminative_end {
-        if let Some(certificate) = certificate_at_zero(t)? {
-            return Ok(Gdt {
-                param: t.param,
-                theta: start.to_owned(),
-                report: at_start(
-                    Status::NoFiniteMinimiser,
-                    gradient_tolerance,
-                    Some(certificate),
-                ),
-                scale: t.scale,
-            });
-        }
-        if let Some((theta, solution)) =
-            induced_start(&t.param, start, t.x.view(), t.y, t.w, &p.solver)?
-        {
-            from = theta;
-            induced = Some(solution);
+        match decide_at_zero(p, t, start)? {
+            AtZero::NoMaximiser(certificate) => {
+                return Ok(Gdt {
+                    param: t.param,
+                    theta: start.to_owned(),
+                    report: at_start(
+                        Status::NoFiniteMinimiser,
+                        gradient_tolerance,
+                        Some(certificate),
+                    ),
+                    scale: t.scale,
+                });
+            }
+            AtZero::Maximiser(Some((theta, solution))) => {
+                from = theta;
+                induced = Some(solution);
+            }
+            AtZero::Maximiser(None) => {}
         }
     }
     let mut solution = run_solver(p, t, &counted, &method, from.view())?;
@@ -871,15 +873,60 @@ fn optimise_unchecked<'t>(
     })
 }
 
-/// The certificate that `L_disc` on `t` has no finite maximiser, where the family's linear
-/// program finds one ([`separation`], or [`balls2_separation`] for Balls2).
+/// What [`decide_at_zero`] found.
+enum AtZero {
+    /// No finite maximiser, with the certificate.
+    NoMaximiser(Separation),
+    /// A maximiser exists (or, for Balls2, none was shown not to), with the induced fit mapped
+    /// back to `θ` where the family has that map and the fit reached its tolerance.
+    Maximiser(Option<(Array1<f64>, Solution)>),
+}
+
+/// Whether `L_disc` on `t` has a finite maximiser, and the induced fit mapped back to `θ` where
+/// the family has that map ([`fit_induced`]).
+///
+/// Cheapest proof first, each of them a proof, so that the answer is the linear programs':
+/// with more than two classes, a class set apart from the others ([`class_apart`], small
+/// programs that find most multi-class separations); then the induced fit, which the
+/// estimator needs anyway where a maximiser exists, and which decides where it can — an
+/// optimum that proves overlap ([`overlap_at_optimum`]), or coefficients that separate every
+/// row, along which the fit was running off ([`separation_along`]); then the program over all
+/// classes ([`certificate_at_zero`]).
+fn decide_at_zero(
+    p: &GdtValidParams,
+    t: &TrainingSet<'_>,
+    start: ArrayView1<'_, f64>,
+) -> Result<AtZero> {
+    let (family, k) = (t.param.family(), t.param.n_classes());
+    if let Some(certificate) = class_apart(family, k, t.x.view(), t.y, t.w)? {
+        return Ok(AtZero::NoMaximiser(certificate));
+    }
+    let fit = fit_induced(&t.param, t.x.view(), t.y, t.w, &p.solver)?;
+    let overlap = fit.as_ref().is_some_and(|fit| {
+        fit.reached && overlap_at_optimum(fit.beta.view(), fit.z.view(), t.y, t.w)
+    });
+    if !overlap {
+        let along = fit
+            .as_ref()
+            .and_then(|fit| separation_along(fit.beta.view(), fit.z.view(), t.y, t.w));
+        if let Some(certificate) = along.map_or_else(|| certificate_at_zero(t), |c| Ok(Some(c)))? {
+            return Ok(AtZero::NoMaximiser(certificate));
+        }
+    }
+    Ok(AtZero::Maximiser(
+        fit.and_then(|fit| fit.mapped_back(&t.param, start)),
+    ))
+}
+
+/// The certificate that `L_disc` on `t` has no finite maximiser, where the family's program
+/// over all classes finds one ([`joint_separation`], or [`balls2_separation`] for Balls2).
 fn certificate_at_zero(t: &TrainingSet<'_>) -> Result<Option<Separation>> {
     let (family, k) = (t.param.family(), t.param.n_classes());
     let floored = t.param.variance_floor() > 0.0;
     if family == Family::Balls2 {
         balls2_separation(k, t.x.view(), t.y, t.w, floored)
     } else {
-        separation(family, k, t.x.view(), t.y, t.w)
+        joint_separation(family, k, t.x.view(), t.y, t.w)
     }
 }
 
