@@ -18,8 +18,10 @@ pub const STUDY_ID: &str = "gendisc-compare";
 /// file changes nothing.
 pub const DATASET: &str = "data";
 
-/// Bumped whenever what a cell computes changes, so that an old result store is not resumed.
-const VERSION: &str = "compare v2";
+/// Bumped whenever what a cell computes changes, so that an old result store is not resumed
+/// (v3: GDT's posteriors take their exponentials from `gendisc_core::numerics::exp_in_place`,
+/// so GDT fits move in their last bits).
+const VERSION: &str = "compare v3";
 
 /// Metric positions of the outcome table.
 pub const ERROR: usize = 0;

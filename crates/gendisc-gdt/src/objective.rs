@@ -14,10 +14,10 @@
 
 use std::cell::{Cell, RefCell};
 
-use ndarray::{Array1, Array2, ArrayView1, ArrayViewMut1, ArrayViewMut2, Axis, CowArray, Ix2};
+use ndarray::{Array1, Array2, ArrayView1, ArrayViewMut1, ArrayViewMut2, CowArray, Ix2};
 
 use gendisc_core::linalg::Cholesky;
-use gendisc_core::numerics::softmax_slice_in_place;
+use gendisc_core::numerics::softmax_rows_in_place;
 use gendisc_optim::{Objective, TwiceDifferentiable};
 
 use crate::family::density::WeightedRows;
@@ -38,6 +38,9 @@ pub struct GdtObjective<'a> {
     prior: Option<&'a PrecisionPrior>,
     /// `n × K` workspace of [`Objective::value`]: the joint, then the GDT weights `W`.
     work: RefCell<Array2<f64>>,
+    /// Per row of the workspace: the joint log-density of the row's class, and the log of
+    /// the marginal `Σ_k p_θ(x_i, k)`.
+    per_row: RefCell<(Vec<f64>, Vec<f64>)>,
     /// Balls2's responsibilities `ρ_ikm` of [`Objective::value`] (`n × K × 2`; empty
     /// for the other families).
     responsibilities: RefCell<Vec<f64>>,
@@ -102,6 +105,7 @@ impl<'a> GdtObjective<'a> {
             lambda,
             prior: t.prior.as_ref(),
             work: RefCell::new(Array2::zeros((x.nrows(), param.n_classes()))),
+            per_row: RefCell::new((Vec::new(), Vec::new())),
             responsibilities: RefCell::new(vec![0.0; param.responsibilities_len(x.nrows())]),
             at_last_gradient: RefCell::new(HessianInputs::zeros(&param, x.nrows())),
         }
@@ -124,23 +128,27 @@ impl<'a> GdtObjective<'a> {
             .log_joint_into(theta, self.x.view(), work, Some(responsibilities));
         let discount = 1.0 - self.lambda;
         let mut total = 0.0;
-        for (i, mut row) in work.axis_iter_mut(Axis(0)).enumerate() {
+        let (joints, log_marginals) = &mut *self.per_row.borrow_mut();
+        joints.clear();
+        joints.extend(work.outer_iter().zip(self.y).map(|(row, &yi)| row[yi]));
+        // All rows' posteriors at once, so that their exponentials vectorise. A row without a
+        // finite normaliser holds its exponentials instead (the value is then not finite, or
+        // the row has no weight).
+        let k = work.ncols();
+        softmax_rows_in_place(
+            work.as_slice_mut().expect("a standard-layout workspace"),
+            k,
+            log_marginals,
+        );
+        for (i, mut row) in work.outer_iter_mut().enumerate() {
             let s = self.weight(i);
             let yi = self.y[i];
-            let joint_y = row[yi];
-            let log_marginal = softmax_slice_in_place(
-                row.as_slice_mut()
-                    .expect("rows of a standard-layout matrix"),
-            );
             if s != 0.0 {
-                total += s * (joint_y - discount * log_marginal);
+                total += s * (joints[i] - discount * log_marginals[i]);
             }
-            // The row now holds τ_ik; without a finite normaliser it is left as it was, and
-            // its exponentials stand in (the value is not finite, or the row has no weight).
-            let normalised = log_marginal.is_finite();
             for (k, v) in row.iter_mut().enumerate() {
                 let indicator = if k == yi { 1.0 } else { 0.0 };
-                let tau_ik = if normalised { *v } else { v.exp() };
+                let tau_ik = *v;
                 if let Some(tau) = tau.as_deref_mut() {
                     tau[[i, k]] = tau_ik;
                 }

@@ -119,6 +119,49 @@ pub fn softmax_slice_in_place(row: &mut [f64]) -> f64 {
     max + sum.ln()
 }
 
+/// [`softmax_slice_in_place`] on every row of a row-major `n × k` matrix at once, the row's
+/// normalisers written to `normalisers` (cleared first), with the exponentials of all rows
+/// taken in one call of [`exp_in_place`], which vectorises.
+///
+/// Each row is shifted by its maximum, exponentiated, divided by its sum and normalised by
+/// `m + log s` in the order [`softmax_slice_in_place`] uses; the results differ from it only
+/// where [`exp_in_place`] and `f64::exp` differ (by at most one unit in the last place). A row
+/// without a finite normaliser (entirely `-∞`, or holding a `+∞` or a NaN) holds the
+/// exponentials of its entries, unnormalised, and its normaliser (`-∞`, `+∞` or NaN) is
+/// written as it is.
+///
+/// # Panics
+/// If `k` is zero or does not divide the length of `values`.
+pub fn softmax_rows_in_place(values: &mut [f64], k: usize, normalisers: &mut Vec<f64>) {
+    assert!(
+        k > 0 && values.len() % k == 0,
+        "rows of {k} entries in a buffer of {}",
+        values.len()
+    );
+    normalisers.clear();
+    for row in values.chunks_exact_mut(k) {
+        match finite_max(row.iter().copied()) {
+            Ok(max) => {
+                for v in row.iter_mut() {
+                    *v -= max;
+                }
+                normalisers.push(max);
+            }
+            Err(normaliser) => normalisers.push(normaliser),
+        }
+    }
+    exp_in_place(values);
+    for (row, normaliser) in values.chunks_exact_mut(k).zip(normalisers.iter_mut()) {
+        if normaliser.is_finite() {
+            let sum: f64 = row.iter().sum();
+            for v in row.iter_mut() {
+                *v /= sum;
+            }
+            *normaliser += sum.ln();
+        }
+    }
+}
+
 /// Applies `f` to the row as a slice: in place when it is contiguous, else on a copy written
 /// back (the same arithmetic in the same order, so the same bits either way).
 fn on_contiguous(row: &mut ArrayViewMut1<'_, f64>, f: impl FnOnce(&mut [f64]) -> f64) -> f64 {
@@ -806,6 +849,60 @@ mod tests {
         assert!(ln_of(&[-1.0]).is_nan());
         let huge = [1e300, 1e300, 1e-300];
         assert!((ln_of(&huge) - 300.0 * 10f64.ln()).abs() < 1e-12);
+    }
+
+    proptest! {
+        /// Every row as the one-row softmax gives it, but for the exponentials' last bit: the
+        /// probabilities within two ulps, the normaliser within one of its own magnitude.
+        #[test]
+        fn softmax_rows_match_the_one_row_softmax(
+            k in 1usize..7,
+            entries in prop::collection::vec(-800.0f64..800.0, 0..70),
+        ) {
+            let n = entries.len() / k;
+            let mut batched = entries[..n * k].to_vec();
+            let mut normalisers = vec![f64::NAN; 3];
+            softmax_rows_in_place(&mut batched, k, &mut normalisers);
+            prop_assert_eq!(normalisers.len(), n);
+            for (i, row) in entries[..n * k].chunks_exact(k).enumerate() {
+                let mut one = row.to_vec();
+                let normaliser = softmax_slice_in_place(&mut one);
+                let got = &batched[i * k..(i + 1) * k];
+                for (&g, &p) in got.iter().zip(&one) {
+                    prop_assert!((g - p).abs() <= 4.0 * f64::EPSILON * p, "{got:?} vs {one:?}");
+                }
+                prop_assert!(
+                    (normalisers[i] - normaliser).abs() <= 2.0 * f64::EPSILON * normaliser.abs(),
+                    "{} vs {normaliser}", normalisers[i]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn softmax_rows_leave_rows_without_a_normaliser_exponentiated() {
+        let inf = f64::INFINITY;
+        let mut values = vec![0.0, 0.0, -inf, -inf, 1.0, inf, f64::NAN, 0.0, 3.0, 3.0];
+        let mut normalisers = Vec::new();
+        softmax_rows_in_place(&mut values, 2, &mut normalisers);
+        assert_eq!(&values[..2], &[0.5, 0.5]);
+        assert_eq!(&values[2..4], &[0.0, 0.0]);
+        let mut e = [1.0];
+        exp_in_place(&mut e);
+        assert_eq!(&values[4..6], &[e[0], inf]);
+        assert!(values[6].is_nan() && values[7] == 1.0);
+        assert_eq!(&values[8..], &[0.5, 0.5]);
+        assert_eq!(normalisers[0], 2_f64.ln());
+        assert_eq!(normalisers[1], -inf);
+        assert_eq!(normalisers[2], inf);
+        assert!(normalisers[3].is_nan());
+        assert_eq!(normalisers[4], 3.0 + 2_f64.ln());
+    }
+
+    #[test]
+    #[should_panic(expected = "rows of 3 entries")]
+    fn softmax_rows_need_whole_rows() {
+        softmax_rows_in_place(&mut [0.0; 4], 3, &mut Vec::new());
     }
 
     proptest! {

@@ -547,7 +547,9 @@ impl Study for Figure1Study {
     }
 
     fn fingerprint(&self) -> String {
-        // v9: the test log loss takes its exponentials from gendisc_core's vectorised
+        // v10: GDT's posteriors take their exponentials from gendisc_core's vectorised
+        // `exp_in_place` (within one ulp of libm's), so fits move in their last bits; v9: the
+        // test log loss takes its exponentials from gendisc_core's vectorised
         // exp_in_place (within an ulp of libm's; a few cells move in their last bits); v8:
         // GDT's posteriors and Balls2's responsibilities come from their normalisers'
         // exponentials (gradients and Hessians move in their last bits); v7: the test log loss
@@ -557,9 +559,9 @@ impl Study for Figure1Study {
         // criterion, and λ = 0 is decided by a separation certificate); cells of earlier code
         // differ.
         match &self.source {
-            InputSource::Seed => fingerprint(&(STUDY_ID, "figure1 v9", &self.settings)),
+            InputSource::Seed => fingerprint(&(STUDY_ID, "figure1 v10", &self.settings)),
             InputSource::Files { digest } => {
-                fingerprint(&(STUDY_ID, "figure1 v9", &self.settings, "inputs", digest))
+                fingerprint(&(STUDY_ID, "figure1 v10", &self.settings, "inputs", digest))
             }
         }
     }
@@ -957,7 +959,9 @@ impl Study for Table1Study {
 
     fn fingerprint(&self) -> String {
         let shapes: Vec<(usize, usize)> = self.datasets.iter().map(|d| d.x.dim()).collect();
-        // v12: GDT-CV chooses only a λ whose fit on the training rows and in every fold
+        // v13: GDT's posteriors take their exponentials from gendisc_core's vectorised
+        // `exp_in_place`, so fits move in their last bits and those at an iteration cap
+        // further; v12: GDT-CV chooses only a λ whose fit on the training rows and in every fold
         // converged; v11: GDT-CV does not choose a λ at which some fold's fit has no
         // maximiser; v10: a Balls2 fit without a floor at λ = 0 that stops where every row is
         // nearer to its own class's sharpest component is certified to have no maximiser; v9: GDT's
@@ -972,10 +976,10 @@ impl Study for Table1Study {
         // trust-region Newton by default, λ = 0 decided by a separation certificate); cells of
         // earlier code differ.
         match &self.source {
-            InputSource::Seed => fingerprint(&(STUDY_ID, "table1 v12", &self.settings, shapes)),
+            InputSource::Seed => fingerprint(&(STUDY_ID, "table1 v13", &self.settings, shapes)),
             InputSource::Files { digest } => fingerprint(&(
                 STUDY_ID,
-                "table1 v12",
+                "table1 v13",
                 &self.settings,
                 shapes,
                 "inputs",
