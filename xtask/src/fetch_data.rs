@@ -983,14 +983,14 @@ mod tests {
                     if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
                         break;
                     }
-                    if let Some((name, value)) = line.split_once(':') {
-                        if name.eq_ignore_ascii_case("range") {
-                            range = value
-                                .trim()
-                                .strip_prefix("bytes=")
-                                .and_then(|r| r.strip_suffix('-'))
-                                .and_then(|r| r.parse::<u64>().ok());
-                        }
+                    if let Some((name, value)) = line.split_once(':')
+                        && name.eq_ignore_ascii_case("range")
+                    {
+                        range = value
+                            .trim()
+                            .strip_prefix("bytes=")
+                            .and_then(|r| r.strip_suffix('-'))
+                            .and_then(|r| r.parse::<u64>().ok());
                     }
                 }
                 requests.lock().unwrap().push((path.clone(), range));

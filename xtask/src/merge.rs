@@ -101,14 +101,14 @@ fn shards_ran_quick(shards: &[PathBuf]) -> Result<bool> {
             .with_context(|| format!("{} is not a shard's configuration", path.display()))?;
         recorded.push((path, configuration.quick));
     }
-    if let Some((first, quick)) = recorded.first() {
-        if let Some((other, _)) = recorded.iter().find(|(_, q)| q != quick) {
-            bail!(
-                "the shards ran different grids: {} says quick = {quick}, {} the opposite",
-                first.display(),
-                other.display()
-            );
-        }
+    if let Some((first, quick)) = recorded.first()
+        && let Some((other, _)) = recorded.iter().find(|(_, q)| q != quick)
+    {
+        bail!(
+            "the shards ran different grids: {} says quick = {quick}, {} the opposite",
+            first.display(),
+            other.display()
+        );
     }
     Ok(recorded.first().is_some_and(|(_, quick)| *quick))
 }

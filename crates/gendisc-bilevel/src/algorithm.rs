@@ -680,10 +680,10 @@ impl RowSpan {
             v.slice_mut(ndarray::s![..n_seen]).assign(&seen);
             v.slice_mut(ndarray::s![n_seen..]).assign(&unseen);
             let rest = v.dot(&v).sqrt();
-            if rest > 1e-12 * norm {
-                if let Some(q) = orthonormal_remainder(v, &directions) {
-                    directions.push(q);
-                }
+            if rest > 1e-12 * norm
+                && let Some(q) = orthonormal_remainder(v, &directions)
+            {
+                directions.push(q);
             }
         }
         directions

@@ -496,15 +496,16 @@ fn report(
                 .iter()
                 .filter_map(|d| Some((d.size, d.median?.value)));
             let first = compared.next();
-            if let (Some((m0, first)), Some((m1, last))) = (first, compared.next_back()) {
-                if first > 0.0 && last < 0.0 {
-                    writeln!(
-                        r,
-                        "  Ng & Jordan's two regimes: {} is better at m = {m0} (median \
+            if let (Some((m0, first)), Some((m1, last))) = (first, compared.next_back())
+                && first > 0.0
+                && last < 0.0
+            {
+                writeln!(
+                    r,
+                    "  Ng & Jordan's two regimes: {} is better at m = {m0} (median \
                          difference {first:+.3}), {} at m = {m1} ({last:+.3}).",
-                        pair.generative, pair.discriminative
-                    )?;
-                }
+                    pair.generative, pair.discriminative
+                )?;
             }
         }
     }

@@ -136,13 +136,15 @@ impl CompareStudy {
                 ));
             }
         }
-        if let Some(cap) = design.max_test {
-            if cap < n_classes {
-                return Err(Error::invalid_parameter(
-                    "max-test",
-                    format!("a test set of {cap} rows cannot hold a row of each of the {n_classes} classes"),
-                ));
-            }
+        if let Some(cap) = design.max_test
+            && cap < n_classes
+        {
+            return Err(Error::invalid_parameter(
+                "max-test",
+                format!(
+                    "a test set of {cap} rows cannot hold a row of each of the {n_classes} classes"
+                ),
+            ));
         }
         let mut allocations = Vec::with_capacity(design.sizes.len());
         for (i, &size) in design.sizes.iter().enumerate() {

@@ -414,17 +414,17 @@ impl<M: SavedModel, L: Ord + Clone + Debug> ModelFile<M, L> {
                 ),
             ));
         }
-        if let Some(names) = &self.feature_names {
-            if names.len() != self.model.n_features() {
-                return Err(invalid(
-                    "feature_names",
-                    format!(
-                        "{} names for a model of {} features",
-                        names.len(),
-                        self.model.n_features()
-                    ),
-                ));
-            }
+        if let Some(names) = &self.feature_names
+            && names.len() != self.model.n_features()
+        {
+            return Err(invalid(
+                "feature_names",
+                format!(
+                    "{} names for a model of {} features",
+                    names.len(),
+                    self.model.n_features()
+                ),
+            ));
         }
         if let Some(preprocessing) = &self.preprocessing {
             if preprocessing.n_features() != self.model.n_features() {

@@ -52,17 +52,16 @@ impl CvCriterion {
     ///
     /// Errors: [`Error::InvalidParameter`] (`criterion`) naming the first bad cost.
     pub fn validate(&self) -> Result<()> {
-        if let CvCriterion::ClassCost(costs) = self {
-            if let Some((k, v)) = costs
+        if let CvCriterion::ClassCost(costs) = self
+            && let Some((k, v)) = costs
                 .iter()
                 .enumerate()
                 .find(|(_, v)| !(v.is_finite() && **v >= 0.0))
-            {
-                return Err(Error::invalid_parameter(
-                    "criterion",
-                    format!("the cost of class {k} is {v}; costs must be finite and ≥ 0"),
-                ));
-            }
+        {
+            return Err(Error::invalid_parameter(
+                "criterion",
+                format!("the cost of class {k} is {v}; costs must be finite and ≥ 0"),
+            ));
         }
         Ok(())
     }

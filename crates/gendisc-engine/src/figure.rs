@@ -522,13 +522,13 @@ fn validate_panel(p: usize, panel: &Panel) -> Result<()> {
         ("x_range", panel.x_scale, panel.x_range, &xs),
         ("y_range", panel.y_scale, panel.y_range, &ys),
     ] {
-        if scale == Scale::Log {
-            if let Some(bad) = values.iter().find(|&&v| v <= 0.0) {
-                return Err(invalid(
-                    axis,
-                    context(&format!("{bad} cannot be shown on a logarithmic axis")),
-                ));
-            }
+        if scale == Scale::Log
+            && let Some(bad) = values.iter().find(|&&v| v <= 0.0)
+        {
+            return Err(invalid(
+                axis,
+                context(&format!("{bad} cannot be shown on a logarithmic axis")),
+            ));
         }
         let Some((lower, upper)) = range else {
             if values.is_empty() {

@@ -549,14 +549,14 @@ pub(crate) fn merge_shards(
                  of one study, configuration and format version are merged"
             )));
         }
-        if let Some((first, first_shard)) = given.first() {
-            if first_shard.count() != shard.count() {
-                return Err(refuse(format!(
-                    "it is shard {shard}, but {} is shard {first_shard}: the shards merged must \
+        if let Some((first, first_shard)) = given.first()
+            && first_shard.count() != shard.count()
+        {
+            return Err(refuse(format!(
+                "it is shard {shard}, but {} is shard {first_shard}: the shards merged must \
                      come from one split, into the same number of shards",
-                    first.display()
-                )));
-            }
+                first.display()
+            )));
         }
         if let Some((other, _)) = given.iter().find(|(_, s)| *s == shard) {
             return Err(refuse(format!(

@@ -445,13 +445,13 @@ pub(crate) fn validate(p: &GdtValidParams) -> Result<()> {
         if p.em_max_iterations == 0 {
             return Err(Error::invalid_parameter("em_max_iterations", "must be ≥ 1"));
         }
-        if let Some(k) = p.n_classes {
-            if k < 2 {
-                return Err(Error::invalid_parameter(
-                    "n_classes",
-                    format!("a classifier needs at least 2 classes, got {k}"),
-                ));
-            }
+        if let Some(k) = p.n_classes
+            && k < 2
+        {
+            return Err(Error::invalid_parameter(
+                "n_classes",
+                format!("a classifier needs at least 2 classes, got {k}"),
+            ));
         }
     }
     Ok(())

@@ -297,16 +297,14 @@ impl Qda {
         let summary = check_training("QDA", x, y, w, p.n_classes, &p.priors)?;
         let (n_classes, d) = (summary.n_classes, x.ncols());
         let rows = rows_per_class(y, w, n_classes);
-        if p.regularization.is_none() {
-            if let Some(k) = (0..n_classes).find(|&k| rows[k] < d + 1) {
-                return Err(Error::TooFewRows {
-                    what: format!(
-                        "QDA covariance of class {k} without regularization ({d} features)"
-                    ),
-                    needed: d + 1,
-                    found: rows[k],
-                });
-            }
+        if p.regularization.is_none()
+            && let Some(k) = (0..n_classes).find(|&k| rows[k] < d + 1)
+        {
+            return Err(Error::TooFewRows {
+                what: format!("QDA covariance of class {k} without regularization ({d} features)"),
+                needed: d + 1,
+                found: rows[k],
+            });
         }
         let unit = Unit::of(x);
         let moments = ScatterMoments::accumulate(unit.rescale(x).view(), y, w, n_classes);

@@ -272,21 +272,21 @@ impl<G> ParamGuard for HybridParams<G> {
         if let Some(regions) = &p.regions {
             check_regions(regions, None)?;
         }
-        if let Some(v) = p.prior_variance {
-            if !(v > 0.0 && v.is_finite()) {
-                return Err(Error::invalid_parameter(
-                    "prior_variance",
-                    format!("must be finite and > 0, got {v}"),
-                ));
-            }
+        if let Some(v) = p.prior_variance
+            && !(v > 0.0 && v.is_finite())
+        {
+            return Err(Error::invalid_parameter(
+                "prior_variance",
+                format!("must be finite and > 0, got {v}"),
+            ));
         }
-        if let Some(t) = p.tolerance {
-            if !(t > 0.0 && t.is_finite()) {
-                return Err(Error::invalid_parameter(
-                    "tolerance",
-                    format!("must be finite and > 0, got {t}"),
-                ));
-            }
+        if let Some(t) = p.tolerance
+            && !(t > 0.0 && t.is_finite())
+        {
+            return Err(Error::invalid_parameter(
+                "tolerance",
+                format!("must be finite and > 0, got {t}"),
+            ));
         }
         if p.max_iterations == Some(0) {
             return Err(Error::invalid_parameter("max_iterations", "must be ≥ 1"));
@@ -334,13 +334,13 @@ pub(crate) fn check_regions(regions: &[Vec<usize>], n_features: Option<usize>) -
             ));
         }
         for &j in region {
-            if let Some(d) = n_features {
-                if j >= d {
-                    return Err(Error::invalid_parameter(
-                        "regions",
-                        format!("region {r} holds feature {j}, but the data have {d} features"),
-                    ));
-                }
+            if let Some(d) = n_features
+                && j >= d
+            {
+                return Err(Error::invalid_parameter(
+                    "regions",
+                    format!("region {r} holds feature {j}, but the data have {d} features"),
+                ));
             }
             if j >= owner.len() {
                 owner.resize(j + 1, None);

@@ -238,13 +238,13 @@ impl Vocabulary {
         documents: &[usize],
         selection: RegionSelection,
     ) -> Result<CsMat<f64>> {
-        if let RegionSelection::Region(r) = selection {
-            if r >= corpus.n_regions {
-                return Err(Error::invalid_parameter(
-                    "selection",
-                    format!("region {r} of documents with {} regions", corpus.n_regions),
-                ));
-            }
+        if let RegionSelection::Region(r) = selection
+            && r >= corpus.n_regions
+        {
+            return Err(Error::invalid_parameter(
+                "selection",
+                format!("region {r} of documents with {} regions", corpus.n_regions),
+            ));
         }
         let mut indptr = Vec::with_capacity(documents.len() + 1);
         let mut indices = Vec::new();

@@ -134,7 +134,7 @@ pub fn softmax_slice_in_place(row: &mut [f64]) -> f64 {
 /// If `k` is zero or does not divide the length of `values`.
 pub fn softmax_rows_in_place(values: &mut [f64], k: usize, normalisers: &mut Vec<f64>) {
     assert!(
-        k > 0 && values.len() % k == 0,
+        k > 0 && values.len().is_multiple_of(k),
         "rows of {k} entries in a buffer of {}",
         values.len()
     );

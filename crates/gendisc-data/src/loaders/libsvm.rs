@@ -164,20 +164,20 @@ impl LibsvmReader {
             })?,
             IndexBase::Zero => index,
         };
-        if let Some(previous) = previous {
-            if column <= previous {
-                return Err(format!(
-                    "feature indices must increase: {index} follows {}",
-                    self.index_of(previous)
-                ));
-            }
+        if let Some(previous) = previous
+            && column <= previous
+        {
+            return Err(format!(
+                "feature indices must increase: {index} follows {}",
+                self.index_of(previous)
+            ));
         }
-        if let Some(n) = self.n_features {
-            if column >= n {
-                return Err(format!(
-                    "feature index {index} is beyond the {n} features the reader was given"
-                ));
-            }
+        if let Some(n) = self.n_features
+            && column >= n
+        {
+            return Err(format!(
+                "feature index {index} is beyond the {n} features the reader was given"
+            ));
         }
         let value: f64 = value
             .parse()

@@ -419,17 +419,17 @@ impl SavedModel for LogisticRegression {
             ));
         }
         invariants::finite(kind, "theta", &self.theta)?;
-        if !self.fit_intercept {
-            if let Some(row) = self.intercept().iter().position(|&b| b != 0.0) {
-                return Err(invariants::invalid(
-                    kind,
-                    "theta",
-                    format!(
-                        "row {row} has intercept {}, but fit_intercept is false",
-                        self.intercept()[row]
-                    ),
-                ));
-            }
+        if !self.fit_intercept
+            && let Some(row) = self.intercept().iter().position(|&b| b != 0.0)
+        {
+            return Err(invariants::invalid(
+                kind,
+                "theta",
+                format!(
+                    "row {row} has intercept {}, but fit_intercept is false",
+                    self.intercept()[row]
+                ),
+            ));
         }
         let report = &self.report;
         // NaN in both is what a fit whose objective broke down reports; it is not corruption.

@@ -317,13 +317,13 @@ impl ParamGuard for LogisticRegressionParams {
 
     fn check_ref(&self) -> Result<&Self::Checked> {
         let p = &self.0;
-        if let Some(v) = p.prior_variance {
-            if !(v > 0.0 && v.is_finite()) {
-                return Err(Error::invalid_parameter(
-                    "prior_variance",
-                    format!("must be finite and > 0, got {v}"),
-                ));
-            }
+        if let Some(v) = p.prior_variance
+            && !(v > 0.0 && v.is_finite())
+        {
+            return Err(Error::invalid_parameter(
+                "prior_variance",
+                format!("must be finite and > 0, got {v}"),
+            ));
         }
         if p.penalize_intercept && p.prior_variance.is_none() {
             return Err(Error::invalid_parameter(
@@ -331,24 +331,24 @@ impl ParamGuard for LogisticRegressionParams {
                 "needs a prior: set prior_variance",
             ));
         }
-        if let Some(t) = p.tolerance {
-            if !(t > 0.0 && t.is_finite()) {
-                return Err(Error::invalid_parameter(
-                    "tolerance",
-                    format!("must be finite and > 0, got {t}"),
-                ));
-            }
+        if let Some(t) = p.tolerance
+            && !(t > 0.0 && t.is_finite())
+        {
+            return Err(Error::invalid_parameter(
+                "tolerance",
+                format!("must be finite and > 0, got {t}"),
+            ));
         }
         if p.max_iterations == Some(0) {
             return Err(Error::invalid_parameter("max_iterations", "must be ≥ 1"));
         }
-        if let Some(k) = p.n_classes {
-            if k < 2 {
-                return Err(Error::invalid_parameter(
-                    "n_classes",
-                    format!("logistic regression needs at least 2 classes, got {k}"),
-                ));
-            }
+        if let Some(k) = p.n_classes
+            && k < 2
+        {
+            return Err(Error::invalid_parameter(
+                "n_classes",
+                format!("logistic regression needs at least 2 classes, got {k}"),
+            ));
         }
         if p.solver == LogisticSolver::GlmIrls {
             if p.prior_variance.is_some() {

@@ -260,12 +260,11 @@ pub(crate) fn solve<R: Rows>(
         // projected gradient equal and non-zero (it happens on two free coordinates).
         gap = pg_max.max(0.0) - pg_min.min(0.0);
 
-        if let DualBounds::NonNegative { min_margin } = p.bounds {
-            if let Some(certificate) =
+        if let DualBounds::NonNegative { min_margin } = p.bounds
+            && let Some(certificate) =
                 non_separability_certificate(p, &mut it, alpha_sum, radius, min_margin)
-            {
-                return Err(certificate);
-            }
+        {
+            return Err(certificate);
         }
 
         if gap <= settings.tol {

@@ -48,7 +48,7 @@ fn shrinkage() -> impl Strategy<Value = f64> {
 fn regulariser(seed: u64, gamma: f64) -> CovarianceShrinkage {
     if gamma == 0.0 {
         CovarianceShrinkage::None
-    } else if seed % 2 == 0 {
+    } else if seed.is_multiple_of(2) {
         CovarianceShrinkage::ScaledIdentity(gamma)
     } else {
         CovarianceShrinkage::Identity(gamma)

@@ -100,7 +100,7 @@ pub(crate) fn then_shard<T, U>(
 pub(crate) fn test_posting(group: usize, i: usize, text: String) -> gendisc_text::Posting {
     use gendisc_text::{Encoding, Split};
     gendisc_text::Posting {
-        split: if i % 3 == 0 {
+        split: if i.is_multiple_of(3) {
             Split::Test
         } else {
             Split::Train

@@ -359,10 +359,10 @@ impl WordNet {
         if let Some(i) = self.lemmas.find(&word) {
             return Some(i);
         }
-        if let Some(bases) = self.exceptions.get(&*word) {
-            if let Some(i) = bases.iter().find_map(|base| self.lemmas.find(base)) {
-                return Some(i);
-            }
+        if let Some(bases) = self.exceptions.get(&*word)
+            && let Some(i) = bases.iter().find_map(|base| self.lemmas.find(base))
+        {
+            return Some(i);
         }
         let mut candidate = String::with_capacity(word.len() + 1);
         NOUN_DETACHMENT.iter().find_map(|(suffix, ending)| {

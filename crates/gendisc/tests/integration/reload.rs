@@ -234,18 +234,17 @@ fn every_kind_reloads_after_every_edge_case() {
             x,
             y,
         );
-        if case.y.iter().all(|&c| c < 2) {
-            if let Ok(svm) = LinearSvm::params().fit_weighted(x, y, case.w.view()) {
-                let labels = ClassLabels::new(vec!["a".to_owned(), "b".to_owned()]).unwrap();
-                let labelled = LabelledModel::new(svm, labels, None).unwrap();
-                let path = std::env::temp_dir()
-                    .join(format!("gendisc-reload-svm-{}.json", std::process::id()));
-                labelled.save(&path).unwrap();
-                let loaded = LabelledModel::<LinearSvm, String>::load(&path);
-                fs::remove_file(&path).unwrap();
-                loaded
-                    .unwrap_or_else(|e| panic!("linear SVM on {}: does not load: {e}", case.name));
-            }
+        if case.y.iter().all(|&c| c < 2)
+            && let Ok(svm) = LinearSvm::params().fit_weighted(x, y, case.w.view())
+        {
+            let labels = ClassLabels::new(vec!["a".to_owned(), "b".to_owned()]).unwrap();
+            let labelled = LabelledModel::new(svm, labels, None).unwrap();
+            let path = std::env::temp_dir()
+                .join(format!("gendisc-reload-svm-{}.json", std::process::id()));
+            labelled.save(&path).unwrap();
+            let loaded = LabelledModel::<LinearSvm, String>::load(&path);
+            fs::remove_file(&path).unwrap();
+            loaded.unwrap_or_else(|e| panic!("linear SVM on {}: does not load: {e}", case.name));
         }
     }
     assert!(

@@ -319,20 +319,20 @@ impl ReportData<'_> {
             let name = EpshteynDejongStudy::dataset_name(FIGURE_52, &curve.setup.id());
             for pair in sizes.windows(2) {
                 let at = |m| mean_se(&self.accuracies(&name, m, Classifier::Bilevel));
-                if let (Some(lo), Some(hi)) = (at(pair[0]), at(pair[1])) {
-                    if let Some(d) = unpaired(hi, lo) {
-                        units.push(Unit::point(
-                            curve.setup.title(),
+                if let (Some(lo), Some(hi)) = (at(pair[0]), at(pair[1]))
+                    && let Some(d) = unpaired(hi, lo)
+                {
+                    units.push(Unit::point(
+                        curve.setup.title(),
+                        pair[1],
+                        judged(d.side(0.0)),
+                        format!(
+                            "bilevel at m = {} − at m = {}: {}",
                             pair[1],
-                            judged(d.side(0.0)),
-                            format!(
-                                "bilevel at m = {} − at m = {}: {}",
-                                pair[1],
-                                pair[0],
-                                describe(&d)
-                            ),
-                        ));
-                    }
+                            pair[0],
+                            describe(&d)
+                        ),
+                    ));
                 }
             }
         }
