@@ -166,48 +166,49 @@ pub fn separation(
     y: ArrayView1<'_, usize>,
     weights: Option<ArrayView1<'_, f64>>,
 ) -> Result<Option<Separation>> {
-    if let Some(certificate) = class_apart(family, n_classes, x, y, weights)? {
+    if let Some(certificate) =
+        separation_by(Programs::ClassApart, family, n_classes, x, y, weights)?
+    {
         return Ok(Some(certificate));
     }
-    joint_separation(family, n_classes, x, y, weights)
+    separation_by(Programs::Joint, family, n_classes, x, y, weights)
 }
 
-/// The `K`-class program of [`separation`] alone: `Some(certificate)` if the rows are
-/// separated, `None` if they overlap (and for Balls2).
-pub(crate) fn joint_separation(
+/// Which linear programs [`separation_by`] solves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Programs {
+    /// The two-class programs that set one class apart from the others (`one_class_apart`):
+    /// a certificate where one does, `None` otherwise, which proves nothing (and always for
+    /// two classes, whose program is the `K`-class one).
+    ClassApart,
+    /// The `K`-class program: a certificate if the rows are separated, `None` if they overlap.
+    Joint,
+}
+
+/// One step of [`separation`]: its `programs` alone (`None` for Balls2).
+pub(crate) fn separation_by(
+    programs: Programs,
     family: Family,
     n_classes: usize,
     x: ArrayView2<'_, f64>,
     y: ArrayView1<'_, usize>,
     weights: Option<ArrayView1<'_, f64>>,
 ) -> Result<Option<Separation>> {
-    let Some(z) = induced_features(family, x) else {
-        return Ok(None);
-    };
-    let positive = |i: usize| weights.is_none_or(|w| w[i] > 0.0);
-    let direction =
-        separating_direction(z.view(), y, n_classes, &positive, Objective::SumOfMargins)?;
-    Ok(certify(direction, z.view(), y, &positive))
-}
-
-/// The first step of [`separation`] with more than two classes: a certificate that sets one
-/// class apart from the others ([`one_class_apart`]), or `None`, which proves nothing (and
-/// always for two classes, whose program is the `K`-class one, and for Balls2).
-pub(crate) fn class_apart(
-    family: Family,
-    n_classes: usize,
-    x: ArrayView2<'_, f64>,
-    y: ArrayView1<'_, usize>,
-    weights: Option<ArrayView1<'_, f64>>,
-) -> Result<Option<Separation>> {
-    if n_classes <= 2 {
+    if programs == Programs::ClassApart && n_classes <= 2 {
         return Ok(None);
     }
     let Some(z) = induced_features(family, x) else {
         return Ok(None);
     };
     let positive = |i: usize| weights.is_none_or(|w| w[i] > 0.0);
-    one_class_apart(z.view(), y, n_classes, &positive)
+    match programs {
+        Programs::ClassApart => one_class_apart(z.view(), y, n_classes, &positive),
+        Programs::Joint => {
+            let direction =
+                separating_direction(z.view(), y, n_classes, &positive, Objective::SumOfMargins)?;
+            Ok(certify(direction, z.view(), y, &positive))
+        }
+    }
 }
 
 /// A certificate of separation that sets one class apart: for each class `a` in turn, the
@@ -854,8 +855,11 @@ mod tests {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let x = Array2::from_shape_fn((n, d), |_| rng.random_range(-1.0..1.0));
             let y = Array1::from_shape_fn(n, |i| if i < k { i } else { rng.random_range(0..k) });
-            let joint = joint_separation(family, k, x.view(), y.view(), None).unwrap();
-            if class_apart(family, k, x.view(), y.view(), None).unwrap().is_some() {
+            let joint = separation_by(Programs::Joint, family, k, x.view(), y.view(), None).unwrap();
+            if separation_by(Programs::ClassApart, family, k, x.view(), y.view(), None)
+                .unwrap()
+                .is_some()
+            {
                 proptest::prop_assert!(joint.is_some());
             }
             let fit = induced_fit(family, k, x.view(), y.view());

@@ -18,8 +18,8 @@ use gendisc_optim::{Method, Minimizer, Objective, Solution, Status, TwiceDiffere
 use crate::discriminative_end::fit_induced;
 
 use crate::existence::{
-    balls2_component_separation, balls2_separation, class_apart, joint_separation,
-    overlap_at_optimum, separation_along, ComponentSeparation, Separation,
+    balls2_component_separation, balls2_separation, overlap_at_optimum, separation_along,
+    separation_by, ComponentSeparation, Programs, Separation,
 };
 use crate::family::{check_variance_floor, Family, Parametrisation, Priors};
 use crate::objective::{CountingIndefinite, GdtObjective};
@@ -886,7 +886,7 @@ enum AtZero {
 /// the family has that map ([`fit_induced`]).
 ///
 /// Cheapest proof first, each of them a proof, so that the answer is the linear programs':
-/// with more than two classes, a class set apart from the others ([`class_apart`], small
+/// with more than two classes, a class set apart from the others ([`Programs::ClassApart`], small
 /// programs that find most multi-class separations); then the induced fit, which the
 /// estimator needs anyway where a maximiser exists, and which decides where it can — an
 /// optimum that proves overlap ([`overlap_at_optimum`]), or coefficients that separate every
@@ -898,7 +898,8 @@ fn decide_at_zero(
     start: ArrayView1<'_, f64>,
 ) -> Result<AtZero> {
     let (family, k) = (t.param.family(), t.param.n_classes());
-    if let Some(certificate) = class_apart(family, k, t.x.view(), t.y, t.w)? {
+    if let Some(certificate) = separation_by(Programs::ClassApart, family, k, t.x.view(), t.y, t.w)?
+    {
         return Ok(AtZero::NoMaximiser(certificate));
     }
     let fit = fit_induced(&t.param, t.x.view(), t.y, t.w, &p.solver)?;
@@ -919,14 +920,14 @@ fn decide_at_zero(
 }
 
 /// The certificate that `L_disc` on `t` has no finite maximiser, where the family's program
-/// over all classes finds one ([`joint_separation`], or [`balls2_separation`] for Balls2).
+/// over all classes finds one ([`Programs::Joint`], or [`balls2_separation`] for Balls2).
 fn certificate_at_zero(t: &TrainingSet<'_>) -> Result<Option<Separation>> {
     let (family, k) = (t.param.family(), t.param.n_classes());
     let floored = t.param.variance_floor() > 0.0;
     if family == Family::Balls2 {
         balls2_separation(k, t.x.view(), t.y, t.w, floored)
     } else {
-        joint_separation(family, k, t.x.view(), t.y, t.w)
+        separation_by(Programs::Joint, family, k, t.x.view(), t.y, t.w)
     }
 }
 
