@@ -84,6 +84,12 @@ use gendisc_optim::{Affine, Socp, SocpSettings};
 
 use crate::family::{Family, Parametrisation};
 
+/// The most induced coefficients (`(K − 1) q`) for which `overlap_at_optimum` forms and
+/// factorises their `dim × dim` Gram matrix: the size up to which the default solver forms a
+/// Hessian ([`gendisc_optim::AUTO_MAX_NEWTON_DIM`]). Beyond it (QDA on 64 features and ten
+/// classes has 19,305) the matrix would take gigabytes, and the linear program decides.
+const MAX_GRAM_DIM: usize = gendisc_optim::AUTO_MAX_NEWTON_DIM;
+
 /// A margin change `a` counts as "not decreasing" when `a ≥ −MARGIN_TOLERANCE · max |a|`.
 const MARGIN_TOLERANCE: f64 = 1e-6;
 
@@ -269,9 +275,20 @@ pub(crate) fn overlap_at_optimum(
     y: ArrayView1<'_, usize>,
     weights: Option<ArrayView1<'_, f64>>,
 ) -> bool {
+    overlap_within(MAX_GRAM_DIM, beta, z, y, weights)
+}
+
+/// [`overlap_at_optimum`] with at most `max_dim` induced coefficients (`false` beyond).
+fn overlap_within(
+    max_dim: usize,
+    beta: ArrayView2<'_, f64>,
+    z: ArrayView2<'_, f64>,
+    y: ArrayView1<'_, usize>,
+    weights: Option<ArrayView1<'_, f64>>,
+) -> bool {
     let (k, q) = beta.dim();
     let dim = (k - 1) * q;
-    if dim == 0 || z.ncols() != q {
+    if dim == 0 || dim > max_dim || z.ncols() != q {
         return false;
     }
     let scores = z.dot(&beta.t());
@@ -799,6 +816,19 @@ mod tests {
                 "{family}"
             );
         }
+    }
+
+    #[test]
+    fn no_gram_matrix_beyond_its_size_limit() {
+        // Overlap that the optimum proves with its two induced coefficients, but not when the
+        // limit is one fewer: the question is then the linear program's.
+        let x = array![[0.0], [0.2], [0.4], [0.6], [0.8], [1.0]];
+        let y = array![0, 1, 0, 1, 0, 1];
+        let fit = induced_fit(Family::Lda, 2, x.view(), y.view());
+        let within =
+            |max_dim| overlap_within(max_dim, fit.beta.view(), fit.z.view(), y.view(), None);
+        assert!(within(2));
+        assert!(!within(1));
     }
 
     #[test]
