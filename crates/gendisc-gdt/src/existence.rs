@@ -30,10 +30,10 @@
 //! a maximiser exists — and a positive optimum is a [`Separation`] certificate, checked again
 //! on the margins it implies. With more than two classes, the two-class programs that set one
 //! class apart from the others are solved first, as a cheaper sufficient test
-//! ([`separation`]). A GDT fit asks the programs last: the induced fit it needs anyway where a
-//! maximiser exists proves overlap at its optimum by Stiemke's theorem
-//! (`overlap_at_optimum`), or separation where its coefficients separate every row
-//! (`separation_along`).
+//! ([`separation`]). A GDT fit on at least twice as many rows as induced features asks the
+//! `K`-class program last: the induced fit it needs anyway where a maximiser exists proves
+//! overlap at its optimum by Stiemke's theorem (`overlap_at_optimum`), or separation where its
+//! coefficients separate every row (`separation_along`).
 //!
 //! **Balls2.** Its class densities are mixtures, so its log-odds are not linear in any fixed
 //! features, `L_disc` is not concave, and no linear program decides in general whether it has
