@@ -906,25 +906,28 @@ fn decide_at_zero(
     }
     let fit = || fit_induced(&t.param, t.x.view(), t.y, t.w, &p.solver);
     let mapped_back = |fit: Option<InducedFit>| fit.and_then(|f| f.mapped_back(&t.param, start));
-    if !overlap_likely(t) {
-        return Ok(match certificate_at_zero(t)? {
-            Some(certificate) => AtZero::NoMaximiser(certificate),
-            None => AtZero::Maximiser(mapped_back(fit()?)),
-        });
-    }
-    let fit = fit()?;
-    let overlap = fit.as_ref().is_some_and(|fit| {
-        fit.reached && overlap_at_optimum(fit.beta.view(), fit.z.view(), t.y, t.w)
-    });
-    if !overlap {
-        let along = fit
-            .as_ref()
-            .and_then(|fit| separation_along(fit.beta.view(), fit.z.view(), t.y, t.w));
-        if let Some(certificate) = along.map_or_else(|| certificate_at_zero(t), |c| Ok(Some(c)))? {
+    // The fit first where overlap is likely; where it decides nothing, the program.
+    let fitted = if overlap_likely(t) {
+        Some(fit()?)
+    } else {
+        None
+    };
+    if let Some(Some(f)) = &fitted {
+        if f.reached && overlap_at_optimum(f.beta.view(), f.z.view(), t.y, t.w) {
+            return Ok(AtZero::Maximiser(mapped_back(fitted.flatten())));
+        }
+        if let Some(certificate) = separation_along(f.beta.view(), f.z.view(), t.y, t.w) {
             return Ok(AtZero::NoMaximiser(certificate));
         }
     }
-    Ok(AtZero::Maximiser(mapped_back(fit)))
+    if let Some(certificate) = certificate_at_zero(t)? {
+        return Ok(AtZero::NoMaximiser(certificate));
+    }
+    let fitted = match fitted {
+        Some(fitted) => fitted,
+        None => fit()?,
+    };
+    Ok(AtZero::Maximiser(mapped_back(fitted)))
 }
 
 /// Whether the rows of `t` are likely to overlap in the family's `q` induced features, so that

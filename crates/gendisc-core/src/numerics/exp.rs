@@ -52,15 +52,8 @@ const HIGHEST: f64 = 710.0;
 /// ```
 pub fn exp_in_place(values: &mut [f64]) {
     #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            vector::exp_in_place_avx512(values);
-            return;
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            vector::exp_in_place_avx2(values);
-            return;
-        }
+    if vector::exp_in_place(values) {
+        return;
     }
     portable_exp_in_place(values);
 }
@@ -136,14 +129,32 @@ mod vector {
         super::portable_exp_in_place(values);
     }
 
-    /// [`super::exp_in_place`] compiled for AVX2; panics on a processor without it.
+    /// [`super::exp_in_place`] compiled for the widest of AVX-512F and AVX2 that the processor
+    /// has; `false`, with `values` untouched, where it has neither.
+    pub(super) fn exp_in_place(values: &mut [f64]) -> bool {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the processor has AVX-512F, as just checked.
+            unsafe { avx512(values) };
+            true
+        } else if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, as just checked.
+            unsafe { avx2(values) };
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The AVX2 build alone, for the tests; panics on a processor without AVX2.
+    #[cfg(test)]
     pub(super) fn exp_in_place_avx2(values: &mut [f64]) {
         assert!(std::arch::is_x86_feature_detected!("avx2"));
         // SAFETY: the processor has AVX2, as just checked.
         unsafe { avx2(values) }
     }
 
-    /// [`super::exp_in_place`] compiled for AVX-512F; panics on a processor without it.
+    /// The AVX-512 build alone, for the tests; panics on a processor without AVX-512F.
+    #[cfg(test)]
     pub(super) fn exp_in_place_avx512(values: &mut [f64]) {
         assert!(std::arch::is_x86_feature_detected!("avx512f"));
         // SAFETY: the processor has AVX-512F, as just checked.

@@ -108,11 +108,18 @@ pub fn softmax_slice_in_place(row: &mut [f64]) -> f64 {
         Ok(max) => max,
         Err(normaliser) => return normaliser,
     };
-    let mut sum = 0.0;
     for v in row.iter_mut() {
         *v = shifted_exp(*v, max);
-        sum += *v;
     }
+    normalise_shifted_exponentials(row, max)
+}
+
+/// Divides a row of exponentials `exp(a_i − m)` by their sum `s` and returns the log
+/// normaliser `m + log s`: the last step of [`softmax_slice_in_place`] and
+/// [`softmax_rows_in_place`].
+#[inline]
+fn normalise_shifted_exponentials(row: &mut [f64], max: f64) -> f64 {
+    let sum: f64 = row.iter().sum();
     for v in row.iter_mut() {
         *v /= sum;
     }
@@ -153,11 +160,7 @@ pub fn softmax_rows_in_place(values: &mut [f64], k: usize, normalisers: &mut Vec
     exp_in_place(values);
     for (row, normaliser) in values.chunks_exact_mut(k).zip(normalisers.iter_mut()) {
         if normaliser.is_finite() {
-            let sum: f64 = row.iter().sum();
-            for v in row.iter_mut() {
-                *v /= sum;
-            }
-            *normaliser += sum.ln();
+            *normaliser = normalise_shifted_exponentials(row, *normaliser);
         }
     }
 }
