@@ -193,33 +193,67 @@ pub(crate) fn only_row_of_class(row: usize, class: usize) -> Error {
     }
 }
 
-/// Writes `log p₋ᵢ(y = k)` of row `i` of class `class` and weight `w` into `out`.
+/// `log p₋ᵢ(y = k)`, the class prior without one row.
 ///
 /// Only an empirical prior depends on the data: it becomes `W′_k / W′` with `W′_class = W_class −
-/// w`, computed as the fit computes `W_k / W`.
-pub(crate) fn leave_one_out_log_prior(
-    priors: &ClassPriors,
-    class_weight: &[f64],
-    full_log_prior: ArrayView1<'_, f64>,
-    class: usize,
-    w: f64,
-    mut out: ndarray::ArrayViewMut1<'_, f64>,
-) {
-    match priors {
-        ClassPriors::Empirical if w > 0.0 => {
-            let weight = |k: usize| {
-                if k == class {
-                    class_weight[k] - w
-                } else {
-                    class_weight[k]
-                }
-            };
-            let log_total = (0..class_weight.len()).map(weight).sum::<f64>().ln();
-            for (k, o) in out.iter_mut().enumerate() {
-                *o = weight(k).ln() - log_total;
-            }
+/// w`, computed as the fit computes `W_k / W`. That depends on the row only through its class
+/// and weight, so the rows of unit weight (the usual case) share one precomputed vector per
+/// class instead of taking `K + 1` logarithms each.
+pub(crate) struct LeaveOneOutPrior<'a> {
+    priors: &'a ClassPriors,
+    class_weight: &'a [f64],
+    full_log_prior: ArrayView1<'a, f64>,
+    /// Row `c`: the prior without a row of class `c` and weight 1.
+    without_unit_row: Array2<f64>,
+}
+
+impl<'a> LeaveOneOutPrior<'a> {
+    pub(crate) fn new(
+        priors: &'a ClassPriors,
+        class_weight: &'a [f64],
+        full_log_prior: ArrayView1<'a, f64>,
+    ) -> Self {
+        let n_classes = class_weight.len();
+        let mut prior = Self {
+            priors,
+            class_weight,
+            full_log_prior,
+            without_unit_row: Array2::zeros((n_classes, n_classes)),
+        };
+        let mut rows = Array2::zeros((n_classes, n_classes));
+        for (class, row) in rows.rows_mut().into_iter().enumerate() {
+            prior.compute(class, 1.0, row);
         }
-        _ => out.assign(&full_log_prior),
+        prior.without_unit_row = rows;
+        prior
+    }
+
+    /// Writes `log p₋ᵢ(y = k)` of a row of class `class` and weight `w` into `out`.
+    pub(crate) fn write(&self, class: usize, w: f64, mut out: ndarray::ArrayViewMut1<'_, f64>) {
+        if w == 1.0 {
+            out.assign(&self.without_unit_row.row(class));
+        } else {
+            self.compute(class, w, out);
+        }
+    }
+
+    fn compute(&self, class: usize, w: f64, mut out: ndarray::ArrayViewMut1<'_, f64>) {
+        match self.priors {
+            ClassPriors::Empirical if w > 0.0 => {
+                let weight = |k: usize| {
+                    if k == class {
+                        self.class_weight[k] - w
+                    } else {
+                        self.class_weight[k]
+                    }
+                };
+                let log_total = (0..self.class_weight.len()).map(weight).sum::<f64>().ln();
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = weight(k).ln() - log_total;
+                }
+            }
+            _ => out.assign(&self.full_log_prior),
+        }
     }
 }
 
@@ -349,6 +383,8 @@ impl LeaveOneOut for GaussianNbValidParams {
         let (n, d) = x.dim();
         let n_classes = model.n_classes();
         let full_log_prior = model.log_prior();
+        let prior =
+            LeaveOneOutPrior::new(self.priors(), &stats.moments.weight, full_log_prior.view());
         let mut region_log_likelihood = Array3::zeros((n, regions.len(), n_classes));
         let mut log_prior = Array2::zeros((n, n_classes));
         // Per-row workspace: the means and variances of every class, `K × d` row-major, and
@@ -395,14 +431,7 @@ impl LeaveOneOut for GaussianNbValidParams {
                     *o = norm_sum - 0.5 * quad_sum;
                 }
             }
-            leave_one_out_log_prior(
-                self.priors(),
-                &stats.moments.weight,
-                full_log_prior.view(),
-                y[i],
-                w,
-                log_prior.row_mut(i),
-            );
+            prior.write(y[i], w, log_prior.row_mut(i));
         }
         Ok(LeaveOneOutFit {
             model,
@@ -693,8 +722,31 @@ impl LeaveOneOut for BernoulliNbValidParams {
         };
 
         let full_log_prior = model.log_prior();
+        let prior = LeaveOneOutPrior::new(self.priors(), &class_weight, full_log_prior.view());
         let mut region_log_likelihood = Array3::zeros((n, regions.len(), n_classes));
         let mut log_prior = Array2::zeros((n, n_classes));
+        // log p₋ᵢ(x_ij = v | y = k) for class k = y_i and row weight w.
+        let own_class = |at: usize, v: f64, w: f64| {
+            let weight = class_weight[at / d] - w;
+            let count_one = if v == 1.0 {
+                count_without(ones[at], rows_one[at], w)
+            } else if rows_zero[at] == 1 {
+                // Only ones remain: W′ − c′ is exactly zero.
+                weight
+            } else {
+                ones[at]
+            };
+            log_prob(count_one, weight, v)
+        };
+        // A term depends on the row only through its value (0 or 1), its class and its
+        // weight: the classes the row is not in, and its own class for a row of unit weight
+        // (the usual case), are looked up, indexed `[at][v]`.
+        let other_class: Vec<[f64; 2]> = (0..n_classes * d)
+            .map(|at| [0.0, 1.0].map(|v| log_prob(ones[at], class_weight[at / d], v)))
+            .collect();
+        let own_class_unit: Vec<[f64; 2]> = (0..n_classes * d)
+            .map(|at| [0.0, 1.0].map(|v| own_class(at, v, 1.0)))
+            .collect();
         let mut terms = vec![0.0; n_classes * d];
         for (i, row) in x.axis_iter(Axis(0)).enumerate() {
             let (c, w) = (y[i], weight_of(sample_weight, i));
@@ -704,19 +756,13 @@ impl LeaveOneOut for BernoulliNbValidParams {
             for k in 0..n_classes {
                 for (j, &v) in row.iter().enumerate() {
                     let at = k * d + j;
-                    terms[at] = if k == c && w > 0.0 {
-                        let weight = class_weight[c] - w;
-                        let count_one = if v == 1.0 {
-                            count_without(ones[at], rows_one[at], w)
-                        } else if rows_zero[at] == 1 {
-                            // Only ones remain: W′ − c′ is exactly zero.
-                            weight
-                        } else {
-                            ones[at]
-                        };
-                        log_prob(count_one, weight, v)
+                    let one = usize::from(v == 1.0);
+                    terms[at] = if k == c && w == 1.0 {
+                        own_class_unit[at][one]
+                    } else if k == c && w > 0.0 {
+                        own_class(at, v, w)
                     } else {
-                        log_prob(ones[at], class_weight[k], v)
+                        other_class[at][one]
                     };
                 }
             }
@@ -726,14 +772,7 @@ impl LeaveOneOut for BernoulliNbValidParams {
                 &regions,
                 region_log_likelihood.index_axis_mut(Axis(0), i),
             );
-            leave_one_out_log_prior(
-                self.priors(),
-                &class_weight,
-                full_log_prior.view(),
-                c,
-                w,
-                log_prior.row_mut(i),
-            );
+            prior.write(c, w, log_prior.row_mut(i));
         }
         Ok(LeaveOneOutFit {
             model,
@@ -764,6 +803,7 @@ impl LeaveOneOut for MultinomialNbValidParams {
         let word_log_prob = model.feature_log_prob();
         let full_log_prior = model.log_prior();
         let class_weight = model.class_weight().to_vec();
+        let prior = LeaveOneOutPrior::new(self.priors(), &class_weight, full_log_prior.view());
         let mut region_log_likelihood = Array3::zeros((x.nrows(), regions.len(), n_classes));
         let mut log_prior = Array2::zeros((x.nrows(), n_classes));
         for (i, row) in x.axis_iter(Axis(0)).enumerate() {
@@ -791,14 +831,7 @@ impl LeaveOneOut for MultinomialNbValidParams {
                     };
                 }
             }
-            leave_one_out_log_prior(
-                self.priors(),
-                &class_weight,
-                full_log_prior.view(),
-                c,
-                w,
-                log_prior.row_mut(i),
-            );
+            prior.write(c, w, log_prior.row_mut(i));
         }
         Ok(LeaveOneOutFit {
             model,
@@ -858,6 +891,7 @@ impl LeaveOneOut for CategoricalNbValidParams {
         };
 
         let full_log_prior = model.log_prior();
+        let prior = LeaveOneOutPrior::new(self.priors(), &class_weight, full_log_prior.view());
         let mut region_log_likelihood = Array3::zeros((n, regions.len(), n_classes));
         let mut log_prior = Array2::zeros((n, n_classes));
         let mut terms = vec![0.0; n_classes * d];
@@ -886,14 +920,7 @@ impl LeaveOneOut for CategoricalNbValidParams {
                 &regions,
                 region_log_likelihood.index_axis_mut(Axis(0), i),
             );
-            leave_one_out_log_prior(
-                self.priors(),
-                &class_weight,
-                full_log_prior.view(),
-                c,
-                w,
-                log_prior.row_mut(i),
-            );
+            prior.write(c, w, log_prior.row_mut(i));
         }
         Ok(LeaveOneOutFit {
             model,

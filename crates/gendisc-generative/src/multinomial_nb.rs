@@ -38,7 +38,7 @@ use crate::common::{
     check_alpha, check_n_classes, check_prediction, check_region, check_targets, check_training,
     ClassPriors,
 };
-use crate::leave_one_out::{leave_one_out_log_prior, only_row_of_class, weight_of, LeaveOneOutFit};
+use crate::leave_one_out::{only_row_of_class, weight_of, LeaveOneOutFit, LeaveOneOutPrior};
 use crate::model_file::{check_classes, check_log_distribution_rows, check_size, log_table};
 
 /// Hyper-parameters of [`MultinomialNb`], validated.
@@ -129,6 +129,11 @@ impl MultinomialNbValidParams {
         let mut region_log_likelihood = Array3::zeros((n, csr.len(), n_classes));
         let mut log_prior = Array2::zeros((n, n_classes));
         let full_log_prior = model.log_prior.clone();
+        let prior = LeaveOneOutPrior::new(
+            &self.priors,
+            model.class_weight.as_slice().expect("contiguous"),
+            full_log_prior.view(),
+        );
         // The row's total counts, scattered into a dense vector and cleared after use.
         let mut row_total = vec![0.0; model.n_features()];
         for (i, doc) in total.outer_iterator().enumerate() {
@@ -161,14 +166,7 @@ impl MultinomialNbValidParams {
             for (l, _) in doc.iter() {
                 row_total[l] = 0.0;
             }
-            leave_one_out_log_prior(
-                &self.priors,
-                model.class_weight.as_slice().expect("contiguous"),
-                full_log_prior.view(),
-                c,
-                w,
-                log_prior.row_mut(i),
-            );
+            prior.write(c, w, log_prior.row_mut(i));
         }
         Ok(LeaveOneOutFit {
             model,
