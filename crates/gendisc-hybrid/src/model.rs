@@ -326,12 +326,14 @@ impl<M: FactorisedGenerative> Hybrid<M> {
             let ll = log_likelihood(r)?;
             eta.scaled_add(exponent, &ll);
         }
+        // One pass over the whole (contiguous) array first: rows are looked at one by one only
+        // when some entry is not finite.
+        if eta.iter().all(|v| v.is_finite()) {
+            return Ok(eta);
+        }
         let suspects: Vec<usize> = (0..n)
             .filter(|&i| !eta.row(i).iter().all(|v| v.is_finite()))
             .collect();
-        if suspects.is_empty() {
-            return Ok(eta);
-        }
         // Rare: the log-likelihoods are asked for again, for the rows that need them.
         let mut kept: Vec<Array2<f64>> = Vec::with_capacity(weighted.len());
         for &(r, _) in &weighted {
@@ -379,6 +381,10 @@ impl<M: FactorisedGenerative> Hybrid<M> {
     /// Two classes: the log-odds `η_i1 − η_i0` from the scores; a row where they are
     /// undefined fails as its posterior does.
     pub(crate) fn log_odds(&self, eta: Array2<f64>) -> Result<Array1<f64>> {
+        let log_odds = &eta.column(1) - &eta.column(0);
+        if !log_odds.iter().any(|v| v.is_nan()) {
+            return Ok(log_odds);
+        }
         eta.axis_iter(Axis(0))
             .enumerate()
             .map(|(i, row)| {

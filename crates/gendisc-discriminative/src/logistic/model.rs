@@ -259,15 +259,17 @@ impl LogisticRegression {
     /// the softmax ignores): 0 for the most probable class, finite or `−∞` for the others.
     fn scores_of(&self, features: Features<'_>) -> Array2<f64> {
         let mut eta = self.linear_predictor_of(features);
+        // One pass over the whole (contiguous) array first: rows are looked at one by one only
+        // when some entry is not finite.
+        if eta.iter().all(|v| v.is_finite()) {
+            return eta;
+        }
         let overflowing: Vec<usize> = eta
             .outer_iter()
             .enumerate()
             .filter(|(_, row)| !row.iter().all(|v| v.is_finite()))
             .map(|(i, _)| i)
             .collect();
-        if overflowing.is_empty() {
-            return eta;
-        }
         let d = self.theta.ncols() - 1;
         let t = power_of_two_scale(self.theta.iter().fold(1.0_f64, |m, v| m.max(v.abs())));
         let scaled_theta = self.theta.mapv(|v| v / t);
