@@ -20,8 +20,8 @@ pub const DATASET: &str = "data";
 
 /// Bumped whenever what a cell computes changes, so that an old result store is not resumed
 /// (v3: GDT's posteriors take their exponentials from `gendisc_core::numerics::exp_in_place`,
-/// so GDT fits move in their last bits).
-const VERSION: &str = "compare v3";
+/// so GDT fits move in their last bits; v4: so does glm's IRLS, behind `lr` and the hybrids).
+const VERSION: &str = "compare v4";
 
 /// Metric positions of the outcome table.
 pub const ERROR: usize = 0;

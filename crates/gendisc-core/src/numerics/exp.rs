@@ -17,6 +17,8 @@
 //! but not always *equal* to them: results computed with `f64::exp` change in their last bits
 //! where a caller switches.
 
+use multiversion::multiversion;
+
 /// `ln 2` to 32 significant bits (fdlibm's `ln2_hi`, `6.93147180369123816490e-1`):
 /// `k · LN2_HI` is exact for `|k| < 2²¹`.
 const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
@@ -50,11 +52,8 @@ const HIGHEST: f64 = 710.0;
 /// assert!((v[2] - 1.0 / std::f64::consts::E).abs() <= f64::EPSILON);
 /// assert_eq!(&v[3..], &[0.0, 0.0, f64::INFINITY]);
 /// ```
+#[multiversion(targets("x86_64+avx512f", "x86_64+avx2"))]
 pub fn exp_in_place(values: &mut [f64]) {
-    #[cfg(target_arch = "x86_64")]
-    if vector::exp_in_place(values) {
-        return;
-    }
     portable_exp_in_place(values);
 }
 
@@ -105,61 +104,6 @@ fn exp(x: f64) -> f64 {
 fn power_of_two(j: f64) -> f64 {
     let j = (j + SHIFTER).to_bits().wrapping_sub(SHIFTER.to_bits());
     f64::from_bits(j.wrapping_add(1023) << 52)
-}
-
-/// The portable loop compiled for wider vectors, for processors found at run time to have them.
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-mod vector {
-    /// The portable loop compiled for AVX2, four values at a time.
-    ///
-    /// # Safety
-    /// The processor must support AVX2.
-    #[target_feature(enable = "avx2")]
-    unsafe fn avx2(values: &mut [f64]) {
-        super::portable_exp_in_place(values);
-    }
-
-    /// The portable loop compiled for AVX-512, eight values at a time.
-    ///
-    /// # Safety
-    /// The processor must support AVX-512F.
-    #[target_feature(enable = "avx512f")]
-    unsafe fn avx512(values: &mut [f64]) {
-        super::portable_exp_in_place(values);
-    }
-
-    /// [`super::exp_in_place`] compiled for the widest of AVX-512F and AVX2 that the processor
-    /// has; `false`, with `values` untouched, where it has neither.
-    pub(super) fn exp_in_place(values: &mut [f64]) -> bool {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the processor has AVX-512F, as just checked.
-            unsafe { avx512(values) };
-            true
-        } else if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2, as just checked.
-            unsafe { avx2(values) };
-            true
-        } else {
-            false
-        }
-    }
-
-    /// The AVX2 build alone, for the tests; panics on a processor without AVX2.
-    #[cfg(test)]
-    pub(super) fn exp_in_place_avx2(values: &mut [f64]) {
-        assert!(std::arch::is_x86_feature_detected!("avx2"));
-        // SAFETY: the processor has AVX2, as just checked.
-        unsafe { avx2(values) }
-    }
-
-    /// The AVX-512 build alone, for the tests; panics on a processor without AVX-512F.
-    #[cfg(test)]
-    pub(super) fn exp_in_place_avx512(values: &mut [f64]) {
-        assert!(std::arch::is_x86_feature_detected!("avx512f"));
-        // SAFETY: the processor has AVX-512F, as just checked.
-        unsafe { avx512(values) }
-    }
 }
 
 #[cfg(test)]
@@ -236,28 +180,17 @@ mod tests {
     }
 
     #[test]
-    fn every_vector_build_gives_the_baseline_bits() {
+    fn the_widest_build_gives_the_baseline_bits() {
         let xs: Vec<f64> = (0..10_007)
             .map(|i| (f64::from(i) * 0.618_033_988_749_895).fract() * 1500.0 - 750.0)
             .collect();
         let mut baseline = xs.clone();
         portable_exp_in_place(&mut baseline);
-        let mut builds: Vec<fn(&mut [f64])> = vec![exp_in_place];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                builds.push(vector::exp_in_place_avx2);
-            }
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                builds.push(vector::exp_in_place_avx512);
-            }
-        }
-        for build in builds {
-            let mut got = xs.clone();
-            build(&mut got);
-            for (a, b) in got.iter().zip(&baseline) {
-                assert_eq!(a.to_bits(), b.to_bits());
-            }
+        // The build this processor runs (the widest it supports) against the baseline's.
+        let mut got = xs.clone();
+        exp_in_place(&mut got);
+        for (a, b) in got.iter().zip(&baseline) {
+            assert_eq!(a.to_bits(), b.to_bits());
         }
     }
 }

@@ -461,6 +461,25 @@ impl LnProduct {
         }
     }
 
+    /// Adds `ln f` for every factor of `factors`, in order: the same as [`push`](Self::push)ing
+    /// them one by one, bit for bit, with whole blocks of factors in range taken at once.
+    pub fn extend_from_slice(&mut self, mut factors: &[f64]) {
+        while let Some((&first, rest)) = factors.split_first() {
+            if self.pending == 0 && factors.len() >= Self::BLOCK {
+                let (block, after) = factors.split_at(Self::BLOCK);
+                if block.iter().all(|f| Self::RANGE.contains(f)) {
+                    self.block.copy_from_slice(block);
+                    self.pending = Self::BLOCK;
+                    self.fold();
+                    factors = after;
+                    continue;
+                }
+            }
+            self.push(first);
+            factors = rest;
+        }
+    }
+
     /// Multiplies the pending factors into the running product and renormalises it.
     #[inline]
     fn fold(&mut self) {
@@ -855,6 +874,27 @@ mod tests {
     }
 
     proptest! {
+        /// Pushing a slice at once is pushing its factors one by one, bit for bit, whatever
+        /// was pending and wherever factors fall outside the multiplied range.
+        #[test]
+        fn ln_product_extends_as_it_pushes(
+            before in 0usize..20,
+            factors in prop::collection::vec(
+                prop_oneof![8 => 0.5f64..4.0, 1 => Just(0.0), 1 => 1e-300f64..1e-200],
+                0..100,
+            ),
+        ) {
+            let mut pushed = LnProduct::new();
+            let mut extended = LnProduct::new();
+            for _ in 0..before {
+                pushed.push(1.5);
+                extended.push(1.5);
+            }
+            factors.iter().for_each(|&f| pushed.push(f));
+            extended.extend_from_slice(&factors);
+            prop_assert_eq!(pushed.ln().to_bits(), extended.ln().to_bits());
+        }
+
         /// Every row as the one-row softmax gives it, but for the exponentials' last bit: the
         /// probabilities within two ulps, the normaliser within one of its own magnitude.
         #[test]

@@ -9,7 +9,11 @@ use ndarray::linalg::general_mat_mul;
 use std::borrow::Cow;
 use std::ops::Range;
 
-use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis, Slice, Zip};
+use gendisc_core::numerics::{combine_dot_lanes, dot_lanes_len, DOT_LANES};
+use multiversion::multiversion;
+use ndarray::{
+    s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis, Slice, Zip,
+};
 use sprs::CsMatView;
 
 /// The data behind a design matrix: a dense view or a sparse CSR view.
@@ -264,6 +268,64 @@ impl<'a> Design<'a> {
         }
     }
 
+    /// `X̃ᵀ diag(c) X̃` into `gram` and `X̃ᵀ r` into `rhs` (length `width`): the normal
+    /// equations of a weighted least-squares step (glm's IRLS), for one predictor.
+    ///
+    /// The same bits as [`weighted_gram`](Self::weighted_gram) and
+    /// [`transpose_product`](Self::transpose_product); for a column-major dense design of at
+    /// most [`FUSED_MAX_FEATURES`] features, in one pass over the rows instead of one or two
+    /// per entry.
+    pub(crate) fn normal_equations(
+        &self,
+        c: ArrayView1<'_, f64>,
+        r: ArrayView1<'_, f64>,
+        mut gram: ArrayViewMut2<'_, f64>,
+        mut rhs: ArrayViewMut1<'_, f64>,
+    ) {
+        let d = self.n_features();
+        let fused = match (self.features, c.as_slice(), r.as_slice()) {
+            (Features::Dense(x), Some(c), Some(r))
+                if d <= FUSED_MAX_FEATURES && !c.is_empty() && is_column_major(x) =>
+            {
+                x.to_slice_memory_order().map(|x| (x, c, r))
+            }
+            _ => None,
+        };
+        let Some((x, c, r)) = fused else {
+            self.weighted_gram(c, gram.view_mut());
+            self.transpose_product(r.insert_axis(Axis(1)), rhs.view_mut().insert_axis(Axis(0)));
+            return;
+        };
+        let mut columns: [&[f64]; FUSED_MAX_FEATURES] = [&[]; FUSED_MAX_FEATURES];
+        for (column, values) in columns.iter_mut().zip(x.chunks_exact(c.len())) {
+            *column = values;
+        }
+        let mut sums = [0.0; FUSED_MAX_SUMS];
+        let sums = &mut sums[..fused_sums(d)];
+        normal_equation_sums(&columns[..d], c, r, sums);
+        let (products, rest) = sums.split_at(d * (d + 1) / 2);
+        let (scaled_sums, rest) = rest.split_at(d);
+        let (&weight_sum, rest) = rest.split_first().expect("Σ c_i");
+        let (rhs_sums, response_sum) = rest.split_at(d);
+        let mut products = products.iter();
+        for j in 0..d {
+            for l in j..d {
+                let entry = *products.next().expect("one sum per pair j ≤ l");
+                gram[[j, l]] = entry;
+                gram[[l, j]] = entry;
+            }
+        }
+        rhs.slice_mut(s![..d]).assign(&ArrayView1::from(rhs_sums));
+        if self.intercept {
+            for (j, &entry) in scaled_sums.iter().enumerate() {
+                gram[[j, d]] = entry;
+                gram[[d, j]] = entry;
+            }
+            gram[[d, d]] = weight_sum;
+            rhs[d] = response_sum[0];
+        }
+    }
+
     /// `max_i ‖x̃_i‖₂`, the scale of a row.
     pub(crate) fn max_row_norm(&self) -> f64 {
         let ones = if self.intercept { 1.0 } else { 0.0 };
@@ -281,6 +343,113 @@ impl<'a> Design<'a> {
 /// Up to this many columns, the dense weighted Gram matrix is computed entry by entry from
 /// contiguous columns rather than by a matrix product.
 const SMALL_GRAM: usize = 32;
+
+/// Up to this many features, [`Design::normal_equations`] sums every entry in one pass.
+pub(crate) const FUSED_MAX_FEATURES: usize = 8;
+
+/// The sums of [`Design::normal_equations`] for `d` features: the `d(d + 1)/2` products
+/// `Σ c_i x_ij x_il` (`j ≤ l`), the `d` sums `Σ c_i x_ij`, `Σ c_i`, the `d` products
+/// `Σ x_ij r_i` and `Σ r_i`.
+const fn fused_sums(d: usize) -> usize {
+    d * (d + 1) / 2 + 2 * d + 2
+}
+
+const FUSED_MAX_SUMS: usize = fused_sums(FUSED_MAX_FEATURES);
+
+/// Every sum of [`fused_sums`], in that order, each summed as ndarray sums a contiguous dot
+/// product or vector ([`contiguous_dot`]: eight running sums over the leading multiple of
+/// eight rows, combined in pairs, then the other rows in order), with `c_i x_ij` rounded
+/// first as the unfused path's scaled column does; so every sum has the unfused path's bits.
+/// Compiled for the widest vectors the processor has (the same bits: Rust neither fuses nor
+/// reorders floating-point operations), and for each number of features, so that the
+/// running sums stay in registers.
+fn normal_equation_sums(columns: &[&[f64]], c: &[f64], r: &[f64], sums: &mut [f64]) {
+    match columns.len() {
+        0 => sums_of::<0>(columns, c, r, sums),
+        1 => sums_of::<1>(columns, c, r, sums),
+        2 => sums_of::<2>(columns, c, r, sums),
+        3 => sums_of::<3>(columns, c, r, sums),
+        4 => sums_of::<4>(columns, c, r, sums),
+        5 => sums_of::<5>(columns, c, r, sums),
+        6 => sums_of::<6>(columns, c, r, sums),
+        7 => sums_of::<7>(columns, c, r, sums),
+        8 => sums_of::<8>(columns, c, r, sums),
+        d => unreachable!("{d} features: more than FUSED_MAX_FEATURES"),
+    }
+}
+
+/// [`normal_equation_sums`] for `D` features.
+#[multiversion(targets("x86_64+avx512f", "x86_64+avx2"))]
+fn sums_of<const D: usize>(columns: &[&[f64]], c: &[f64], r: &[f64], sums: &mut [f64]) {
+    let n = c.len();
+    let columns: [&[f64]; D] = std::array::from_fn(|j| &columns[j][..n]);
+    let split = dot_lanes_len(n);
+    let mut lanes = [[0.0_f64; DOT_LANES]; FUSED_MAX_SUMS];
+    for start in (0..split).step_by(DOT_LANES) {
+        let cb: &[f64; DOT_LANES] = c[start..start + DOT_LANES].try_into().expect("eight");
+        let rb: &[f64; DOT_LANES] = r[start..start + DOT_LANES].try_into().expect("eight");
+        let xb: [&[f64; DOT_LANES]; D] = std::array::from_fn(|j| {
+            columns[j][start..start + DOT_LANES]
+                .try_into()
+                .expect("eight")
+        });
+        let scaled: [[f64; DOT_LANES]; D] =
+            std::array::from_fn(|j| std::array::from_fn(|k| cb[k] * xb[j][k]));
+        let mut e = 0;
+        for j in 0..D {
+            for x in &xb[j..] {
+                for k in 0..DOT_LANES {
+                    lanes[e][k] += scaled[j][k] * x[k];
+                }
+                e += 1;
+            }
+        }
+        for s in &scaled {
+            for k in 0..DOT_LANES {
+                lanes[e][k] += s[k];
+            }
+            e += 1;
+        }
+        for k in 0..DOT_LANES {
+            lanes[e][k] += cb[k];
+        }
+        e += 1;
+        for x in &xb {
+            for k in 0..DOT_LANES {
+                lanes[e][k] += x[k] * rb[k];
+            }
+            e += 1;
+        }
+        for k in 0..DOT_LANES {
+            lanes[e][k] += rb[k];
+        }
+    }
+    for (sum, lanes) in sums.iter_mut().zip(lanes) {
+        *sum = combine_dot_lanes(lanes);
+    }
+    // The rows after the last whole group of eight, in order.
+    for i in split..n {
+        let mut e = 0;
+        for j in 0..D {
+            let s = c[i] * columns[j][i];
+            for column in &columns[j..] {
+                sums[e] += s * column[i];
+                e += 1;
+            }
+        }
+        for column in &columns {
+            sums[e] += c[i] * column[i];
+            e += 1;
+        }
+        sums[e] += c[i];
+        e += 1;
+        for column in &columns {
+            sums[e] += column[i] * r[i];
+            e += 1;
+        }
+        sums[e] += r[i];
+    }
+}
 
 /// Rows per block of the dense weighted Gram matrix's product: two blocks of at most a few
 /// hundred kilobytes each for a few dozen columns, which stay in cache.
@@ -443,6 +612,47 @@ mod tests {
         let mut two = Array2::zeros((2, 5));
         design.transpose_product(r.view(), two.view_mut());
         assert_eq!(bits(one.row(0)), bits(two.row(0)));
+    }
+
+    proptest::proptest! {
+        /// The fused normal equations are the two products', bit for bit, for every number of
+        /// features and rows around the groups of eight, with and without an intercept and in
+        /// both layouts (the row-major one is not fused).
+        #[test]
+        fn normal_equations_are_the_products_bit_for_bit(
+            d in 0usize..=FUSED_MAX_FEATURES + 1,
+            n in 1usize..40,
+            seed in 0u64..1000,
+            intercept in proptest::bool::ANY,
+            column_major in proptest::bool::ANY,
+        ) {
+            let value = |i: usize, j: usize, k: u64| {
+                let h = (i as u64 * 2654435761 + j as u64 * 40503 + k * 97 + seed).wrapping_mul(0x9E3779B97F4A7C15);
+                (h >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
+            };
+            let x = Array2::from_shape_fn((n, d), |(i, j)| value(i, j, 1));
+            let x = if column_major {
+                x.t().as_standard_layout().into_owned().reversed_axes()
+            } else {
+                x
+            };
+            let c = Array1::from_shape_fn(n, |i| value(i, 0, 2).abs());
+            let r = Array1::from_shape_fn(n, |i| value(i, 0, 3));
+            let design = Design::new(Features::Dense(x.view()), intercept);
+            let width = design.width();
+            let (mut gram, mut rhs) = (Array2::zeros((width, width)), Array1::zeros(width));
+            design.normal_equations(c.view(), r.view(), gram.view_mut(), rhs.view_mut());
+            let mut expected_gram = Array2::zeros((width, width));
+            design.weighted_gram(c.view(), expected_gram.view_mut());
+            let mut expected_rhs = Array2::zeros((1, width));
+            design.transpose_product(r.view().insert_axis(Axis(1)), expected_rhs.view_mut());
+            let bits = |a: &[f64]| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            proptest::prop_assert_eq!(
+                bits(gram.as_slice().unwrap()),
+                bits(expected_gram.as_slice().unwrap())
+            );
+            proptest::prop_assert_eq!(bits(rhs.as_slice().unwrap()), bits(expected_rhs.as_slice().unwrap()));
+        }
     }
 
     fn check_products(x: Array2<f64>, b: Array2<f64>, r: Array2<f64>, c: Array1<f64>) {

@@ -13,13 +13,16 @@
 //! * convergence when `|dev − dev_old| / (|dev| + 0.1) < epsilon`, at most `maxit` iterations
 //!   (defaults `1e-8` and 25 from `glm.control()`).
 //!
-//! One difference: R solves the least-squares problem by a pivoted QR decomposition and
+//! Two differences: R solves the least-squares problem by a pivoted QR decomposition and
 //! drops aliased (collinear) columns, reporting `NA` coefficients; here the normal equations
-//! are solved by Cholesky, and a rank-deficient design is an error.
+//! are solved by Cholesky, and a rank-deficient design is an error. And `exp(η)` is
+//! [`exp_in_place`]'s, within one unit in the last place of the C library's that R calls,
+//! so that a whole iteration's exponentials vectorise; every formula applied to it is R's.
 
 use gendisc_core::linalg::Cholesky;
-use gendisc_core::numerics::LnProduct;
+use gendisc_core::numerics::{exp_in_place, LnProduct};
 use gendisc_core::{Error, Result};
+use multiversion::multiversion;
 use ndarray::{Array1, Array2, ArrayView1, Axis};
 
 use super::design::Design;
@@ -30,12 +33,17 @@ const THRESH: f64 = 30.0;
 /// `exp(η)` clamped as R's logit link clamps it: `ε` below `η = −30`, `1/ε` above `30`
 /// (`ε = 2⁻⁵²`).
 fn clamped_exp(eta: f64) -> f64 {
-    if eta < -THRESH {
-        f64::EPSILON
-    } else if eta > THRESH {
+    clamp_exp(eta, eta.exp())
+}
+
+/// R's clamp of the logit link applied to `e = exp(η)`: `ε` below `η = −30`, `1/ε` above `30`.
+#[inline(always)]
+fn clamp_exp(eta: f64, e: f64) -> f64 {
+    let e = if eta < -THRESH { f64::EPSILON } else { e };
+    if eta > THRESH {
         1.0 / f64::EPSILON
     } else {
-        eta.exp()
+        e
     }
 }
 
@@ -77,6 +85,9 @@ struct Rows {
     e: Vec<f64>,
     /// Scratch: each row's deviance factor `f_i` (see [`Rows::update`]).
     factor: Vec<f64>,
+    /// Whether every prior weight is 1 (no sample weights): the deviance is then one
+    /// logarithm of the product of all factors.
+    unit_weights: bool,
 }
 
 impl Rows {
@@ -88,16 +99,16 @@ impl Rows {
     /// ([`LnProduct`]): an IRLS step is otherwise as cheap as its transcendental functions.
     fn update(&mut self) -> f64 {
         let eta = self.eta.as_slice().expect("contiguous");
-        for (e, &eta) in self.e.iter_mut().zip(eta) {
-            *e = clamped_exp(eta);
-        }
-        for ((f, &e), &y) in self.factor.iter_mut().zip(&self.e).zip(&self.y) {
-            // R's own arithmetic, `1 − μ` cancellation included: the iterates and the
-            // convergence test must see the deviance R sees.
-            let mu = e / (1.0 + e);
-            *f = 1.0 / if y == 1.0 { mu } else { 1.0 - mu };
-        }
+        // Every exponential in one vectorised call, then R's clamp and the deviance factors in
+        // one vectorised pass.
+        self.e.copy_from_slice(eta);
+        exp_in_place(&mut self.e);
+        deviance_factors(eta, &self.y, &mut self.e, &mut self.factor);
         let mut log_product = LnProduct::new();
+        if self.unit_weights {
+            log_product.extend_from_slice(&self.factor);
+            return 2.0 * log_product.ln();
+        }
         let mut weighted = 0.0;
         for (&f, &w) in self.factor.iter().zip(&self.w) {
             if w == 1.0 {
@@ -118,18 +129,32 @@ impl Rows {
         let n = self.y.len();
         let (eta, e) = (&self.eta.as_slice().expect("contiguous")[..n], &self.e[..n]);
         let (y, w, ww, wz) = (&self.y[..n], &self.w[..n], &mut ww[..n], &mut wz[..n]);
-        // Two rows at a time, as one straight line of code, so that the compiler pairs their
-        // divisions (the loop's cost) into single instructions.
-        let pairs = n / 2 * 2;
-        for i in (0..pairs).step_by(2) {
-            let first = working_row(eta[i], e[i], y[i], w[i]);
-            let second = working_row(eta[i + 1], e[i + 1], y[i + 1], w[i + 1]);
-            (ww[i], wz[i]) = first;
-            (ww[i + 1], wz[i + 1]) = second;
-        }
-        for i in pairs..n {
-            (ww[i], wz[i]) = working_row(eta[i], e[i], y[i], w[i]);
-        }
+        // Branch-free rows in the widest vectors the processor has: the four divisions per
+        // row are the loop's cost.
+        working_rows(eta, e, y, w, ww, wz);
+    }
+}
+
+/// R's clamp of `e = exp(η)` and each row's deviance factor: `f = 1/μ` when `y = 1`,
+/// `1/(1 − μ)` when `y = 0`, `μ = e/(1 + e)`; compiled for the widest vectors the processor
+/// has, with the same bits.
+#[multiversion(targets("x86_64+avx512f", "x86_64+avx2"))]
+fn deviance_factors(eta: &[f64], y: &[f64], e: &mut [f64], factor: &mut [f64]) {
+    for (((e, f), &eta), &y) in e.iter_mut().zip(factor.iter_mut()).zip(eta).zip(y) {
+        *e = clamp_exp(eta, *e);
+        // R's own arithmetic, `1 − μ` cancellation included: the iterates and the
+        // convergence test must see the deviance R sees.
+        let mu = *e / (1.0 + *e);
+        *f = 1.0 / if y == 1.0 { mu } else { 1.0 - mu };
+    }
+}
+
+/// Every row of [`Rows::working`], compiled for the widest vectors the processor has (the
+/// bits are the baseline build's: Rust neither fuses nor reorders floating-point operations).
+#[multiversion(targets("x86_64+avx512f", "x86_64+avx2"))]
+fn working_rows(eta: &[f64], e: &[f64], y: &[f64], w: &[f64], ww: &mut [f64], wz: &mut [f64]) {
+    for i in 0..eta.len() {
+        (ww[i], wz[i]) = working_row(eta[i], e[i], y[i], w[i]);
     }
 }
 
@@ -200,14 +225,15 @@ pub(crate) fn glm_irls(
         eta,
         e: vec![0.0; n],
         factor: vec![0.0; n],
+        unit_weights: weights.iter().all(|&w| w == 1.0),
     };
     let mut dev_old = rows.update();
 
     let mut theta = Array1::zeros(width);
     let mut working_weights = Array1::zeros(n);
-    let mut weighted_response = Array2::zeros((n, 1));
+    let mut weighted_response = Array1::zeros(n);
     let mut gram = Array2::zeros((width, width));
-    let mut rhs = Array2::zeros((1, width));
+    let mut rhs = Array1::zeros(width);
     let mut iteration = 0;
     while iteration < max_iterations {
         iteration += 1;
@@ -215,8 +241,12 @@ pub(crate) fn glm_irls(
             working_weights.as_slice_mut().expect("contiguous"),
             weighted_response.as_slice_mut().expect("contiguous"),
         );
-        design.weighted_gram(working_weights.view(), gram.view_mut());
-        design.transpose_product(weighted_response.view(), rhs.view_mut());
+        design.normal_equations(
+            working_weights.view(),
+            weighted_response.view(),
+            gram.view_mut(),
+            rhs.view_mut(),
+        );
         let cholesky =
             Cholesky::new(gram.view(), "weighted cross-product X̃ᵀWX̃").map_err(|e| match e {
                 Error::NotPositiveDefinite { what, .. } => Error::NotPositiveDefinite {
@@ -230,7 +260,7 @@ pub(crate) fn glm_irls(
                 other => other,
             });
         let solved = match cholesky {
-            Ok(c) => c.solve_vec(rhs.row(0))?,
+            Ok(c) => c.solve_vec(rhs.view())?,
             // Non-finite weights are glm's "non-finite coefficients" case.
             Err(Error::NonFinite { .. }) => Array1::from_elem(width, f64::NAN),
             Err(e) => return Err(e),
@@ -281,12 +311,11 @@ mod tests {
         2.0 * w * (y_log_y(y, mu) + y_log_y(1.0 - y, 1.0 - mu))
     }
 
-    /// R's `logit_mu_eta`.
-    fn r_mu_eta(eta: f64) -> f64 {
+    /// R's `logit_mu_eta`, given `e = exp(η)`.
+    fn r_mu_eta(eta: f64, e: f64) -> f64 {
         if eta.abs() > THRESH {
             f64::EPSILON
         } else {
-            let e = eta.exp();
             e / ((1.0 + e) * (1.0 + e))
         }
     }
@@ -302,16 +331,19 @@ mod tests {
     }
 
     proptest! {
-        /// The working weights equal R's bit for bit and the deviance to round-off, inside and
-        /// outside the clamped range of the link, with unit, zero and other weights.
+        /// Inside and outside the clamped range of the link, with unit, zero and other
+        /// weights: `exp(η)` within an ulp of libm's (R's), the working weights R's formulas
+        /// bit for bit given that exponential, and the deviance R's to round-off.
         #[test]
         fn rows_match_r_formulas(
             rows in prop::collection::vec((-45.0f64..45.0, 0usize..2, 0usize..4), 1..60),
         ) {
             let weight_of = |k: usize| [1.0, 0.0, 2.5, 1.0][k];
+            let w: Vec<f64> = rows.iter().map(|r| weight_of(r.2)).collect();
             let mut state = Rows {
                 y: rows.iter().map(|r| r.1 as f64).collect(),
-                w: rows.iter().map(|r| weight_of(r.2)).collect(),
+                unit_weights: w.iter().all(|&w| w == 1.0),
+                w,
                 eta: rows.iter().map(|r| r.0).collect(),
                 e: vec![0.0; rows.len()],
                 factor: vec![0.0; rows.len()],
@@ -322,10 +354,14 @@ mod tests {
             let mut expected = 0.0;
             for (i, &(eta, y, k)) in rows.iter().enumerate() {
                 let (y, w) = (y as f64, weight_of(k));
-                let mu = r_logit_linkinv(eta);
-                expected += r_deviance_residual(y, mu, w);
+                expected += r_deviance_residual(y, r_logit_linkinv(eta), w);
+                let e = state.e[i];
+                let r_e = clamped_exp(eta);
+                prop_assert!(e.to_bits().abs_diff(r_e.to_bits()) <= 1, "η = {eta}: {e} vs {r_e}");
+                // R's `logit_linkinv` on our exponential.
+                let mu = e / (1.0 + e);
                 let (ww, wz) = (all_ww[i], all_wz[i]);
-                let d = r_mu_eta(eta);
+                let d = r_mu_eta(eta, e);
                 let (r_ww, r_wz) = if w > 0.0 {
                     let ww = w * d * d / (mu * (1.0 - mu));
                     (ww, ww * (eta + (y - mu) / d))
