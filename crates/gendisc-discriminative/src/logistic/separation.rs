@@ -45,6 +45,14 @@ impl MarginRange {
         weights: ArrayView1<'_, f64>,
         n_classes: usize,
     ) -> Self {
+        if let (true, Some(eta), Some(y), Some(weights)) = (
+            eta.ncols() == 1 && n_classes == 2,
+            eta.as_slice(),
+            y.as_slice(),
+            weights.as_slice(),
+        ) {
+            return Self::of_log_odds(eta, y, weights);
+        }
         let against_first = eta.ncols() + 1 == n_classes;
         let predictor = |row: &ArrayView1<'_, f64>, k: usize| match (against_first, k) {
             (false, _) => row[k],
@@ -59,6 +67,20 @@ impl MarginRange {
             let own = predictor(&row, label);
             for k in (0..n_classes).filter(|&k| k != label) {
                 let margin = own - predictor(&row, k);
+                lowest = lowest.min(margin);
+                largest = largest.max(margin.abs());
+            }
+        }
+        Self { lowest, largest }
+    }
+
+    /// [`MarginRange::of`] for two classes and one linear predictor, the log-odds `η` of
+    /// class 1: the margin is `η − 0` for class 1 and `0 − η` for class 0, as there.
+    fn of_log_odds(eta: &[f64], y: &[usize], weights: &[f64]) -> Self {
+        let (mut lowest, mut largest) = (f64::INFINITY, 0.0_f64);
+        for ((&eta, &label), &w) in eta.iter().zip(y).zip(weights) {
+            let margin = if label == 1 { eta - 0.0 } else { 0.0 - eta };
+            if w > 0.0 {
                 lowest = lowest.min(margin);
                 largest = largest.max(margin.abs());
             }
