@@ -207,6 +207,14 @@ impl<'a> Design<'a> {
         match self.features {
             // Few columns, columns contiguous: each entry is a vectorised three-way product
             // Σ_i c_i x_ij x_il, with no n × d temporary.
+            // Up to FUSED_MAX_FEATURES features, in one pass with the same bits.
+            Features::Dense(_)
+                if self.fused_normal_equations(
+                    c,
+                    c,
+                    out.view_mut(),
+                    Array1::zeros(self.width()).view_mut(),
+                ) => {}
             Features::Dense(x) if d <= SMALL_GRAM && is_column_major(x) => {
                 let mut scaled = Array1::zeros(x.nrows());
                 for j in 0..d {
@@ -294,6 +302,21 @@ impl<'a> Design<'a> {
         mut gram: ArrayViewMut2<'_, f64>,
         mut rhs: ArrayViewMut1<'_, f64>,
     ) {
+        if !self.fused_normal_equations(c, r, gram.view_mut(), rhs.view_mut()) {
+            self.weighted_gram(c, gram.view_mut());
+            self.transpose_product(r.insert_axis(Axis(1)), rhs.view_mut().insert_axis(Axis(0)));
+        }
+    }
+
+    /// [`normal_equations`](Self::normal_equations) in one pass, where the design allows it
+    /// (`false`, with nothing written, where it does not).
+    fn fused_normal_equations(
+        &self,
+        c: ArrayView1<'_, f64>,
+        r: ArrayView1<'_, f64>,
+        mut gram: ArrayViewMut2<'_, f64>,
+        mut rhs: ArrayViewMut1<'_, f64>,
+    ) -> bool {
         let d = self.n_features();
         let fused = match (self.features, c.as_slice(), r.as_slice()) {
             (Features::Dense(x), Some(c), Some(r))
@@ -304,9 +327,7 @@ impl<'a> Design<'a> {
             _ => None,
         };
         let Some((x, c, r)) = fused else {
-            self.weighted_gram(c, gram.view_mut());
-            self.transpose_product(r.insert_axis(Axis(1)), rhs.view_mut().insert_axis(Axis(0)));
-            return;
+            return false;
         };
         let mut columns: [&[f64]; FUSED_MAX_FEATURES] = [&[]; FUSED_MAX_FEATURES];
         for (column, values) in columns.iter_mut().zip(x.chunks_exact(c.len())) {
@@ -336,6 +357,7 @@ impl<'a> Design<'a> {
             gram[[d, d]] = weight_sum;
             rhs[d] = response_sum[0];
         }
+        true
     }
 
     /// `max_i ‖x̃_i‖₂`, the scale of a row.
@@ -650,9 +672,10 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The fused normal equations are the two products', bit for bit, for every number of
-        /// features and rows around the groups of eight, with and without an intercept and in
-        /// both layouts (the row-major one is not fused).
+        /// The normal equations, and the weighted Gram matrix alone, are the unfused
+        /// arithmetic's bit for bit (ndarray's dot products and sums of contiguous columns),
+        /// for every number of features and rows around the groups of eight, with and without
+        /// an intercept and in both layouts (the row-major one is not fused).
         #[test]
         fn normal_equations_are_the_products_bit_for_bit(
             d in 0usize..=FUSED_MAX_FEATURES + 1,
@@ -677,16 +700,44 @@ mod tests {
             let width = design.width();
             let (mut gram, mut rhs) = (Array2::zeros((width, width)), Array1::zeros(width));
             design.normal_equations(c.view(), r.view(), gram.view_mut(), rhs.view_mut());
+            // The unfused arithmetic, written out: each entry an ndarray dot product or sum of
+            // contiguous vectors, `c_i x_ij` rounded first.
+            let x_columns: Vec<Array1<f64>> = x.columns().into_iter().map(|c| c.to_owned()).collect();
             let mut expected_gram = Array2::zeros((width, width));
-            design.weighted_gram(c.view(), expected_gram.view_mut());
             let mut expected_rhs = Array2::zeros((1, width));
-            design.transpose_product(r.view().insert_axis(Axis(1)), expected_rhs.view_mut());
+            for j in 0..d {
+                let scaled = &c * &x_columns[j];
+                for l in j..d {
+                    expected_gram[[j, l]] = scaled.dot(&x_columns[l]);
+                    expected_gram[[l, j]] = expected_gram[[j, l]];
+                }
+                if intercept {
+                    expected_gram[[j, d]] = scaled.sum();
+                    expected_gram[[d, j]] = expected_gram[[j, d]];
+                }
+                expected_rhs[[0, j]] = x_columns[j].dot(&r);
+            }
+            if intercept {
+                expected_gram[[d, d]] = c.sum();
+                expected_rhs[[0, d]] = r.sum();
+            }
+            if !column_major {
+                // Not fused: the products' own (blocked) arithmetic.
+                design.weighted_gram(c.view(), expected_gram.view_mut());
+                design.transpose_product(r.view().insert_axis(Axis(1)), expected_rhs.view_mut());
+            }
+            let mut weighted = Array2::zeros((width, width));
+            design.weighted_gram(c.view(), weighted.view_mut());
             let bits = |a: &[f64]| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
             proptest::prop_assert_eq!(
                 bits(gram.as_slice().unwrap()),
                 bits(expected_gram.as_slice().unwrap())
             );
             proptest::prop_assert_eq!(bits(rhs.as_slice().unwrap()), bits(expected_rhs.as_slice().unwrap()));
+            proptest::prop_assert_eq!(
+                bits(weighted.as_slice().unwrap()),
+                bits(expected_gram.as_slice().unwrap())
+            );
         }
     }
 
