@@ -14,6 +14,7 @@
 
 use ndarray::{Array2, Array3, ArrayView1, ArrayView2, ArrayView3, Axis};
 
+use gendisc_core::numerics::contiguous_dot;
 use gendisc_core::{Error, Result};
 
 /// What the `θ` fit sees of the training set.
@@ -162,8 +163,10 @@ pub(crate) fn aliased_regions(
     aliased
 }
 
+/// `aᵀb` in eight running sums ([`contiguous_dot`]), which do not wait on each other as one
+/// running sum's additions do.
 fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    contiguous_dot(a, b)
 }
 
 #[cfg(test)]
