@@ -310,8 +310,10 @@ impl<M: FactorisedGenerative> Hybrid<M> {
         mut log_likelihood: impl FnMut(usize) -> Result<CowArray<'a, f64, Ix2>>,
     ) -> Result<Array2<f64>> {
         let k = self.class_intercepts.len();
-        let mut eta = Array2::zeros((n, k));
-        eta += &self.class_intercepts.view().insert_axis(Axis(0));
+        // Every row `0 + c_k` (the sum ndarray's broadcast `+=` onto zeros took), copied row
+        // after row rather than broadcast.
+        let intercepts: Vec<f64> = self.class_intercepts.iter().map(|&c| 0.0 + c).collect();
+        let mut eta = Array2::from_shape_vec((n, k), intercepts.repeat(n)).expect("n × K");
         let weighted: Vec<(usize, f64)> = self
             .regions
             .iter()
