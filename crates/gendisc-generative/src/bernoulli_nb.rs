@@ -20,7 +20,7 @@ use gendisc_core::{Classifier, FactorisedGenerative, Generative, ParamGuard, Res
 
 use crate::common::{
     check_alpha, check_binary, check_n_classes, check_prediction, check_region, check_training,
-    ClassPriors,
+    sums_by_class, ClassPriors,
 };
 use crate::model_file::{check_classes, check_size, locate, log_table};
 
@@ -176,27 +176,10 @@ impl BernoulliNb {
             one.as_slice().expect("standard layout"),
             zero.as_slice().expect("standard layout"),
         );
-        let x = x.as_standard_layout();
-        let rows = x.as_slice().expect("standard layout");
-        let all: Vec<usize>;
-        let features = match features {
-            Some(f) => f,
-            None => {
-                all = (0..d).collect();
-                &all
-            }
-        };
-        let n = x.nrows();
-        let mut out = vec![0.0; n * n_classes];
-        let mut sums = vec![0.0; n];
-        for k in 0..n_classes {
+        sums_by_class(x, features, n_classes, |k, rows, features, sums| {
             let (one, zero) = (&one[k * d..(k + 1) * d], &zero[k * d..(k + 1) * d]);
-            term_sums(rows, d, features, one, zero, &mut sums);
-            for (o, &s) in out.iter_mut().skip(k).step_by(n_classes).zip(&sums) {
-                *o = s;
-            }
-        }
-        Array2::from_shape_vec((n, n_classes), out).expect("n × K entries")
+            term_sums(rows, d, features, one, zero, sums);
+        })
     }
 
     fn fit_impl(

@@ -1,7 +1,7 @@
 //! Pieces shared by every model of the crate: class priors, the validation of training targets
 //! and of feature regions, and the variance floor.
 
-use ndarray::{Array1, ArrayView1, ArrayView2};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 use serde::{Deserialize, Serialize};
 
 use gendisc_core::validate::{
@@ -438,6 +438,38 @@ macro_rules! impl_generative_classifier {
     };
 }
 pub(crate) use impl_generative_classifier;
+
+/// The per-class sums of a factorised model's per-feature log-densities over the features `S`
+/// (all `d` when `None`), for every row of `x`, as an `n × K` array: `per_class(k, rows, S, out)`
+/// writes class `k`'s sum of every row of the row-major `rows` (`d` columns) into `out`, and the
+/// columns are gathered into the output row by row.
+pub(crate) fn sums_by_class(
+    x: ArrayView2<'_, f64>,
+    features: Option<&[usize]>,
+    n_classes: usize,
+    mut per_class: impl FnMut(usize, &[f64], &[usize], &mut [f64]),
+) -> Array2<f64> {
+    let x = x.as_standard_layout();
+    let rows = x.as_slice().expect("standard layout");
+    let all: Vec<usize>;
+    let features = match features {
+        Some(f) => f,
+        None => {
+            all = (0..x.ncols()).collect();
+            &all
+        }
+    };
+    let n = x.nrows();
+    let mut out = vec![0.0; n * n_classes];
+    let mut sums = vec![0.0; n];
+    for k in 0..n_classes {
+        per_class(k, rows, features, &mut sums);
+        for (o, &s) in out.iter_mut().skip(k).step_by(n_classes).zip(&sums) {
+            *o = s;
+        }
+    }
+    Array2::from_shape_vec((n, n_classes), out).expect("n × K entries")
+}
 
 #[cfg(test)]
 mod tests {

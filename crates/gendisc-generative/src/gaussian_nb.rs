@@ -35,7 +35,7 @@ use gendisc_core::{Classifier, FactorisedGenerative, Generative, ParamGuard, Res
 
 use crate::common::{
     check_n_classes, check_prediction, check_region, check_training, check_var_smoothing, ln_2pi,
-    rows_per_class, variance_floor, ClassPriors, VarianceEstimator,
+    rows_per_class, sums_by_class, variance_floor, ClassPriors, VarianceEstimator,
 };
 use crate::model_file::{check_classes, check_floored_variances, check_size};
 use crate::moments::DiagonalMoments;
@@ -254,27 +254,13 @@ impl GaussianNb {
                 }
             })
             .collect();
-        let x = x.as_standard_layout();
-        let rows = x.as_slice().expect("standard layout");
-        let all: Vec<usize>;
-        let features = match features {
-            Some(f) => f,
-            None => {
-                all = (0..d).collect();
-                &all
-            }
-        };
-        let n = x.nrows();
-        let mut out = vec![0.0; n * n_classes];
-        let mut quad = vec![0.0; n];
-        for (k, &norm) in region_norm.iter().enumerate() {
+        sums_by_class(x, features, n_classes, |k, rows, features, sums| {
             let (mean, prec) = (&means[k * d..(k + 1) * d], &precision[k * d..(k + 1) * d]);
-            quadratic_forms(rows, d, features, mean, prec, &mut quad);
-            for (o, &q) in out.iter_mut().skip(k).step_by(n_classes).zip(&quad) {
-                *o = norm - 0.5 * q;
+            quadratic_forms(rows, d, features, mean, prec, sums);
+            for q in sums.iter_mut() {
+                *q = region_norm[k] - 0.5 * *q;
             }
-        }
-        Array2::from_shape_vec((n, n_classes), out).expect("n × K entries")
+        })
     }
 
     fn fit_impl(
