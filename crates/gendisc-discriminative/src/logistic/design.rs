@@ -204,17 +204,17 @@ impl<'a> Design<'a> {
     /// `X̃ᵀ diag(c) X̃` into `out` (`width × width`).
     pub(crate) fn weighted_gram(&self, c: ArrayView1<'_, f64>, mut out: ArrayViewMut2<'_, f64>) {
         let d = self.n_features();
+        // Up to FUSED_MAX_FEATURES columns, in one pass with the same bits (its right-hand side,
+        // here `X̃ᵀc`, goes to a scratch array on the stack).
+        let mut unused_rhs = [0.0; FUSED_MAX_FEATURES + 1];
+        let unused_rhs =
+            ArrayViewMut1::from(&mut unused_rhs[..self.width().min(FUSED_MAX_FEATURES + 1)]);
+        if self.fused_normal_equations(c, c, out.view_mut(), unused_rhs) {
+            return;
+        }
         match self.features {
             // Few columns, columns contiguous: each entry is a vectorised three-way product
             // Σ_i c_i x_ij x_il, with no n × d temporary.
-            // Up to FUSED_MAX_FEATURES features, in one pass with the same bits.
-            Features::Dense(_)
-                if self.fused_normal_equations(
-                    c,
-                    c,
-                    out.view_mut(),
-                    Array1::zeros(self.width()).view_mut(),
-                ) => {}
             Features::Dense(x) if d <= SMALL_GRAM && is_column_major(x) => {
                 let mut scaled = Array1::zeros(x.nrows());
                 for j in 0..d {
@@ -366,7 +366,7 @@ impl<'a> Design<'a> {
         let norms = match self.features {
             // Columns contiguous: every row's sum of squares accumulated column by column, in
             // the order a strided row's dot product takes (from zero, feature by feature).
-            Features::Dense(x) if x.nrows() > 0 && x.ncols() > 1 && is_column_major(x) => {
+            Features::Dense(x) if x.nrows() > 0 && is_column_major(x) => {
                 let values = x.to_slice_memory_order().expect("column-major");
                 let mut squares = vec![0.0; x.nrows()];
                 for column in values.chunks_exact(x.nrows()) {
