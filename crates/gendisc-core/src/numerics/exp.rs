@@ -179,18 +179,61 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_widest_build_gives_the_baseline_bits() {
-        let xs: Vec<f64> = (0..10_007)
+    /// The AVX2 build by itself: on a processor with AVX-512F, `exp_in_place` never runs it.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn avx2_exp_in_place(values: &mut [f64]) {
+        portable_exp_in_place(values);
+    }
+
+    /// The AVX-512F build by itself.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    fn avx512f_exp_in_place(values: &mut [f64]) {
+        portable_exp_in_place(values);
+    }
+
+    fn the_tests_inputs() -> Vec<f64> {
+        (0..10_007)
             .map(|i| (f64::from(i) * 0.618_033_988_749_895).fract() * 1500.0 - 750.0)
-            .collect();
+            .collect()
+    }
+
+    fn assert_same_bits(got: &[f64], want: &[f64], build: &str) {
+        for (a, b) in got.iter().zip(want) {
+            assert_eq!(a.to_bits(), b.to_bits(), "{build}: {a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn the_build_this_processor_runs_gives_the_baseline_bits() {
+        let xs = the_tests_inputs();
         let mut baseline = xs.clone();
         portable_exp_in_place(&mut baseline);
-        // The build this processor runs (the widest it supports) against the baseline's.
-        let mut got = xs.clone();
+        let mut got = xs;
         exp_in_place(&mut got);
-        for (a, b) in got.iter().zip(&baseline) {
-            assert_eq!(a.to_bits(), b.to_bits());
+        assert_same_bits(&got, &baseline, "dispatched");
+    }
+
+    /// Every wide build the processor can run, not only the widest, which the dispatch picks.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    #[allow(unsafe_code)]
+    fn every_wide_build_gives_the_baseline_bits() {
+        let xs = the_tests_inputs();
+        let mut baseline = xs.clone();
+        portable_exp_in_place(&mut baseline);
+        if std::arch::is_x86_feature_detected!("avx2") {
+            let mut got = xs.clone();
+            // SAFETY: the processor has AVX2 (detected just above).
+            unsafe { avx2_exp_in_place(&mut got) };
+            assert_same_bits(&got, &baseline, "AVX2");
+        }
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            let mut got = xs.clone();
+            // SAFETY: the processor has AVX-512F (detected just above).
+            unsafe { avx512f_exp_in_place(&mut got) };
+            assert_same_bits(&got, &baseline, "AVX-512F");
         }
     }
 }
