@@ -21,7 +21,7 @@ use std::path::Path;
 
 use gendisc_core::Error;
 use gendisc_data::generators::xue_titterington::N_FEATURES;
-use gendisc_data::splits::xue_titterington_split;
+use gendisc_data::splits::{xue_titterington_split, Split};
 use gendisc_engine::interchange::{
     dataset_csv_path, read_dataset_csv, read_training_rows_csv, training_rows_csv_path,
     write_dataset_csv, write_training_rows_csv,
@@ -132,12 +132,21 @@ impl XueTitteringtonStudy {
         dataset: &Dataset,
         cell: &Cell,
     ) -> gendisc_core::Result<Vec<usize>> {
-        let split = xue_titterington_split(
+        Ok(self.drawn_split(dataset, cell)?.train)
+    }
+
+    /// The split that the seed draws for `cell` of `dataset`: its training rows and the test
+    /// rows, every other row (§3.1.4).
+    pub(super) fn drawn_split(
+        &self,
+        dataset: &Dataset,
+        cell: &Cell,
+    ) -> gendisc_core::Result<Split> {
+        xue_titterington_split(
             dataset.y.view(),
             cell.train_size,
             &mut cell.rng(self.settings.seed),
-        )?;
-        Ok(split.train)
+        )
     }
 }
 

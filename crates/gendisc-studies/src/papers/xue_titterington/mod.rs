@@ -275,21 +275,29 @@ impl XueTitteringtonStudy {
             .ok_or_else(|| Error::invalid_parameter("dataset", format!("unknown dataset `{name}`")))
     }
 
-    /// The training rows of `cell` on dataset `index`: read from a file, or drawn from the
-    /// cell's stream (§3.1.4).
-    fn training_rows(&self, index: usize, cell: &Cell) -> Result<Vec<usize>> {
+    /// The training rows of `cell` on dataset `index` and its test rows, every other row: read
+    /// from a file, or drawn from the cell's stream (§3.1.4).
+    fn training_and_test_rows(
+        &self,
+        index: usize,
+        cell: &Cell,
+    ) -> Result<(Vec<usize>, Vec<usize>)> {
         let Some(splits) = &self.splits else {
-            return self.drawn_training_rows(&self.datasets[index], cell);
+            let split = self.drawn_split(&self.datasets[index], cell)?;
+            return Ok((split.train, split.test));
         };
         let size = self
             .settings
             .sizes
             .iter()
             .position(|&m| m == cell.train_size);
-        size.and_then(|s| splits[index][s].replicate(cell.replicate))
+        let train = size
+            .and_then(|s| splits[index][s].replicate(cell.replicate))
             .ok_or_else(|| {
                 Error::invalid_parameter("cell", format!("{cell} has no training rows read"))
-            })
+            })?;
+        let test = complement(&train, self.datasets[index].y.len());
+        Ok((train, test))
     }
 }
 
@@ -334,8 +342,7 @@ impl Study for XueTitteringtonStudy {
     fn run_cell(&self, cell: &Cell) -> Result<Outcome> {
         let index = self.dataset_index(&cell.dataset)?;
         let dataset = &self.datasets[index];
-        let train = self.training_rows(index, cell)?;
-        let test = complement(&train, dataset.y.len());
+        let (train, test) = self.training_and_test_rows(index, cell)?;
         let data = SplitData {
             x_train: take_rows(dataset.x.view(), &train)?,
             y_train: take(dataset.y.view(), &train)?,
@@ -812,7 +819,7 @@ mod tests {
         for (index, dataset) in study.datasets.iter().enumerate() {
             for (m, replicate) in [(50, 0), (50, 1), (100, 2), (400, 0)] {
                 let cell = Cell::new(dataset.preset.name(), m, replicate);
-                let train = study.training_rows(index, &cell).unwrap();
+                let (train, _) = study.training_and_test_rows(index, &cell).unwrap();
                 let x = take_rows(dataset.x.view(), &train).unwrap();
                 let y = take(dataset.y.view(), &train).unwrap();
                 let [derived, fitted] = match dataset.preset.family() {
