@@ -34,6 +34,7 @@ mod inputs;
 mod paper;
 mod report;
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use gendisc_core::{ConditionalModel, Convergence, Error, FactorisedGenerative, Fit, Result};
@@ -388,8 +389,26 @@ where
     let (x_test, y_test) = (data.x_test.view(), data.y_test.view());
     let mut evaluator = Evaluator::new(y_test);
     let mut evaluate = |log_odds: Array1<f64>| evaluator.evaluate(log_odds);
+    let regions = regions();
+    let params = |leave_one_out| {
+        Hybrid::params(nb.clone())
+            .regions(regions.clone())
+            .normalization(Normalization::Normalized)
+            .leave_one_out(leave_one_out)
+    };
 
-    let naive_bayes = nb.fit(x_train, y_train)?;
+    // The leave-one-out hybrid fits naive Bayes on the training rows first, its leave-one-out
+    // statistics being that fit's: its model is `nb.fit(x_train, y_train)` bit for bit, and
+    // serves as the naive Bayes series' and the other hybrids' model.
+    let leave_one_out = if settings.peer_series_only {
+        None
+    } else {
+        Some(params(true).fit(x_train, y_train)?)
+    };
+    let naive_bayes = match &leave_one_out {
+        Some(hybrid) => Cow::Borrowed(hybrid.generative()),
+        None => Cow::Owned(nb.fit(x_train, y_train)?),
+    };
     record(
         outcome,
         Classifier::NaiveBayes,
@@ -412,31 +431,22 @@ where
         Some(flags),
         None,
     )?;
-    if settings.peer_series_only {
+    let Some(leave_one_out) = &leave_one_out else {
         return Ok(());
-    }
+    };
 
     // The three hybrids share the naive Bayes model: its region log-likelihoods on the
-    // training rows and on the test rows are computed once. The leave-one-out hybrid's model
-    // is the same full fit.
-    let regions = regions();
-    let training = RegionLikelihoods::new(&naive_bayes, x_train, &regions)?;
-    let test = RegionLikelihoods::new(&naive_bayes, x_test, &regions)?;
-    let params = |leave_one_out| {
-        Hybrid::params(nb.clone())
-            .regions(regions.clone())
-            .normalization(Normalization::Normalized)
-            .leave_one_out(leave_one_out)
-    };
+    // training rows and on the test rows are computed once.
+    let training = RegionLikelihoods::new(&*naive_bayes, x_train, &regions)?;
+    let test = RegionLikelihoods::new(&*naive_bayes, x_test, &regions)?;
     let normalized = params(false).fit_on(&training, y_train)?;
-    let leave_one_out = params(true).fit_from(&naive_bayes, x_train, y_train)?;
     // Every region has the same, fixed size, so the unpenalised unnormalized fit is the
     // normalized one with θ rescaled (`Hybrid::with_normalization`); with two features per
     // region the rescaling is exact, and so equal bit for bit to fitting it.
     let unnormalized = normalized.with_normalization(Normalization::Unnormalized);
     for (classifier, hybrid) in [
         (Classifier::Hybrid, &normalized),
-        (Classifier::HybridLeaveOneOut, &leave_one_out),
+        (Classifier::HybridLeaveOneOut, leave_one_out),
         (Classifier::HybridUnnormalized, &unnormalized),
     ] {
         let report = hybrid.report().ok_or_else(|| Error::Numerical {
