@@ -21,8 +21,10 @@
 #   laplace = 1, i.e. (count + 1) / (n_k + 2); the class prior is the training frequency.
 #   Posteriors are e1071's type = "raw" ones, computed here for all test rows at once from the
 #   fitted tables with predict.naiveBayes's own formula (predict.naiveBayes loops over rows in
-#   R, which would take hours here); the first replicate of every file is also predicted by
-#   predict.naiveBayes itself and the two must agree to 1e-12.
+#   R, which would take hours here); the first replicate that each process reads of every dataset
+#   is also predicted by predict.naiveBayes itself and the two must agree to 1e-12. Once per
+#   dataset, not per file: a call takes about 50 ms, and once per training size the 156 calls
+#   were most of this script's time on a quick run's 20 replicates (cargo xtask bench-peers).
 # * logistic regression: glm.fit with family = binomial() and glm's defaults (epsilon 1e-8,
 #   maxit 25) — what glm(y ~ x1 + x2 + x3 + x4, family = binomial) runs. An aliased (NA)
 #   coefficient counts as 0 in prediction, as predict.glm does. glm's warnings are recorded:
@@ -123,6 +125,7 @@ for (dataset in datasets) {
   split_dir <- file.path(inputs, "splits", dataset)
   sizes <- sort(as.integer(sub("^train-(\\d+)\\.csv$", "\\1",
                                list.files(split_dir, pattern = "^train-\\d+\\.csv$"))))
+  checked <- FALSE
   for (m in sizes) {
     splits <- as.matrix(read.csv(file.path(split_dir, paste0("train-", m, ".csv"))))
     if (!is.na(keep)) splits <- splits[splits[, 1] < keep, , drop = FALSE]
@@ -137,7 +140,8 @@ for (dataset in datasets) {
       nb <- naiveBayes(x_nb[train, , drop = FALSE], factor(y[train], levels = c(0, 1)),
                        laplace = 1)
       posterior <- nb_posteriors(nb, x_nb[test, , drop = FALSE])
-      if (i == 1) {
+      if (!checked) {
+        checked <- TRUE
         reference <- predict(nb, x_nb[test, , drop = FALSE], type = "raw")
         gap <- max(abs(reference - posterior))
         if (!(gap <= 1e-12)) {
