@@ -193,7 +193,8 @@ mod tests {
         portable_exp_in_place(values);
     }
 
-    fn the_tests_inputs() -> Vec<f64> {
+    /// Ten thousand points spread over `[−750, 750]`, beyond both ends of the finite results.
+    fn test_inputs() -> Vec<f64> {
         (0..10_007)
             .map(|i| (f64::from(i) * 0.618_033_988_749_895).fract() * 1500.0 - 750.0)
             .collect()
@@ -207,7 +208,7 @@ mod tests {
 
     #[test]
     fn the_build_this_processor_runs_gives_the_baseline_bits() {
-        let xs = the_tests_inputs();
+        let xs = test_inputs();
         let mut baseline = xs.clone();
         portable_exp_in_place(&mut baseline);
         let mut got = xs;
@@ -220,7 +221,7 @@ mod tests {
     #[test]
     #[allow(unsafe_code)]
     fn every_wide_build_gives_the_baseline_bits() {
-        let xs = the_tests_inputs();
+        let xs = test_inputs();
         let mut baseline = xs.clone();
         portable_exp_in_place(&mut baseline);
         if std::arch::is_x86_feature_detected!("avx2") {
